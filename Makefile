@@ -1,0 +1,50 @@
+# remat: the README's two commands are `make run` and `make test`.
+# Both install the Debian packages they need when missing (as root), then build.
+LLVM    ?= /usr/lib/llvm-22
+BUILD   ?= build
+ASAN    ?= build-asan
+PREFIX  ?= /usr/local
+JOBS    ?= $(shell nproc)
+PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3
+
+.PHONY: all deps build build-asan run test install clean
+
+all: build
+
+# apt-get only when something is missing; `apt-get update` first: fresh machines have
+# empty package lists.
+deps:
+	@if [ ! -e $(LLVM)/lib/libMLIRCAPIIR.a ] || [ ! -x $(LLVM)/bin/mlir-opt ] || \
+	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || \
+	    ! command -v cmake >/dev/null || ! command -v g++ >/dev/null || \
+	    ! command -v python3 >/dev/null; then \
+	  echo "installing: $(PACKAGES)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
+	fi
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLVM_ROOT=$(LLVM) \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+
+$(ASAN)/CMakeCache.txt: | deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DREMAT_SANITIZE=ON -DLLVM_ROOT=$(LLVM) >/dev/null
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps $(ASAN)/CMakeCache.txt
+	cmake --build $(ASAN) -j $(JOBS)
+
+# The main job on the bundled example: split the dropout joint function, report bytes.
+run: build
+	$(BUILD)/bin/remat-opt examples/dropout.mlir
+
+# Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build.
+test: build build-asan
+	python3 test/run_tests.py $(BUILD) $(ASAN)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

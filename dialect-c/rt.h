@@ -1,0 +1,148 @@
+/* rt.h: private helpers over the rt dialect, shared by every pass, the codegen and the
+ * runtime.
+ *
+ * Conventions: handles are MLIR C API values owned by their context; nothing here
+ * allocates except where a function says "caller frees". Functions that can fail on bad
+ * input return -1 (or false) and emit nothing; the caller decides whether the failure is a
+ * user diagnostic (rt_emit_error at the op's location) or an internal bug (abort). */
+#ifndef REMAT_RT_H
+#define REMAT_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+/* Every op of the dialect, in the order of DESIGN.md. RT_OP_NONE: not an rt op. */
+typedef enum rt_op_id {
+  RT_OP_NONE = 0,
+  /* elementwise binary */
+  RT_OP_ADD, RT_OP_SUB, RT_OP_MUL, RT_OP_DIV, RT_OP_MAX, RT_OP_MIN, RT_OP_POW,
+  /* elementwise unary */
+  RT_OP_NEG, RT_OP_EXP, RT_OP_LOG, RT_OP_TANH, RT_OP_ERF, RT_OP_SQRT, RT_OP_RSQRT,
+  RT_OP_ABS, RT_OP_SIN, RT_OP_COS,
+  /* compare */
+  RT_OP_LT, RT_OP_LE, RT_OP_GT, RT_OP_GE, RT_OP_EQ, RT_OP_NE,
+  /* other elementwise */
+  RT_OP_SELECT, RT_OP_CONVERT, RT_OP_FULL,
+  /* structural */
+  RT_OP_BROADCAST, RT_OP_RESHAPE, RT_OP_TRANSPOSE, RT_OP_SLICE, RT_OP_CONCAT, RT_OP_IOTA,
+  /* reductions */
+  RT_OP_SUM, RT_OP_AMAX,
+  RT_OP_MATMUL,
+  RT_OP_UNIFORM_PHILOX,
+  /* collectives */
+  RT_OP_ALL_GATHER, RT_OP_REDUCE_SCATTER, RT_OP_ALL_REDUCE, RT_OP_WAIT,
+  RT_OP_COUNT
+} rt_op_id;
+
+typedef enum rt_op_kind {
+  RT_KIND_NONE = 0,    /* not an rt op */
+  RT_KIND_ELEMENTWISE, /* binary, unary, select, convert, full */
+  RT_KIND_COMPARE,
+  RT_KIND_REDUCTION,
+  RT_KIND_MATMUL,
+  RT_KIND_RANDOM,
+  RT_KIND_COLLECTIVE, /* all_gather, reduce_scatter, all_reduce, wait */
+  RT_KIND_STRUCTURAL, /* broadcast, reshape, transpose, slice, concat, iota */
+} rt_op_kind;
+
+/* Which rt op this is (RT_OP_NONE for any other op). */
+rt_op_id rt_op_lookup(MlirOperation op);
+/* Full name ("rt.add"); "" for RT_OP_NONE. */
+const char *rt_op_name(rt_op_id id);
+rt_op_kind rt_op_kind_of(rt_op_id id);
+const char *rt_op_kind_name(rt_op_kind kind);
+/* Number of operands (-1: variadic, rt.concat). */
+int rt_op_arity(rt_op_id id);
+/* The rt op named NAME ("rt.add" or "add"), RT_OP_NONE if none. */
+rt_op_id rt_op_from_name(const char *name);
+
+/* ---- types -------------------------------------------------------------------------- */
+
+/* Ranked tensor with a static shape. */
+bool rt_type_is_static_tensor(MlirType type);
+/* A builtin scalar ("number"): f32 f64 f16 bf16 or a signless integer i1..i64. */
+bool rt_type_is_scalar(MlirType type);
+/* Bytes of one element of an element or scalar type: i1 counts 1 byte; -1 unsupported
+ * (index, f8, ...). */
+int rt_element_bytes(MlirType element_type);
+/* One of the element types of DESIGN.md: f32 f16 bf16 f64 i1 i8 i32 i64. */
+bool rt_element_type_is_supported(MlirType element_type);
+/* Number of elements of a static tensor type (1 for scalars). 0 on success, -1 on a
+ * dynamic shape, an unsupported type or overflow of int64. */
+int rt_type_numel(MlirType type, int64_t *numel);
+/* Bytes of a value: numel x element size; scalars their size. 0 on success, -1 on a
+ * dynamic shape, an unsupported type or overflow of uint64. */
+int rt_type_bytes(MlirType type, uint64_t *bytes);
+int rt_value_bytes(MlirValue value, uint64_t *bytes);
+/* Shape of a static tensor type: writes min(rank, cap) dims and returns the rank;
+ * scalars have rank 0. */
+int rt_type_shape(MlirType type, int64_t *dims, int cap);
+/* Element type of a tensor, or the type itself for a scalar. */
+MlirType rt_element_type(MlirType type);
+
+/* ---- attributes --------------------------------------------------------------------- */
+
+/* Reads a dense i64 array attribute NAME of OP. Returns its length (possibly 0), or -1
+ * when absent or of another kind. Writes at most cap elements. */
+int rt_get_i64_array(MlirOperation op, const char *name, int64_t *out, int cap);
+/* Reads an integer attribute NAME; false when absent or not an integer. */
+bool rt_get_i64(MlirOperation op, const char *name, int64_t *out);
+/* Reads a float attribute NAME; false when absent or not a float. */
+bool rt_get_f64(MlirOperation op, const char *name, double *out);
+
+/* ---- checkpoint policy (rt.policy) -------------------------------------------------- */
+
+typedef enum rt_policy {
+  RT_POLICY_NONE = 0, /* untagged */
+  RT_POLICY_MUST_SAVE,
+  RT_POLICY_PREFER_SAVE,
+  RT_POLICY_MUST_RECOMPUTE,
+  RT_POLICY_PREFER_RECOMPUTE,
+  RT_POLICY_INVALID, /* rt.policy present but not one of the four strings */
+} rt_policy;
+
+rt_policy rt_policy_get(MlirOperation op);
+/* Sets rt.policy; RT_POLICY_NONE removes it. */
+void rt_policy_set(MlirOperation op, rt_policy policy);
+const char *rt_policy_name(rt_policy policy); /* "must_save", ...; "" for none */
+/* must_save / prefer_save forbid recompute; must_recompute / prefer_recompute forbid saving. */
+bool rt_policy_is_save(rt_policy policy);
+bool rt_policy_is_recompute(rt_policy policy);
+
+/* ---- functions ---------------------------------------------------------------------- */
+
+/* rt.num_outputs of a func.func; false when absent. */
+bool rt_func_num_outputs(MlirOperation func, int64_t *num_outputs);
+/* Unit attribute NAME ("rt.tangent", "rt.param") on argument ARG of a func.func. */
+bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name);
+/* The entry block of a func.func (null block for a declaration). */
+MlirBlock rt_func_entry_block(MlirOperation func);
+/* Symbol name of a func.func. */
+MlirStringRef rt_func_name(MlirOperation func);
+
+/* ---- diagnostics -------------------------------------------------------------------- */
+
+/* Emits "error: <printf message>" at OP's location through the context's handlers. */
+void rt_emit_error(MlirOperation op, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rt_emit_error_at(MlirLocation loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- small utilities ---------------------------------------------------------------- */
+
+/* Compares an MlirStringRef with a NUL-terminated string. */
+bool rt_str_eq(MlirStringRef s, const char *c);
+/* Prints a type into buf (truncated, always NUL-terminated); returns buf. */
+char *rt_type_str(MlirType type, char *buf, size_t cap);
+
+/* ---- semantic verifier (rt_verify.c) ------------------------------------------------ */
+
+/* Checks what IRDL cannot: shapes of every rt op, static shapes only, joint-function
+ * conventions. Emits one diagnostic per problem at the op's location; returns the number
+ * of problems (0: valid). */
+int rt_verify(MlirOperation module);
+
+#endif

@@ -1,0 +1,480 @@
+// The rt dialect, in IRDL. Loaded at run time by remat (embedded at build time) and by
+// upstream tools: mlir-opt --irdl-file=rt.irdl.mlir.
+//
+// IRDL binds each constraint value once per op, so every operand and result gets its own
+// constraint unless the types must be identical (unary ops, rt.wait). Shape rules, i1
+// compare results and attribute ranges are checked by remat's semantic verifier
+// (dialect-c/rt_verify.c), which IRDL cannot express.
+irdl.dialect @rt {
+  // elementwise binary: tensors of one shape and/or scalars; result has the tensor shape
+  irdl.operation @add {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @sub {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @mul {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @div {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @max {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @min {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @pow {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  // elementwise unary: operand and result have one type
+  irdl.operation @neg {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @exp {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @log {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @tanh {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @erf {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @sqrt {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @rsqrt {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @abs {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @sin {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @cos {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  // compare: result element type i1 (checked by the semantic verifier)
+  irdl.operation @lt {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @le {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @gt {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @ge {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @eq {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  irdl.operation @ne {
+    %lhs_t = irdl.base "!builtin.tensor"
+    %lhs_f32 = irdl.is f32
+    %lhs_f64 = irdl.is f64
+    %lhs_i64 = irdl.is i64
+    %lhs_i32 = irdl.is i32
+    %lhs_i1 = irdl.is i1
+    %lhs = irdl.any_of(%lhs_t, %lhs_f32, %lhs_f64, %lhs_i64, %lhs_i32, %lhs_i1)
+    %rhs_t = irdl.base "!builtin.tensor"
+    %rhs_f32 = irdl.is f32
+    %rhs_f64 = irdl.is f64
+    %rhs_i64 = irdl.is i64
+    %rhs_i32 = irdl.is i32
+    %rhs_i1 = irdl.is i1
+    %rhs = irdl.any_of(%rhs_t, %rhs_f32, %rhs_f64, %rhs_i64, %rhs_i32, %rhs_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %res)
+  }
+  // select(cond, a, b)
+  irdl.operation @select {
+    %cond_t = irdl.base "!builtin.tensor"
+    %cond_i1 = irdl.is i1
+    %cond = irdl.any_of(%cond_t, %cond_i1)
+    %a_t = irdl.base "!builtin.tensor"
+    %a_f32 = irdl.is f32
+    %a_f64 = irdl.is f64
+    %a_i64 = irdl.is i64
+    %a_i32 = irdl.is i32
+    %a_i1 = irdl.is i1
+    %a = irdl.any_of(%a_t, %a_f32, %a_f64, %a_i64, %a_i32, %a_i1)
+    %b_t = irdl.base "!builtin.tensor"
+    %b_f32 = irdl.is f32
+    %b_f64 = irdl.is f64
+    %b_i64 = irdl.is i64
+    %b_i32 = irdl.is i32
+    %b_i1 = irdl.is i1
+    %b = irdl.any_of(%b_t, %b_f32, %b_f64, %b_i64, %b_i32, %b_i1)
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(cond: %cond, a: %a, b: %b)
+    irdl.results(result: %res)
+  }
+  // element type change (convert_element_type)
+  irdl.operation @convert {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // a tensor filled with a scalar attribute
+  irdl.operation @full {
+    %vf = irdl.base "#builtin.float"
+    %vi = irdl.base "#builtin.integer"
+    %value = irdl.any_of(%vf, %vi)
+    irdl.attributes { "value" = %value }
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands()
+    irdl.results(result: %res)
+  }
+  // broadcast_in_dim: dims[k] is the result dimension of operand dimension k
+  irdl.operation @broadcast {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dims = irdl.base "#builtin.dense_array"
+    irdl.attributes { "dims" = %dims }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // same element count, row-major
+  irdl.operation @reshape {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // permutation of the dimensions
+  irdl.operation @transpose {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %perm = irdl.base "#builtin.dense_array"
+    irdl.attributes { "perm" = %perm }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // static strided slice (StableHLO slice)
+  irdl.operation @slice {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %start = irdl.base "#builtin.dense_array"
+    %limit = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    irdl.attributes { "start" = %start, "limit" = %limit, "stride" = %stride }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // concatenation along one dimension. IRDL binds a constraint to one type for all the
+  // operands of a variadic group, so the operand list is "first, rest...": the first
+  // operand may differ from the others (concat of two differently sized tensors), the
+  // rest share one type. The semantic verifier checks the shapes.
+  irdl.operation @concat {
+    %first = irdl.base "!builtin.tensor"
+    %rest = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %dim }
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(first: %first, rest: variadic %rest)
+    irdl.results(result: %res)
+  }
+  // each element is its index along dim
+  irdl.operation @iota {
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %dim }
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands()
+    irdl.results(result: %res)
+  }
+  // reductions: the reduced dims are dropped
+  irdl.operation @sum {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dims = irdl.base "#builtin.dense_array"
+    irdl.attributes { "dims" = %dims }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  irdl.operation @amax {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dims = irdl.base "#builtin.dense_array"
+    irdl.attributes { "dims" = %dims }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // [M,K]x[K,N] or batched [B,M,K]x[B,K,N]
+  irdl.operation @matmul {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %a, rhs: %b)
+    irdl.results(result: %res)
+  }
+  // Philox4x32-10 uniform in [lo, hi) from a seed and an offset (DESIGN.md, Philox)
+  irdl.operation @uniform_philox {
+    %seed = irdl.is i64
+    %offset = irdl.is i64
+    %lo = irdl.base "#builtin.float"
+    %hi = irdl.base "#builtin.float"
+    irdl.attributes { "lo" = %lo, "hi" = %hi }
+    %res = irdl.base "!builtin.tensor"
+    irdl.operands(seed: %seed, offset: %offset)
+    irdl.results(result: %res)
+  }
+  // async collectives, completed by rt.wait
+  irdl.operation @all_gather {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %group = irdl.base "#builtin.string"
+    %group_size = irdl.base "#builtin.integer"
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes { "group" = %group, "group_size" = %group_size, "dim" = %dim }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  irdl.operation @reduce_scatter {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %group = irdl.base "#builtin.string"
+    %group_size = irdl.base "#builtin.integer"
+    %dim = irdl.base "#builtin.integer"
+    %reduce = irdl.base "#builtin.string"
+    irdl.attributes { "group" = %group, "group_size" = %group_size, "dim" = %dim, "reduce" = %reduce }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  irdl.operation @all_reduce {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %group = irdl.base "#builtin.string"
+    %group_size = irdl.base "#builtin.integer"
+    %reduce = irdl.base "#builtin.string"
+    irdl.attributes { "group" = %group, "group_size" = %group_size, "reduce" = %reduce }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
+  // completes a collective; same type
+  irdl.operation @wait {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+}

@@ -1,0 +1,318 @@
+/* rt_ops.c: the op table of the rt dialect and the helpers every pass shares (kinds,
+ * shapes, byte sizes, attributes, rt.policy, diagnostics). */
+#include "rt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+
+static const struct {
+  const char *name;
+  rt_op_kind kind;
+  int arity;
+} rt_ops[RT_OP_COUNT] = {
+    [RT_OP_NONE] = {"", RT_KIND_NONE, 0},
+    [RT_OP_ADD] = {"rt.add", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_SUB] = {"rt.sub", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_MUL] = {"rt.mul", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_DIV] = {"rt.div", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_MAX] = {"rt.max", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_MIN] = {"rt.min", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_POW] = {"rt.pow", RT_KIND_ELEMENTWISE, 2},
+    [RT_OP_NEG] = {"rt.neg", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_EXP] = {"rt.exp", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_LOG] = {"rt.log", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_TANH] = {"rt.tanh", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_ERF] = {"rt.erf", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_SQRT] = {"rt.sqrt", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_RSQRT] = {"rt.rsqrt", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_ABS] = {"rt.abs", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_SIN] = {"rt.sin", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_COS] = {"rt.cos", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_LT] = {"rt.lt", RT_KIND_COMPARE, 2},
+    [RT_OP_LE] = {"rt.le", RT_KIND_COMPARE, 2},
+    [RT_OP_GT] = {"rt.gt", RT_KIND_COMPARE, 2},
+    [RT_OP_GE] = {"rt.ge", RT_KIND_COMPARE, 2},
+    [RT_OP_EQ] = {"rt.eq", RT_KIND_COMPARE, 2},
+    [RT_OP_NE] = {"rt.ne", RT_KIND_COMPARE, 2},
+    [RT_OP_SELECT] = {"rt.select", RT_KIND_ELEMENTWISE, 3},
+    [RT_OP_CONVERT] = {"rt.convert", RT_KIND_ELEMENTWISE, 1},
+    [RT_OP_FULL] = {"rt.full", RT_KIND_ELEMENTWISE, 0},
+    [RT_OP_BROADCAST] = {"rt.broadcast", RT_KIND_STRUCTURAL, 1},
+    [RT_OP_RESHAPE] = {"rt.reshape", RT_KIND_STRUCTURAL, 1},
+    [RT_OP_TRANSPOSE] = {"rt.transpose", RT_KIND_STRUCTURAL, 1},
+    [RT_OP_SLICE] = {"rt.slice", RT_KIND_STRUCTURAL, 1},
+    [RT_OP_CONCAT] = {"rt.concat", RT_KIND_STRUCTURAL, -1},
+    [RT_OP_IOTA] = {"rt.iota", RT_KIND_STRUCTURAL, 0},
+    [RT_OP_SUM] = {"rt.sum", RT_KIND_REDUCTION, 1},
+    [RT_OP_AMAX] = {"rt.amax", RT_KIND_REDUCTION, 1},
+    [RT_OP_MATMUL] = {"rt.matmul", RT_KIND_MATMUL, 2},
+    [RT_OP_UNIFORM_PHILOX] = {"rt.uniform_philox", RT_KIND_RANDOM, 2},
+    [RT_OP_ALL_GATHER] = {"rt.all_gather", RT_KIND_COLLECTIVE, 1},
+    [RT_OP_REDUCE_SCATTER] = {"rt.reduce_scatter", RT_KIND_COLLECTIVE, 1},
+    [RT_OP_ALL_REDUCE] = {"rt.all_reduce", RT_KIND_COLLECTIVE, 1},
+    [RT_OP_WAIT] = {"rt.wait", RT_KIND_COLLECTIVE, 1},
+};
+
+bool rt_str_eq(MlirStringRef s, const char *c) {
+  size_t n = strlen(c);
+  return s.length == n && memcmp(s.data, c, n) == 0;
+}
+
+rt_op_id rt_op_from_name(const char *name) {
+  for (int i = 1; i < RT_OP_COUNT; i++)
+    if (!strcmp(rt_ops[i].name, name) || !strcmp(rt_ops[i].name + 3, name))
+      return (rt_op_id)i;
+  return RT_OP_NONE;
+}
+
+rt_op_id rt_op_lookup(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (name.length < 4 || memcmp(name.data, "rt.", 3) != 0)
+    return RT_OP_NONE;
+  for (int i = 1; i < RT_OP_COUNT; i++)
+    if (rt_str_eq(name, rt_ops[i].name))
+      return (rt_op_id)i;
+  return RT_OP_NONE;
+}
+
+const char *rt_op_name(rt_op_id id) { return rt_ops[id].name; }
+rt_op_kind rt_op_kind_of(rt_op_id id) { return rt_ops[id].kind; }
+int rt_op_arity(rt_op_id id) { return rt_ops[id].arity; }
+
+const char *rt_op_kind_name(rt_op_kind kind) {
+  static const char *names[] = {"none",   "elementwise", "compare",   "reduction",
+                                "matmul", "random",      "collective", "structural"};
+  return names[kind];
+}
+
+/* ---- types ---- */
+
+bool rt_type_is_static_tensor(MlirType type) {
+  return mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type);
+}
+
+bool rt_type_is_scalar(MlirType type) {
+  return mlirTypeIsAF32(type) || mlirTypeIsAF64(type) || mlirTypeIsAF16(type) ||
+         mlirTypeIsABF16(type) ||
+         (mlirTypeIsAInteger(type) && mlirIntegerTypeIsSignless(type) &&
+          mlirIntegerTypeGetWidth(type) <= 64);
+}
+
+int rt_element_bytes(MlirType t) {
+  if (mlirTypeIsAF32(t))
+    return 4;
+  if (mlirTypeIsAF64(t))
+    return 8;
+  if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t))
+    return 2;
+  if (mlirTypeIsAInteger(t)) {
+    unsigned w = mlirIntegerTypeGetWidth(t);
+    if (w == 0 || w > 64)
+      return -1;
+    return w <= 8 ? 1 : w <= 16 ? 2 : w <= 32 ? 4 : 8; /* i1 is stored as a byte */
+  }
+  return -1;
+}
+
+bool rt_element_type_is_supported(MlirType t) {
+  if (mlirTypeIsAF32(t) || mlirTypeIsAF64(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t))
+    return true;
+  if (!mlirTypeIsAInteger(t) || !mlirIntegerTypeIsSignless(t))
+    return false;
+  unsigned w = mlirIntegerTypeGetWidth(t);
+  return w == 1 || w == 8 || w == 32 || w == 64;
+}
+
+MlirType rt_element_type(MlirType type) {
+  return mlirTypeIsAShaped(type) ? mlirShapedTypeGetElementType(type) : type;
+}
+
+int rt_type_shape(MlirType type, int64_t *dims, int cap) {
+  if (!mlirTypeIsARankedTensor(type))
+    return 0;
+  int rank = (int)mlirShapedTypeGetRank(type);
+  for (int i = 0; i < rank && i < cap; i++)
+    dims[i] = mlirShapedTypeGetDimSize(type, i);
+  return rank;
+}
+
+int rt_type_numel(MlirType type, int64_t *numel) {
+  *numel = 1;
+  if (rt_type_is_scalar(type))
+    return 0;
+  if (!rt_type_is_static_tensor(type))
+    return -1;
+  int64_t n = 1;
+  for (intptr_t i = 0, r = mlirShapedTypeGetRank(type); i < r; i++) {
+    int64_t d = mlirShapedTypeGetDimSize(type, i);
+    if (d < 0 || __builtin_mul_overflow(n, d, &n))
+      return -1;
+  }
+  *numel = n;
+  return 0;
+}
+
+int rt_type_bytes(MlirType type, uint64_t *bytes) {
+  int64_t numel;
+  int eb = rt_element_bytes(rt_element_type(type));
+  *bytes = 0;
+  if (eb < 0 || rt_type_numel(type, &numel) != 0)
+    return -1;
+  uint64_t b;
+  if (__builtin_mul_overflow((uint64_t)numel, (uint64_t)eb, &b))
+    return -1;
+  *bytes = b;
+  return 0;
+}
+
+int rt_value_bytes(MlirValue value, uint64_t *bytes) {
+  return rt_type_bytes(mlirValueGetType(value), bytes);
+}
+
+/* Appends printed text to a fixed buffer, truncating. */
+struct str_sink {
+  char *buf;
+  size_t cap, len;
+};
+
+static void str_sink_append(MlirStringRef str, void *ud) {
+  struct str_sink *s = ud;
+  size_t room = s->cap - 1 - s->len, n = str.length < room ? str.length : room;
+  memcpy(s->buf + s->len, str.data, n);
+  s->len += n;
+  s->buf[s->len] = 0;
+}
+
+char *rt_type_str(MlirType type, char *buf, size_t cap) {
+  struct str_sink s = {buf, cap, 0};
+  buf[0] = 0;
+  mlirTypePrint(type, str_sink_append, &s);
+  return buf;
+}
+
+/* ---- attributes ---- */
+
+static MlirAttribute attr_named(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+int rt_get_i64_array(MlirOperation op, const char *name, int64_t *out, int cap) {
+  MlirAttribute a = attr_named(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsADenseI64Array(a))
+    return -1;
+  int n = (int)mlirDenseArrayGetNumElements(a);
+  for (int i = 0; i < n && i < cap; i++)
+    out[i] = mlirDenseI64ArrayGetElement(a, i);
+  return n;
+}
+
+bool rt_get_i64(MlirOperation op, const char *name, int64_t *out) {
+  MlirAttribute a = attr_named(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAInteger(a))
+    return false;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return true;
+}
+
+bool rt_get_f64(MlirOperation op, const char *name, double *out) {
+  MlirAttribute a = attr_named(op, name);
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAFloat(a))
+    return false;
+  *out = mlirFloatAttrGetValueDouble(a);
+  return true;
+}
+
+/* ---- rt.policy ---- */
+
+static const char *policy_names[] = {"", "must_save", "prefer_save", "must_recompute",
+                                     "prefer_recompute", ""};
+
+rt_policy rt_policy_get(MlirOperation op) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("rt.policy"));
+  if (mlirAttributeIsNull(a))
+    return RT_POLICY_NONE;
+  if (!mlirAttributeIsAString(a))
+    return RT_POLICY_INVALID;
+  MlirStringRef v = mlirStringAttrGetValue(a);
+  for (int p = RT_POLICY_MUST_SAVE; p <= RT_POLICY_PREFER_RECOMPUTE; p++)
+    if (rt_str_eq(v, policy_names[p]))
+      return (rt_policy)p;
+  return RT_POLICY_INVALID;
+}
+
+void rt_policy_set(MlirOperation op, rt_policy policy) {
+  MlirStringRef key = mlirStringRefCreateFromCString("rt.policy");
+  if (policy == RT_POLICY_NONE || policy == RT_POLICY_INVALID) {
+    mlirOperationRemoveDiscardableAttributeByName(op, key);
+    return;
+  }
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetDiscardableAttributeByName(
+      op, key, mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(policy_names[policy])));
+}
+
+const char *rt_policy_name(rt_policy policy) { return policy_names[policy]; }
+
+bool rt_policy_is_save(rt_policy p) {
+  return p == RT_POLICY_MUST_SAVE || p == RT_POLICY_PREFER_SAVE;
+}
+
+bool rt_policy_is_recompute(rt_policy p) {
+  return p == RT_POLICY_MUST_RECOMPUTE || p == RT_POLICY_PREFER_RECOMPUTE;
+}
+
+/* ---- functions ---- */
+
+bool rt_func_num_outputs(MlirOperation func, int64_t *n) {
+  return rt_get_i64(func, "rt.num_outputs", n);
+}
+
+bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name) {
+  MlirAttribute all = attr_named(func, "arg_attrs");
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
+      arg >= mlirArrayAttrGetNumElements(all))
+    return false;
+  MlirAttribute dict = mlirArrayAttrGetElement(all, arg);
+  if (!mlirAttributeIsADictionary(dict))
+    return false;
+  return !mlirAttributeIsNull(
+      mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name)));
+}
+
+MlirBlock rt_func_entry_block(MlirOperation func) {
+  MlirRegion body = mlirOperationGetRegion(func, 0);
+  return mlirRegionGetFirstBlock(body);
+}
+
+MlirStringRef rt_func_name(MlirOperation func) {
+  MlirAttribute a = attr_named(func, "sym_name");
+  if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))
+    return mlirStringRefCreate("", 0);
+  return mlirStringAttrGetValue(a);
+}
+
+/* ---- diagnostics ---- */
+
+void rt_emit_error_at(MlirLocation loc, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mlirEmitError(loc, msg);
+}
+
+void rt_emit_error(MlirOperation op, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mlirEmitError(mlirOperationGetLocation(op), msg);
+}

@@ -1,0 +1,577 @@
+/* rt_verify.c: remat's semantic verifier, for what IRDL cannot express: operand and
+ * result shapes of every rt op, attribute ranges, static shapes only, and the
+ * joint-function conventions (rt.num_outputs, rt.tangent, rt.policy).
+ * Requires: a module that passed MLIR's own verifier (IRDL constraints hold). */
+#include <stdio.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "remat-c/Remat.h"
+#include "rt.h"
+
+#define MAX_RANK 16
+
+typedef struct shape {
+  int rank;
+  int64_t d[MAX_RANK];
+} shape;
+
+static shape shape_of(MlirType t) {
+  shape s = {0, {0}};
+  s.rank = rt_type_shape(t, s.d, MAX_RANK);
+  return s;
+}
+
+static bool shape_eq(const shape *a, const shape *b) {
+  return a->rank == b->rank && !memcmp(a->d, b->d, sizeof(int64_t) * (size_t)a->rank);
+}
+
+static void shape_str(const shape *s, char *buf, size_t cap) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (int i = 0; i < s->rank && n + 24 < cap; i++)
+    n += (size_t)snprintf(buf + n, cap - n, i ? "x%lld" : "%lld", (long long)s->d[i]);
+  if (s->rank == 0)
+    snprintf(buf, cap, "scalar");
+}
+
+/* Each operand and result of an rt op is a static tensor of a supported element type or
+ * a scalar. Returns the number of errors. */
+static int check_types(MlirOperation op, const char *name) {
+  char tb[128];
+  intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
+  for (intptr_t i = 0; i < no + nr; i++) {
+    MlirType t = mlirValueGetType(i < no ? mlirOperationGetOperand(op, i)
+                                         : mlirOperationGetResult(op, i - no));
+    const char *what = i < no ? "operand" : "result";
+    intptr_t idx = i < no ? i : i - no;
+    if (rt_type_is_scalar(t))
+      continue;
+    if (!mlirTypeIsATensor(t)) {
+      rt_emit_error(op, "'%s' %s #%ld must be a tensor or a scalar, got '%s'", name, what,
+                    (long)idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    if (!rt_type_is_static_tensor(t)) {
+      rt_emit_error(op, "'%s' %s #%ld has a dynamic shape '%s': only static shapes are "
+                        "supported",
+                    name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    if (mlirShapedTypeGetRank(t) > MAX_RANK) {
+      rt_emit_error(op, "'%s' %s #%ld has rank %ld, above the supported %d", name, what,
+                    (long)idx, (long)mlirShapedTypeGetRank(t), MAX_RANK);
+      return 1;
+    }
+    if (!rt_element_type_is_supported(mlirShapedTypeGetElementType(t))) {
+      rt_emit_error(op, "'%s' %s #%ld has unsupported element type in '%s' (expected f32, "
+                        "f16, bf16, f64, i1, i8, i32 or i64)",
+                    name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    uint64_t bytes;
+    if (rt_type_bytes(t, &bytes)) {
+      rt_emit_error(op, "'%s' %s #%ld: size of '%s' overflows 64 bits", name, what,
+                    (long)idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static MlirType operand_type(MlirOperation op, intptr_t i) {
+  return mlirValueGetType(mlirOperationGetOperand(op, i));
+}
+
+static MlirType result_type(MlirOperation op) {
+  return mlirValueGetType(mlirOperationGetResult(op, 0));
+}
+
+static bool is_float(MlirType elem) { return mlirTypeIsAFloat(elem); }
+static bool is_i1(MlirType elem) {
+  return mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1;
+}
+
+/* Binary, compare and select: tensor operands agree in shape (scalars broadcast); the
+ * result has that shape. */
+static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
+  char a[128], b[128];
+  intptr_t n = mlirOperationGetNumOperands(op);
+  int first = -1;
+  shape s0 = {0, {0}};
+  MlirType elem0 = {NULL};
+  for (intptr_t i = 0; i < n; i++) {
+    MlirType t = operand_type(op, i);
+    if (!mlirTypeIsATensor(t))
+      continue;
+    shape s = shape_of(t);
+    bool is_cond = id == RT_OP_SELECT && i == 0;
+    if (first < 0) {
+      first = (int)i;
+      s0 = s;
+    } else if (!shape_eq(&s, &s0)) {
+      shape_str(&s0, a, sizeof a);
+      shape_str(&s, b, sizeof b);
+      rt_emit_error(op, "'%s' operand shapes differ: operand #%d is %s, operand #%ld is %s",
+                    name, first, a, (long)i, b);
+      return 1;
+    }
+    if (is_cond)
+      continue;
+    MlirType e = mlirShapedTypeGetElementType(t);
+    if (mlirTypeIsNull(elem0))
+      elem0 = e;
+    else if (!mlirTypeEqual(e, elem0)) {
+      rt_emit_error(op, "'%s' tensor operands have different element types '%s' and '%s'",
+                    name, rt_type_str(elem0, a, sizeof a), rt_type_str(e, b, sizeof b));
+      return 1;
+    }
+  }
+  if (first < 0) {
+    rt_emit_error(op, "'%s' needs at least one tensor operand (use arith ops on scalars)",
+                  name);
+    return 1;
+  }
+  MlirType rt = result_type(op);
+  shape rs = shape_of(rt);
+  if (!shape_eq(&rs, &s0)) {
+    shape_str(&s0, a, sizeof a);
+    shape_str(&rs, b, sizeof b);
+    rt_emit_error(op, "'%s' result shape %s differs from the operand shape %s", name, b, a);
+    return 1;
+  }
+  MlirType relem = mlirShapedTypeGetElementType(rt);
+  if (id == RT_OP_SELECT) {
+    if (!is_i1(rt_element_type(operand_type(op, 0)))) {
+      rt_emit_error(op, "'rt.select' condition must have element type i1");
+      return 1;
+    }
+  } else if (rt_op_kind_of(id) == RT_KIND_COMPARE) {
+    if (!is_i1(relem)) {
+      rt_emit_error(op, "'%s' result must have element type i1, got '%s'", name,
+                    rt_type_str(relem, a, sizeof a));
+      return 1;
+    }
+    return 0;
+  }
+  if (!mlirTypeIsNull(elem0) && !mlirTypeEqual(relem, elem0)) {
+    rt_emit_error(op, "'%s' result element type '%s' differs from the operands' '%s'", name,
+                  rt_type_str(relem, a, sizeof a), rt_type_str(elem0, b, sizeof b));
+    return 1;
+  }
+  return 0;
+}
+
+/* Reads an i64 array attribute that must have exactly `want` entries (-1: any). */
+static int get_dims(MlirOperation op, const char *name, const char *attr, int64_t *out,
+                    int want) {
+  int n = rt_get_i64_array(op, attr, out, MAX_RANK);
+  if (n < 0) {
+    rt_emit_error(op, "'%s' attribute '%s' must be array<i64: ...>", name, attr);
+    return -1;
+  }
+  if (n > MAX_RANK || (want >= 0 && n != want)) {
+    rt_emit_error(op, "'%s' attribute '%s' has %d entries, expected %d", name, attr, n,
+                  want);
+    return -1;
+  }
+  return n;
+}
+
+static int check_broadcast(MlirOperation op) {
+  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
+  int64_t dims[MAX_RANK];
+  if (get_dims(op, "rt.broadcast", "dims", dims, in.rank) < 0)
+    return 1;
+  for (int k = 0; k < in.rank; k++) {
+    if (dims[k] < 0 || dims[k] >= out.rank || (k > 0 && dims[k] <= dims[k - 1])) {
+      rt_emit_error(op, "'rt.broadcast' dims[%d] = %lld must be increasing and within the "
+                        "result rank %d",
+                    k, (long long)dims[k], out.rank);
+      return 1;
+    }
+    if (in.d[k] != 1 && in.d[k] != out.d[dims[k]]) {
+      rt_emit_error(op, "'rt.broadcast' operand dimension %d has size %lld; result "
+                        "dimension %lld has size %lld (expected equal or 1)",
+                    k, (long long)in.d[k], (long long)dims[k], (long long)out.d[dims[k]]);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int check_same_element(MlirOperation op, const char *name) {
+  char a[64], b[64];
+  MlirType ei = rt_element_type(operand_type(op, 0)), eo = rt_element_type(result_type(op));
+  if (mlirTypeEqual(ei, eo))
+    return 0;
+  rt_emit_error(op, "'%s' result element type '%s' differs from the operand's '%s'", name,
+                rt_type_str(eo, a, sizeof a), rt_type_str(ei, b, sizeof b));
+  return 1;
+}
+
+static int check_reshape(MlirOperation op) {
+  int64_t a, b;
+  rt_type_numel(operand_type(op, 0), &a);
+  rt_type_numel(result_type(op), &b);
+  if (a != b) {
+    rt_emit_error(op, "'rt.reshape' changes the element count from %lld to %lld",
+                  (long long)a, (long long)b);
+    return 1;
+  }
+  return 0;
+}
+
+static int check_transpose(MlirOperation op) {
+  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
+  int64_t perm[MAX_RANK];
+  bool seen[MAX_RANK] = {false};
+  if (get_dims(op, "rt.transpose", "perm", perm, in.rank) < 0)
+    return 1;
+  for (int k = 0; k < in.rank; k++) {
+    if (perm[k] < 0 || perm[k] >= in.rank || seen[perm[k]]) {
+      rt_emit_error(op, "'rt.transpose' perm is not a permutation of 0..%d", in.rank - 1);
+      return 1;
+    }
+    seen[perm[k]] = true;
+  }
+  for (int k = 0; k < out.rank && out.rank == in.rank; k++)
+    if (out.d[k] != in.d[perm[k]]) {
+      rt_emit_error(op, "'rt.transpose' result dimension %d is %lld, expected %lld", k,
+                    (long long)out.d[k], (long long)in.d[perm[k]]);
+      return 1;
+    }
+  if (out.rank != in.rank) {
+    rt_emit_error(op, "'rt.transpose' changes the rank");
+    return 1;
+  }
+  return 0;
+}
+
+static int check_slice(MlirOperation op) {
+  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
+  int64_t start[MAX_RANK], limit[MAX_RANK], stride[MAX_RANK];
+  if (get_dims(op, "rt.slice", "start", start, in.rank) < 0 ||
+      get_dims(op, "rt.slice", "limit", limit, in.rank) < 0 ||
+      get_dims(op, "rt.slice", "stride", stride, in.rank) < 0)
+    return 1;
+  if (out.rank != in.rank) {
+    rt_emit_error(op, "'rt.slice' changes the rank");
+    return 1;
+  }
+  for (int k = 0; k < in.rank; k++) {
+    if (start[k] < 0 || start[k] > limit[k] || limit[k] > in.d[k] || stride[k] < 1) {
+      rt_emit_error(op, "'rt.slice' bounds of dimension %d are invalid: need 0 <= start "
+                        "(%lld) <= limit (%lld) <= %lld and stride (%lld) >= 1",
+                    k, (long long)start[k], (long long)limit[k], (long long)in.d[k],
+                    (long long)stride[k]);
+      return 1;
+    }
+    int64_t want = (limit[k] - start[k] + stride[k] - 1) / stride[k];
+    if (out.d[k] != want) {
+      rt_emit_error(op, "'rt.slice' result dimension %d is %lld, expected %lld", k,
+                    (long long)out.d[k], (long long)want);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int check_concat(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  shape out = shape_of(result_type(op));
+  int64_t dim, total = 0;
+  if (n < 1) {
+    rt_emit_error(op, "'rt.concat' needs at least one operand");
+    return 1;
+  }
+  if (!rt_get_i64(op, "dim", &dim) || dim < 0 || dim >= out.rank) {
+    rt_emit_error(op, "'rt.concat' dim must be an integer within the rank %d", out.rank);
+    return 1;
+  }
+  for (intptr_t i = 0; i < n; i++) {
+    shape s = shape_of(operand_type(op, i));
+    bool ok = s.rank == out.rank;
+    for (int k = 0; ok && k < s.rank; k++)
+      ok = k == dim || s.d[k] == out.d[k];
+    if (!ok) {
+      rt_emit_error(op, "'rt.concat' operand #%ld does not match the result outside "
+                        "dimension %lld",
+                    (long)i, (long long)dim);
+      return 1;
+    }
+    if (!mlirTypeEqual(rt_element_type(operand_type(op, i)), rt_element_type(result_type(op)))) {
+      rt_emit_error(op, "'rt.concat' operand #%ld has a different element type", (long)i);
+      return 1;
+    }
+    total += s.d[dim];
+  }
+  if (total != out.d[dim]) {
+    rt_emit_error(op, "'rt.concat' result dimension %lld is %lld, expected %lld",
+                  (long long)dim, (long long)out.d[dim], (long long)total);
+    return 1;
+  }
+  return 0;
+}
+
+static int check_iota(MlirOperation op) {
+  shape out = shape_of(result_type(op));
+  int64_t dim;
+  if (!rt_get_i64(op, "dim", &dim) || dim < 0 || dim >= out.rank) {
+    rt_emit_error(op, "'rt.iota' dim must be within the result rank %d", out.rank);
+    return 1;
+  }
+  return 0;
+}
+
+static int check_reduction(MlirOperation op, const char *name) {
+  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
+  int64_t dims[MAX_RANK];
+  bool reduced[MAX_RANK] = {false};
+  int n = get_dims(op, name, "dims", dims, -1);
+  if (n < 0)
+    return 1;
+  for (int k = 0; k < n; k++) {
+    if (dims[k] < 0 || dims[k] >= in.rank || reduced[dims[k]]) {
+      rt_emit_error(op, "'%s' dims[%d] = %lld is out of range or repeated (operand rank %d)",
+                    name, k, (long long)dims[k], in.rank);
+      return 1;
+    }
+    reduced[dims[k]] = true;
+  }
+  shape want = {0, {0}};
+  for (int k = 0; k < in.rank; k++)
+    if (!reduced[k])
+      want.d[want.rank++] = in.d[k];
+  if (!shape_eq(&want, &out)) {
+    char a[128], b[128];
+    shape_str(&want, a, sizeof a);
+    shape_str(&out, b, sizeof b);
+    rt_emit_error(op, "'%s' result shape %s, expected %s (the reduced dims are dropped)",
+                  name, b, a);
+    return 1;
+  }
+  return check_same_element(op, name);
+}
+
+static int check_matmul(MlirOperation op) {
+  shape a = shape_of(operand_type(op, 0)), b = shape_of(operand_type(op, 1)),
+        c = shape_of(result_type(op));
+  char sa[64], sb[64], sc[64];
+  shape_str(&a, sa, sizeof sa);
+  shape_str(&b, sb, sizeof sb);
+  shape_str(&c, sc, sizeof sc);
+  bool ok = (a.rank == 2 || a.rank == 3) && b.rank == a.rank && c.rank == a.rank;
+  int o = a.rank - 2;
+  if (ok)
+    ok = a.d[o + 1] == b.d[o] && c.d[o] == a.d[o] && c.d[o + 1] == b.d[o + 1] &&
+         (a.rank == 2 || (a.d[0] == b.d[0] && c.d[0] == a.d[0]));
+  if (!ok) {
+    rt_emit_error(op, "'rt.matmul' shapes do not agree: %s x %s -> %s (expected [M,K]x[K,N]"
+                      "->[M,N] or [B,M,K]x[B,K,N]->[B,M,N])",
+                  sa, sb, sc);
+    return 1;
+  }
+  MlirType e = rt_element_type(result_type(op));
+  if (!mlirTypeEqual(rt_element_type(operand_type(op, 0)), e) ||
+      !mlirTypeEqual(rt_element_type(operand_type(op, 1)), e)) {
+    rt_emit_error(op, "'rt.matmul' operands and result must have one element type");
+    return 1;
+  }
+  return 0;
+}
+
+static int check_philox(MlirOperation op) {
+  MlirType e = rt_element_type(result_type(op));
+  double lo, hi;
+  if (!(mlirTypeIsAF32(e) || mlirTypeIsAF16(e) || mlirTypeIsABF16(e))) {
+    rt_emit_error(op, "'rt.uniform_philox' result must be f32, f16 or bf16 (f64 is not "
+                      "supported: the uniform is computed in f32)");
+    return 1;
+  }
+  if (!rt_get_f64(op, "lo", &lo) || !rt_get_f64(op, "hi", &hi) || !(lo <= hi)) {
+    rt_emit_error(op, "'rt.uniform_philox' needs float attributes lo <= hi");
+    return 1;
+  }
+  return 0;
+}
+
+static int check_collective(MlirOperation op, rt_op_id id, const char *name) {
+  int64_t size, dim = 0;
+  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
+  if (id == RT_OP_WAIT)
+    return 0;
+  if (!rt_get_i64(op, "group_size", &size) || size < 1) {
+    rt_emit_error(op, "'%s' group_size must be an integer >= 1", name);
+    return 1;
+  }
+  if (id != RT_OP_ALL_REDUCE && (!rt_get_i64(op, "dim", &dim) || dim < 0 || dim >= in.rank)) {
+    rt_emit_error(op, "'%s' dim must be within the operand rank %d", name, in.rank);
+    return 1;
+  }
+  if (id != RT_OP_ALL_GATHER) {
+    MlirAttribute r = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("reduce"));
+    MlirStringRef v = mlirStringAttrGetValue(r);
+    if (!rt_str_eq(v, "sum") && !rt_str_eq(v, "max") && !rt_str_eq(v, "min")) {
+      rt_emit_error(op, "'%s' reduce must be \"sum\", \"max\" or \"min\"", name);
+      return 1;
+    }
+  }
+  shape want = in;
+  if (id == RT_OP_ALL_GATHER && __builtin_mul_overflow(in.d[dim], size, &want.d[dim])) {
+    rt_emit_error(op, "'%s' gathered size overflows", name);
+    return 1;
+  }
+  if (id == RT_OP_REDUCE_SCATTER) {
+    if (in.d[dim] % size) {
+      rt_emit_error(op, "'%s' dimension %lld (%lld) is not divisible by group_size %lld",
+                    name, (long long)dim, (long long)in.d[dim], (long long)size);
+      return 1;
+    }
+    want.d[dim] = in.d[dim] / size;
+  }
+  if (!shape_eq(&want, &out)) {
+    char a[128], b[128];
+    shape_str(&want, a, sizeof a);
+    shape_str(&out, b, sizeof b);
+    rt_emit_error(op, "'%s' result shape %s, expected %s", name, b, a);
+    return 1;
+  }
+  return check_same_element(op, name);
+}
+
+static int check_rt_op(MlirOperation op, rt_op_id id) {
+  const char *name = rt_op_name(id);
+  if (check_types(op, name))
+    return 1;
+  switch (id) {
+  case RT_OP_NEG: case RT_OP_ABS:
+    return 0;
+  case RT_OP_EXP: case RT_OP_LOG: case RT_OP_TANH: case RT_OP_ERF: case RT_OP_SQRT:
+  case RT_OP_RSQRT: case RT_OP_SIN: case RT_OP_COS:
+    if (!is_float(rt_element_type(result_type(op)))) {
+      rt_emit_error(op, "'%s' requires a floating-point element type", name);
+      return 1;
+    }
+    return 0;
+  case RT_OP_CONVERT: {
+    shape a = shape_of(operand_type(op, 0)), b = shape_of(result_type(op));
+    if (!shape_eq(&a, &b)) {
+      rt_emit_error(op, "'rt.convert' changes the shape; it may only change the element "
+                        "type");
+      return 1;
+    }
+    return 0;
+  }
+  case RT_OP_FULL:
+    return 0;
+  case RT_OP_BROADCAST:
+    return check_broadcast(op) || check_same_element(op, name);
+  case RT_OP_RESHAPE:
+    return check_reshape(op) || check_same_element(op, name);
+  case RT_OP_TRANSPOSE:
+    return check_transpose(op) || check_same_element(op, name);
+  case RT_OP_SLICE:
+    return check_slice(op) || check_same_element(op, name);
+  case RT_OP_CONCAT:
+    return check_concat(op);
+  case RT_OP_IOTA:
+    return check_iota(op);
+  case RT_OP_SUM: case RT_OP_AMAX:
+    return check_reduction(op, name);
+  case RT_OP_MATMUL:
+    return check_matmul(op);
+  case RT_OP_UNIFORM_PHILOX:
+    return check_philox(op);
+  case RT_OP_ALL_GATHER: case RT_OP_REDUCE_SCATTER: case RT_OP_ALL_REDUCE: case RT_OP_WAIT:
+    return check_collective(op, id, name);
+  default:
+    return check_elementwise(op, id, name);
+  }
+}
+
+/* Tags any op may carry. */
+static int check_tags(MlirOperation op) {
+  if (rt_policy_get(op) == RT_POLICY_INVALID) {
+    rt_emit_error(op, "'rt.policy' must be one of \"must_save\", \"prefer_save\", "
+                      "\"must_recompute\", \"prefer_recompute\"");
+    return 1;
+  }
+  MlirAttribute r = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("rt.ac_region"));
+  if (!mlirAttributeIsNull(r) && !mlirAttributeIsAInteger(r)) {
+    rt_emit_error(op, "'rt.ac_region' must be an integer");
+    return 1;
+  }
+  return 0;
+}
+
+/* A function's signature: static tensors and scalars only. A joint function (one with
+ * rt.num_outputs) has 0 <= N <= #results; rt.tangent arguments only in joint functions. */
+static int check_func(MlirOperation func) {
+  char tb[128];
+  MlirAttribute ta =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("function_type"));
+  MlirType fty = mlirTypeAttrGetValue(ta);
+  intptr_t ni = mlirFunctionTypeGetNumInputs(fty), nr = mlirFunctionTypeGetNumResults(fty);
+  MlirStringRef fname = rt_func_name(func);
+  for (intptr_t i = 0; i < ni + nr; i++) {
+    MlirType t = i < ni ? mlirFunctionTypeGetInput(fty, i) : mlirFunctionTypeGetResult(fty, i - ni);
+    if (mlirTypeIsATensor(t) && !rt_type_is_static_tensor(t)) {
+      rt_emit_error(func, "function '@%.*s' %s #%ld has a dynamic shape '%s': only static "
+                          "shapes are supported",
+                    (int)fname.length, fname.data, i < ni ? "argument" : "result",
+                    (long)(i < ni ? i : i - ni), rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+  }
+  MlirAttribute na = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("rt.num_outputs"));
+  int64_t n;
+  if (!mlirAttributeIsNull(na)) {
+    if (!rt_func_num_outputs(func, &n)) {
+      rt_emit_error(func, "'rt.num_outputs' of '@%.*s' must be an integer", (int)fname.length,
+                    fname.data);
+      return 1;
+    }
+    if (n < 0 || n > nr) {
+      rt_emit_error(func, "'rt.num_outputs' = %lld of '@%.*s' is out of range: the function "
+                          "has %ld results",
+                    (long long)n, (int)fname.length, fname.data, (long)nr);
+      return 1;
+    }
+    return 0;
+  }
+  for (intptr_t i = 0; i < ni; i++)
+    if (rt_func_arg_has_attr(func, i, "rt.tangent")) {
+      rt_emit_error(func, "argument #%ld of '@%.*s' is marked 'rt.tangent' but the function "
+                          "has no 'rt.num_outputs'",
+                    (long)i, (int)fname.length, fname.data);
+      return 1;
+    }
+  return 0;
+}
+
+static MlirWalkResult verify_op(MlirOperation op, void *ud) {
+  int *errors = ud;
+  rt_op_id id = rt_op_lookup(op);
+  if (id != RT_OP_NONE)
+    *errors += check_rt_op(op, id);
+  else if (rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") &&
+           !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+               op, mlirStringRefCreateFromCString("function_type"))))
+    *errors += check_func(op);
+  *errors += check_tags(op);
+  return MlirWalkResultAdvance;
+}
+
+int rt_verify(MlirOperation module) {
+  int errors = 0;
+  mlirOperationWalk(module, verify_op, &errors, MlirWalkPreOrder);
+  return errors;
+}
+
+MlirLogicalResult rematVerify(MlirOperation module) {
+  return rt_verify(module) ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}

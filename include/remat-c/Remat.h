@@ -1,0 +1,102 @@
+/* remat-c/Remat.h: the public C API of remat.
+ *
+ * What a host compiler needs to embed remat: load the rt dialect into its MlirContext,
+ * verify rt IR, and build remat's passes (with options given as a struct or in the textual
+ * syntax remat-opt uses) to add to its own MlirPassManager.
+ *
+ * Conventions
+ * - Handles (MlirContext, MlirOperation, MlirPass) follow the MLIR C API: a pass returned
+ *   by a constructor is owned by the caller until handed to mlirPassManagerAddOwnedPass or
+ *   mlirOpPassManagerAddOwnedPass.
+ * - Option structs are plain values owned by the caller; constructors copy them.
+ * - Errors in IR are reported as MLIR diagnostics (at the op's location) through the
+ *   context's diagnostic handlers; functions then return a failed MlirLogicalResult.
+ *   Errors in option text are written into the caller's buffer (error, error_cap; always
+ *   NUL-terminated) and nothing is emitted.
+ */
+#ifndef REMAT_C_REMAT_H
+#define REMAT_C_REMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REMAT_VERSION_MAJOR 0
+#define REMAT_VERSION_MINOR 1
+
+/* ---- dialect ------------------------------------------------------------------------ */
+
+/* Loads the rt dialect (and the func, arith and irdl dialects it is used with) into ctx.
+ * Idempotent: a second call on the same context does nothing and succeeds. */
+MlirLogicalResult rematLoadDialects(MlirContext ctx);
+
+/* The IRDL source of the rt dialect (the text of rt.irdl.mlir), NUL-terminated, static. */
+MlirStringRef rematRtDialectIRDL(void);
+
+/* remat's semantic verifier: what IRDL cannot check (shapes of every rt op, static shapes,
+ * joint-function conventions). Emits one diagnostic per problem. */
+MlirLogicalResult rematVerify(MlirOperation module);
+
+/* ---- passes and their options ------------------------------------------------------- */
+
+typedef enum RematOptionType {
+  REMAT_OPTION_BOOL,   /* bool: true|false|1|0 */
+  REMAT_OPTION_INT,    /* int64_t */
+  REMAT_OPTION_DOUBLE, /* double */
+  REMAT_OPTION_STRING, /* char[REMAT_OPTION_STRING_MAX]; a comma list is kept as written */
+} RematOptionType;
+
+#define REMAT_OPTION_STRING_MAX 256
+
+typedef struct RematOptionInfo {
+  const char *name; /* kebab-case: "scalar-factor" */
+  RematOptionType type;
+  size_t offset; /* of the field in the pass's options struct */
+  const char *help;
+} RematOptionInfo;
+
+typedef struct RematPassInfo {
+  const char *argument; /* "remat-mincut": the flag and the pipeline name */
+  const char *summary;  /* one line */
+  const char *contract; /* requires / keeps / breaks; printed by --help */
+  const RematOptionInfo *options;
+  int num_options;
+  size_t options_size;
+  void (*init_options)(void *options);
+  /* Checks values after parsing; 0 if fine, else writes a message. May be NULL. */
+  int (*check_options)(const void *options, char *error, size_t error_cap);
+  /* NULL while the pass is not implemented yet. */
+  MlirPass (*create)(const void *options);
+} RematPassInfo;
+
+/* Every pass remat knows, in pipeline order; NULL past the end. */
+const RematPassInfo *rematGetPassInfo(intptr_t index);
+/* The pass with this argument ("remat-mincut"), or NULL. */
+const RematPassInfo *rematLookupPass(const char *argument);
+
+/* Parses option text into an options struct of the pass (initialise it first with the
+ * pass's init function). Accepted syntax, as remat-opt and mlir-opt pipelines write it:
+ * "name=value" items separated by ',' or spaces; an item without '=' continues the list
+ * value of the previous string option ("save-ops=rt.matmul,rt.sum"). Returns 0, or -1
+ * with a message for an unknown option, a malformed value or a failed check. */
+int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *options,
+                          char *error, size_t error_cap);
+
+/* Builds a pass from its argument and option text (NULL or "" for defaults). Returns a
+ * null MlirPass with a message on failure. */
+MlirPass rematCreatePass(const char *argument, const char *options, char *error,
+                         size_t error_cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,80 @@
+/* diagnostics.c: "file:line:col: severity: message" printing of MLIR diagnostics. */
+#include "diagnostics.h"
+
+#include <stdlib.h>
+
+#include "mlir-c/Diagnostics.h"
+
+typedef struct diag_sink {
+  FILE *out;
+  int *errors;
+} diag_sink;
+
+static void write_str(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
+
+/* The file location a diagnostic points at: through names, call sites (the callee) and
+ * fused locations (the first file location inside). */
+static bool file_loc(MlirLocation loc, MlirLocation *found) {
+  for (int depth = 0; depth < 64; depth++) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      *found = loc;
+      return true;
+    }
+    if (mlirLocationIsAName(loc))
+      loc = mlirLocationNameGetChildLoc(loc);
+    else if (mlirLocationIsACallSite(loc))
+      loc = mlirLocationCallSiteGetCallee(loc);
+    else if (mlirLocationIsAFused(loc)) {
+      unsigned n = mlirLocationFusedGetNumLocations(loc);
+      MlirLocation *locs = n ? malloc(n * sizeof *locs) : NULL;
+      bool ok = false;
+      if (locs) {
+        mlirLocationFusedGetLocations(loc, locs);
+        for (unsigned i = 0; i < n && !ok; i++)
+          ok = file_loc(locs[i], found);
+        free(locs);
+      }
+      return ok;
+    } else
+      return false;
+  }
+  return false;
+}
+
+static void print_one(MlirDiagnostic d, FILE *out) {
+  static const char *sev[] = {"error", "warning", "note", "remark"};
+  MlirLocation loc = mlirDiagnosticGetLocation(d);
+  if (file_loc(mlirDiagnosticGetLocation(d), &loc)) {
+    MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+    fprintf(out, "%.*s:%d:%d: ", (int)f.length, f.data,
+            mlirLocationFileLineColRangeGetStartLine(loc),
+            mlirLocationFileLineColRangeGetStartColumn(loc));
+  } else if (!mlirLocationEqual(mlirDiagnosticGetLocation(d),
+                                 mlirLocationUnknownGet(mlirLocationGetContext(loc)))) {
+    mlirLocationPrint(mlirDiagnosticGetLocation(d), write_str, out);
+    fputs(": ", out);
+  }
+  fprintf(out, "%s: ", sev[mlirDiagnosticGetSeverity(d) & 3]);
+  mlirDiagnosticPrint(d, write_str, out);
+  fputc('\n', out);
+  for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++)
+    print_one(mlirDiagnosticGetNote(d, i), out);
+}
+
+static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
+  diag_sink *s = ud;
+  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError && s->errors)
+    ++*s->errors;
+  print_one(d, s->out);
+  fflush(s->out);
+  return mlirLogicalResultSuccess();
+}
+
+void remat_diagnostics_attach(MlirContext ctx, FILE *out, int *errors) {
+  diag_sink *s = malloc(sizeof *s);
+  if (!s)
+    abort();
+  s->out = out;
+  s->errors = errors;
+  mlirContextAttachDiagnosticHandler(ctx, handle, s, free);
+}

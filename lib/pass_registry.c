@@ -1,0 +1,33 @@
+/* pass_registry.c: every pass remat has, in pipeline order. A pass that is designed but
+ * not implemented yet has a NULL constructor, so tools can say so instead of faking it. */
+#include <string.h>
+
+#include "remat-c/Remat.h"
+
+static const RematPassInfo checkpoint_planned = {
+    "remat-checkpoint", "tag activation-checkpoint policies (not implemented yet)", "",
+    NULL, 0, 0, NULL, NULL, NULL};
+static const RematPassInfo mincut_planned = {
+    "remat-mincut", "min-cut split of joint functions into forward and backward "
+                    "(not implemented yet)", "",
+    NULL, 0, 0, NULL, NULL, NULL};
+static const RematPassInfo fuse_planned = {
+    "remat-fuse", "outline fusible elementwise groups into kernels (not implemented yet)",
+    "", NULL, 0, 0, NULL, NULL, NULL};
+
+static const RematPassInfo *const passes[] = {
+    &checkpoint_planned,
+    &mincut_planned,
+    &fuse_planned,
+};
+
+const RematPassInfo *rematGetPassInfo(intptr_t i) {
+  return i >= 0 && i < (intptr_t)(sizeof passes / sizeof *passes) ? passes[i] : NULL;
+}
+
+const RematPassInfo *rematLookupPass(const char *argument) {
+  for (intptr_t i = 0; rematGetPassInfo(i); i++)
+    if (!strcmp(passes[i]->argument, argument))
+      return passes[i];
+  return NULL;
+}

@@ -1,0 +1,34 @@
+# lit configuration for remat (in the style of MLIR's examples/standalone).
+import os
+import lit.formats
+
+config.name = "remat"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.remat_obj_root, "test")
+
+# remat's tools first, then LLVM's (FileCheck, not, count, mlir-opt).
+config.environment["PATH"] = os.pathsep.join(
+    [config.remat_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%unit", config.remat_unit_dir))
+config.substitutions.append(("%rt_irdl", os.path.join(config.remat_src_root, "dialect-c", "rt.irdl.mlir")))
+config.substitutions.append(("%examples", os.path.join(config.remat_src_root, "examples")))
+config.substitutions.append(("%remat_lib", config.remat_lib_dir))
+config.substitutions.append(("%remat_src", config.remat_src_root))
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+if os.path.exists("/usr/local/cuda/include/curand.h"):
+    config.available_features.add("curand")
+if config.remat_sanitize:
+    config.available_features.add("asan")
+    # A sanitizer report aborts, so `not tool ...` cannot mistake it for an expected error.
+    config.environment["ASAN_OPTIONS"] = "abort_on_error=1:detect_leaks=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"

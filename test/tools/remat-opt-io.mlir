@@ -1,0 +1,23 @@
+// Input from stdin, output with -o, upstream passes through --pass-pipeline, IR printing
+// after each pass, timing and locations.
+// RUN: remat-opt < %s | FileCheck %s
+// RUN: remat-opt %s -o %t && FileCheck %s < %t
+// RUN: remat-opt %s '--pass-pipeline=builtin.module(canonicalize)' | FileCheck %s --check-prefix=CANON
+// RUN: remat-opt %s --print-ir-after-all '--pass-pipeline=builtin.module(canonicalize)' 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER
+// RUN: remat-opt %s --timing '--pass-pipeline=builtin.module(canonicalize)' 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMING
+// RUN: remat-opt %s --print-debuginfo | FileCheck %s --check-prefix=LOC
+
+// CHECK-LABEL: func.func @f
+// CHECK: arith.constant 2.000000e+00 : f32
+// CHECK: "rt.mul"
+// CANON-LABEL: func.func @f
+// CANON: "rt.mul"
+// AFTER: IR Dump After Canonicalizer
+// TIMING: Execution time report
+// TIMING: Canonicalizer
+// LOC: "rt.mul"{{.*}} loc(
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %two = arith.constant 2.0 : f32
+  %0 = "rt.mul"(%a, %two) : (tensor<4xf32>, f32) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,174 @@
+/* remat-opt: parse rt IR, verify it, run remat's passes (and upstream ones) in the order
+ * of the flags, print the result. Exit 1 on any error, with a located diagnostic. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
+#include "diagnostics.h"
+#include "remat-c/Remat.h"
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: remat-opt [options] [input.mlir | -]\n\n"
+             "Reads rt IR (a file or stdin), verifies it, runs the selected passes in the\n"
+             "order given and prints the result.\n\n"
+             "options:\n"
+             "  -o FILE                   write the output to FILE (default: stdout)\n"
+             "  --pass-pipeline=PIPELINE  upstream MLIR passes, e.g.\n"
+             "                            'builtin.module(canonicalize,cse)'\n"
+             "  --print-ir-after-all      print the IR after each pass (stderr)\n"
+             "  --print-debuginfo         print locations\n"
+             "  --timing                  per-pass wall time on stderr\n"
+             "  --help                    this text\n\npasses:\n");
+  for (intptr_t i = 0; rematGetPassInfo(i); i++) {
+    const RematPassInfo *p = rematGetPassInfo(i);
+    fprintf(f, "  --%-24s %s\n", p->argument, p->create ? p->summary : "not implemented yet");
+    if (p->contract && *p->contract)
+      fprintf(f, "      %s\n", p->contract);
+    for (int k = 0; k < p->num_options; k++)
+      fprintf(f, "      %-22s %s\n", p->options[k].name, p->options[k].help);
+  }
+}
+
+static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
+
+typedef struct options {
+  const char *input, *output;
+  bool ir_after_all, debuginfo, timing;
+} options;
+
+/* Adds one pipeline flag to pm. Returns 0, or -1 after printing an error. */
+static int add_flag(MlirPassManager pm, const char *arg) {
+  char err[512];
+  if (!strncmp(arg, "--pass-pipeline=", 16)) {
+    const char *pipe = arg + 16;
+    size_t n = strlen(pipe);
+    /* The pass manager is anchored on builtin.module: strip that anchor if given. */
+    char *inner = strdup(pipe);
+    if (!strncmp(pipe, "builtin.module(", 15) && n > 16 && pipe[n - 1] == ')') {
+      memcpy(inner, pipe + 15, n - 16);
+      inner[n - 16] = 0;
+    }
+    MlirLogicalResult r = mlirOpPassManagerAddPipeline(
+        mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreateFromCString(inner),
+        write_to_file, stderr);
+    free(inner);
+    if (mlirLogicalResultIsFailure(r)) {
+      fprintf(stderr, "\nremat-opt: error: invalid pass pipeline '%s'\n", pipe);
+      return -1;
+    }
+    return 0;
+  }
+  const char *name = arg + 2, *eq = strchr(name, '=');
+  char pass_name[128];
+  size_t len = eq ? (size_t)(eq - name) : strlen(name);
+  if (len >= sizeof pass_name)
+    len = sizeof pass_name - 1;
+  memcpy(pass_name, name, len);
+  pass_name[len] = 0;
+  if (!rematLookupPass(pass_name)) {
+    fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", arg);
+    return -1;
+  }
+  MlirPass pass = rematCreatePass(pass_name, eq ? eq + 1 : "", err, sizeof err);
+  if (!pass.ptr) {
+    fprintf(stderr, "remat-opt: error: --%s: %s\n", pass_name, err);
+    return -1;
+  }
+  mlirPassManagerAddOwnedPass(pm, pass);
+  return 0;
+}
+
+static int run(MlirContext ctx, const options *o, int argc, char **argv) {
+  MlirModule module = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
+  if (mlirModuleIsNull(module))
+    return 1;
+  MlirOperation top = mlirModuleGetOperation(module);
+  if (mlirLogicalResultIsFailure(rematVerify(top))) {
+    mlirModuleDestroy(module);
+    return 1;
+  }
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (o->debuginfo)
+    mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  if (o->ir_after_all) {
+    mlirContextEnableMultithreading(ctx, false); /* module-scope printing needs it */
+    mlirPassManagerEnableIRPrinting(pm, false, true, true, false, false, flags,
+                                    mlirStringRefCreate(NULL, 0));
+  }
+  if (o->timing)
+    mlirPassManagerEnableTiming(pm);
+  int rc = 0;
+  for (int i = 1; i < argc && rc == 0; i++)
+    if (!strncmp(argv[i], "--remat-", 8) || !strncmp(argv[i], "--pass-pipeline=", 16))
+      rc = add_flag(pm, argv[i]) ? 1 : 0;
+  if (rc == 0 && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, top)))
+    rc = 1;
+  mlirPassManagerDestroy(pm); /* prints the timing report */
+  if (rc == 0) {
+    FILE *out = stdout;
+    if (o->output && strcmp(o->output, "-") && !(out = fopen(o->output, "w"))) {
+      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing\n", o->output);
+      rc = 1;
+    } else {
+      mlirOperationPrintWithFlags(top, flags, write_to_file, out);
+      fputc('\n', out);
+      if (out != stdout && fclose(out)) {
+        fprintf(stderr, "remat-opt: error: cannot write '%s'\n", o->output);
+        rc = 1;
+      }
+    }
+  }
+  mlirOpPrintingFlagsDestroy(flags);
+  mlirModuleDestroy(module);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  options o = {"-", NULL, false, false, false};
+  int inputs = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "-o") && i + 1 < argc)
+      o.output = argv[++i];
+    else if (!strcmp(a, "--print-ir-after-all"))
+      o.ir_after_all = true;
+    else if (!strcmp(a, "--print-debuginfo"))
+      o.debuginfo = true;
+    else if (!strcmp(a, "--timing"))
+      o.timing = true;
+    else if (!strncmp(a, "--remat-", 8) || !strncmp(a, "--pass-pipeline=", 16))
+      continue; /* pipeline flags: added in order once the context exists */
+    else if (a[0] == '-' && a[1] != 0) {
+      fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", a);
+      return 1;
+    } else {
+      o.input = a;
+      inputs++;
+    }
+  }
+  if (inputs > 1) {
+    fprintf(stderr, "remat-opt: error: more than one input file\n");
+    return 1;
+  }
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllPasses();
+  remat_diagnostics_attach(ctx, stderr, NULL);
+  int rc = 1;
+  if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
+    rc = run(ctx, &o, argc, argv);
+  else
+    fprintf(stderr, "remat-opt: error: cannot load the rt dialect\n");
+  mlirContextDestroy(ctx);
+  return rc;
+}
