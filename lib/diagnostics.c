@@ -1,4 +1,5 @@
-/* diagnostics.c: "file:line:col: severity: message" printing of MLIR diagnostics. */
+/* diagnostics.c: "file:line:col: severity: message" printing of MLIR diagnostics
+ * (rematAttachDiagnosticPrinter in remat-c/Remat.h). */
 #include "diagnostics.h"
 
 #include <stdlib.h>
@@ -70,11 +71,15 @@ static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
   return mlirLogicalResultSuccess();
 }
 
-void remat_diagnostics_attach(MlirContext ctx, FILE *out, int *errors) {
+void rematAttachDiagnosticPrinter(MlirContext ctx, FILE *out, int *errors) {
   diag_sink *s = malloc(sizeof *s);
   if (!s)
     abort();
   s->out = out;
   s->errors = errors;
   mlirContextAttachDiagnosticHandler(ctx, handle, s, free);
+}
+
+void remat_diagnostics_attach(MlirContext ctx, FILE *out, int *errors) {
+  rematAttachDiagnosticPrinter(ctx, out, errors);
 }

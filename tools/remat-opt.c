@@ -7,7 +7,6 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
-#include "diagnostics.h"
 #include "remat-c/Remat.h"
 
 static void usage(FILE *f) {
@@ -163,7 +162,7 @@ int main(int argc, char **argv) {
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
   mlirRegisterAllPasses();
-  remat_diagnostics_attach(ctx, stderr, NULL);
+  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
   int rc = 1;
   if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
     rc = run(ctx, &o, argc, argv);

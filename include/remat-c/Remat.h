@@ -11,8 +11,20 @@
  * - Option structs are plain values owned by the caller; constructors copy them.
  * - Errors in IR are reported as MLIR diagnostics (at the op's location) through the
  *   context's diagnostic handlers; functions then return a failed MlirLogicalResult.
+ *   rematAttachDiagnosticPrinter installs a handler that prints them compiler-style.
  *   Errors in option text are written into the caller's buffer (error, error_cap; always
  *   NUL-terminated) and nothing is emitted.
+ * - A `char *` returned by remat (e.g. by rematTranslate) is owned by the caller and freed
+ *   with rematStringFree. MlirStringRef results point into remat's static data or into
+ *   MLIR objects and are never freed by the caller.
+ * - Internal bugs abort() with the file and line; they are never reported as errors.
+ *
+ * Linking: libremat.so (SONAME libremat.so.0) contains remat and the MLIR C API (the
+ * functions of the mlir-c headers) and needs libMLIR.so.22.1 and libLLVM.so.22.1, so a
+ * host that already links MLIR 22 keeps one copy of it. Use the remat::remat CMake target
+ * (find_package(remat)) or `pkg-config --cflags --libs remat`. The API is what the
+ * remat-c/ headers declare; other exported symbols (rt_*, flow_network_*, ...) serve
+ * remat's own tools and tests only and may change in any release.
  */
 #ifndef REMAT_C_REMAT_H
 #define REMAT_C_REMAT_H
@@ -20,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -29,8 +42,17 @@
 extern "C" {
 #endif
 
+/* The library version (CMake's project version is read from these lines). The SONAME
+ * changes with the major version. */
 #define REMAT_VERSION_MAJOR 0
 #define REMAT_VERSION_MINOR 1
+#define REMAT_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library actually loaded (static string). */
+const char *rematVersion(void);
+
+/* Frees a string returned by remat; NULL is allowed. */
+void rematStringFree(char *string);
 
 /* ---- dialect ------------------------------------------------------------------------ */
 
@@ -44,6 +66,11 @@ MlirStringRef rematRtDialectIRDL(void);
 /* remat's semantic verifier: what IRDL cannot check (shapes of every rt op, static shapes,
  * joint-function conventions). Emits one diagnostic per problem. */
 MlirLogicalResult rematVerify(MlirOperation module);
+
+/* Attaches a diagnostic handler to ctx that prints every diagnostic (with its notes) to
+ * out as compilers do, "file:line:col: error: message", and adds the number of errors to
+ * *errors (NULL: not counted). The handler lives as long as ctx; out must outlive it. */
+void rematAttachDiagnosticPrinter(MlirContext ctx, FILE *out, int *errors);
 
 /* ---- passes and their options ------------------------------------------------------- */
 
