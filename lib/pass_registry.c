@@ -4,6 +4,8 @@
 
 #include "remat-c/Remat.h"
 
+extern const RematPassInfo remat_verify_pass;
+
 static const RematPassInfo checkpoint_planned = {
     "remat-checkpoint", "tag activation-checkpoint policies (not implemented yet)", "",
     NULL, 0, 0, NULL, NULL, NULL};
@@ -19,6 +21,7 @@ static const RematPassInfo *const passes[] = {
     &checkpoint_planned,
     &mincut_planned,
     &fuse_planned,
+    &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */
 };
 
 const RematPassInfo *rematGetPassInfo(intptr_t i) {
