@@ -21,6 +21,8 @@ config.substitutions.append(("%rt_irdl", os.path.join(config.remat_src_root, "di
 config.substitutions.append(("%examples", os.path.join(config.remat_src_root, "examples")))
 config.substitutions.append(("%remat_lib", config.remat_lib_dir))
 config.substitutions.append(("%remat_src", config.remat_src_root))
+config.substitutions.append(("%remat_obj", config.remat_obj_root))
+config.substitutions.append(("%llvm_lib", config.llvm_lib_dir))
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
