@@ -5,7 +5,7 @@ BUILD   ?= build
 ASAN    ?= build-asan
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
-PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3
+PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config
 
 .PHONY: all deps build build-asan run test install clean
 
@@ -17,7 +17,7 @@ deps:
 	@if [ ! -e $(LLVM)/lib/libMLIRCAPIIR.a ] || [ ! -x $(LLVM)/bin/mlir-opt ] || \
 	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || \
 	    ! command -v cmake >/dev/null || ! command -v g++ >/dev/null || \
-	    ! command -v python3 >/dev/null; then \
+	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null; then \
 	  echo "installing: $(PACKAGES)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
 	fi
@@ -43,6 +43,8 @@ run: build
 test: build build-asan
 	python3 test/run_tests.py $(BUILD) $(ASAN)
 
+# Headers, libremat.so, the mlir-opt plugin, tools, rt.irdl.mlir, the CMake package
+# (lib/cmake/remat) and lib/pkgconfig/remat.pc under PREFIX; relocatable.
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
