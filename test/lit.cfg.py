@@ -27,7 +27,7 @@ config.substitutions.append(("%llvm_lib", config.llvm_lib_dir))
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
-if os.path.exists("/usr/local/cuda/include/curand.h"):
+if config.have_curand:
     config.available_features.add("curand")
 if config.remat_sanitize:
     config.available_features.add("asan")
