@@ -4,6 +4,7 @@
 
 #include "remat-c/Remat.h"
 
+extern const RematPassInfo remat_fuse_pass;
 extern const RematPassInfo remat_verify_pass;
 
 static const RematPassInfo checkpoint_planned = {
@@ -13,14 +14,11 @@ static const RematPassInfo mincut_planned = {
     "remat-mincut", "min-cut split of joint functions into forward and backward "
                     "(not implemented yet)", "",
     NULL, 0, 0, NULL, NULL, NULL};
-static const RematPassInfo fuse_planned = {
-    "remat-fuse", "outline fusible elementwise groups into kernels (not implemented yet)",
-    "", NULL, 0, 0, NULL, NULL, NULL};
 
 static const RematPassInfo *const passes[] = {
     &checkpoint_planned,
     &mincut_planned,
-    &fuse_planned,
+    &remat_fuse_pass,
     &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */
 };
 

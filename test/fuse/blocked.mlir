@@ -1,0 +1,128 @@
+// Never a cycle: an op that depends on a group through a non-fused op (a matmul) cannot
+// join that group. Every output verifies again.
+// RUN: remat-opt --remat-fuse %s | FileCheck %s
+// RUN: remat-opt --remat-fuse %s | remat-opt | FileCheck %s
+
+// exp -> matmul -> exp: two kernels around the matmul.
+// CHECK-LABEL: func.func @exp_matmul_exp(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: %0 = call @exp_matmul_exp_k0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = "rt.matmul"(%0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %2 = call @exp_matmul_exp_k1(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %2 : tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @exp_matmul_exp_k0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @exp_matmul_exp_k1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: }
+func.func @exp_matmul_exp(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = "rt.matmul"(%a, %w) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %b = "rt.exp"(%m) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %b : tensor<4x8xf32>
+}
+
+// exp -> matmul, and an add that uses both the exp and the matmul: the add cannot join
+// the exp's kernel (it would need the matmul, which needs the kernel); the exp's value
+// is a result of the first kernel and an argument of the second.
+// CHECK-LABEL: func.func @uses_both(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK-NEXT: %0 = call @uses_both_k0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = "rt.matmul"(%0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %2:2 = call @uses_both_k1(%1, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: return %2#0, %2#1 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @uses_both_k0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @uses_both_k1(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = "rt.add"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: }
+func.func @uses_both(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = "rt.matmul"(%a, %w) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %b = "rt.exp"(%m) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %c = "rt.add"(%a, %m) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %b, %c : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// A cycle through two fused groups: kernel A = {a1, a2} would need %t from kernel B,
+// and B = {b1, b2} would need %a1 from A. The transposes put them in different groups:
+// once the [4x8] group uses %b1, the [8x4] group is sealed and %u, %b2 open a third.
+// CHECK-LABEL: func.func @cross(%arg0: tensor<4x8xf32>, %arg1: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
+// CHECK-NEXT: %0 = call @cross_k1(%arg1) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %1:2 = call @cross_k0(%arg0, %0) : (tensor<4x8xf32>, tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: %2 = call @cross_k2(%1#0, %arg1) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: return %1#1, %2 : tensor<4x8xf32>, tensor<8x4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @cross_k0(%arg0: tensor<4x8xf32>, %arg1: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = "rt.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %2 = "rt.add"(%0, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0, %2 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @cross_k1(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.neg"(%arg0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: return %0 : tensor<8x4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @cross_k2(%arg0: tensor<4x8xf32>, %arg1: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %1 = "rt.add"(%0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: return %1 : tensor<8x4xf32>
+// CHECK-NEXT: }
+func.func @cross(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
+  %a1 = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %b1 = "rt.neg"(%y) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %t = "rt.transpose"(%b1) {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %a2 = "rt.add"(%a1, %t) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %u = "rt.transpose"(%a1) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %b2 = "rt.add"(%u, %y) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %a2, %b2 : tensor<4x8xf32>, tensor<8x4xf32>
+}
+
+// A later op that does not depend on the matmul still starts a new kernel once the
+// matmul has used the group (the host keeps its order, and the call of a group stands at
+// its last op, so no outside user of the group may come before that op).
+// CHECK-LABEL: func.func @sealed(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK-NEXT: %0 = call @sealed_k0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = "rt.matmul"(%0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %2 = call @sealed_k1(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @sealed_k0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @sealed_k1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.neg"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: }
+func.func @sealed(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = "rt.matmul"(%a, %w) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %b = "rt.neg"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %m, %b : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// A matmul that does not use the group does not seal it: the group takes %c after it.
+// CHECK-LABEL: func.func @independent_matmul(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<8x8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: %0 = "rt.matmul"(%arg1, %arg2) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = call @independent_matmul_k0(%arg0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @independent_matmul_k0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %1 = "rt.add"(%0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-NEXT: }
+func.func @independent_matmul(%x: tensor<4x8xf32>, %p: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = "rt.matmul"(%p, %w) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %c = "rt.add"(%a, %m) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
