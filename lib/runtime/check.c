@@ -1,0 +1,421 @@
+/* check.c: split, finite-difference and compiled-vs-reference checks (see check.h). */
+#include "runtime/check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+#include "runtime/io.h"
+#include "runtime/ops.h"
+
+/* ---- comparing values --------------------------------------------------------------- */
+
+/* The bits of element i as an integer that orders like the float value. */
+static __int128 ordered(const rt_buffer *b, int64_t i) {
+  uint64_t bits = 0;
+  int width = (int)rt_elem_size(b->elem) * 8;
+  memcpy(&bits, (const char *)b->data + (size_t)i * rt_elem_size(b->elem),
+         rt_elem_size(b->elem));
+  uint64_t sign = 1ull << (width - 1);
+  uint64_t mag = bits & (sign - 1);
+  return (bits & sign) ? -(__int128)mag : (__int128)mag;
+}
+
+static bool elem_identical(const rt_buffer *a, const rt_buffer *b, int64_t i) {
+  size_t es = rt_elem_size(a->elem);
+  if (!memcmp((const char *)a->data + (size_t)i * es, (const char *)b->data + (size_t)i * es,
+              es))
+    return true;
+  return rt_elem_is_float(a->elem) && isnan(rt_buffer_get_f(a, i)) &&
+         isnan(rt_buffer_get_f(b, i));
+}
+
+bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ulp,
+                        double *max_rel) {
+  bool same = true;
+  *max_ulp = 0;
+  *max_rel = 0;
+  for (int64_t i = 0; i < a->numel; i++) {
+    if (elem_identical(a, b, i))
+      continue;
+    same = false;
+    __int128 d;
+    double rel;
+    if (rt_elem_is_float(a->elem)) {
+      double x = rt_buffer_get_f(a, i), y = rt_buffer_get_f(b, i);
+      d = ordered(a, i) - ordered(b, i);
+      if (isnan(x) || isnan(y))
+        rel = INFINITY, d = (__int128)UINT64_MAX;
+      else if (x == y)
+        rel = 0; /* -0 and +0 */
+      else
+        rel = fabs(x - y) / fmax(fabs(x), fabs(y));
+    } else {
+      int64_t x = rt_buffer_get_i(a, i), y = rt_buffer_get_i(b, i);
+      d = (__int128)x - y;
+      rel = fabs((double)x - (double)y) / fmax(fabs((double)x), fabs((double)y));
+    }
+    if (d < 0)
+      d = -d;
+    uint64_t u = d > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+    if (u == 0)
+      u = 1; /* differing bits that order equal (-0, +0): count one step */
+    if (u > *max_ulp)
+      *max_ulp = u;
+    if (rel > *max_rel)
+      *max_rel = rel;
+  }
+  return same;
+}
+
+/* Prints one comparison line; returns 1 when outside the tolerance. */
+static int compare_line(const rt_check_options *o, const char *what, int k,
+                        const rt_buffer *want, const rt_buffer *got) {
+  char ta[128], tb[128];
+  FILE *r = o->report;
+  if (!rt_buffer_same_type(want, got)) {
+    fprintf(r, "  %s #%d: type differs: %s vs %s\n", what, k,
+            rt_buffer_type_str(want, ta, sizeof ta), rt_buffer_type_str(got, tb, sizeof tb));
+    return 1;
+  }
+  uint64_t ulp;
+  double rel;
+  bool same = rt_compare_buffers(want, got, &ulp, &rel);
+  rt_buffer_type_str(want, ta, sizeof ta);
+  if (same) {
+    if (!o->quiet)
+      fprintf(r, "  %s #%d %s: bit-exact\n", what, k, ta);
+    return 0;
+  }
+  bool ok = o->max_ulp > 0 && ulp <= (uint64_t)o->max_ulp;
+  fprintf(r, "  %s #%d %s: %s: max %llu ulp, max relative error %.3g\n", what, k, ta,
+          ok ? "within tolerance" : "MISMATCH", (unsigned long long)ulp, rel);
+  return ok ? 0 : 1;
+}
+
+/* ---- tracing random tensors --------------------------------------------------------- */
+
+typedef struct trace {
+  bool record; /* record random tensors (joint run) or match them (backward run) */
+  rt_buffer **bufs;
+  int n, cap;
+  int matched, unmatched;
+  long ops;
+} trace;
+
+static void on_op(void *ctx, MlirOperation op, rt_buffer *const *res, int nres) {
+  trace *t = ctx;
+  t->ops++;
+  if (rt_op_lookup(op) != RT_OP_UNIFORM_PHILOX || nres != 1)
+    return;
+  if (t->record) {
+    if (t->n == t->cap) {
+      t->cap = t->cap ? 2 * t->cap : 8;
+      t->bufs = realloc(t->bufs, (size_t)t->cap * sizeof *t->bufs);
+      if (!t->bufs)
+        abort();
+    }
+    t->bufs[t->n++] = rt_buffer_clone(res[0]);
+    return;
+  }
+  for (int k = 0; k < t->n; k++) {
+    uint64_t ulp;
+    double rel;
+    if (rt_buffer_same_type(t->bufs[k], res[0]) &&
+        rt_compare_buffers(t->bufs[k], res[0], &ulp, &rel)) {
+      t->matched++;
+      return;
+    }
+  }
+  t->unmatched++;
+}
+
+static int run_traced(MlirOperation module, MlirOperation f, const rt_interp_options *base,
+                      trace *t, rt_buffer *const *in, int nin, rt_buffer ***out, int *nout) {
+  rt_interp_options o = *base;
+  o.trace = on_op;
+  o.trace_ctx = t;
+  return rt_interp_run(module, f, &o, in, nin, out, nout);
+}
+
+static MlirOperation need_func(MlirOperation module, const char *name, const char *file_what) {
+  MlirOperation f = rt_interp_lookup(module, name);
+  if (mlirOperationIsNull(f))
+    fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", name, file_what);
+  return f;
+}
+
+/* ---- split -------------------------------------------------------------------------- */
+
+int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
+                   const rt_check_options *o, int *values, long *ops) {
+  char fwd_name[300], bwd_name[300];
+  snprintf(fwd_name, sizeof fwd_name, "%s_fwd", name);
+  snprintf(bwd_name, sizeof bwd_name, "%s_bwd", name);
+  MlirOperation jf = need_func(joint, name, "the joint module");
+  MlirOperation ff = need_func(split, fwd_name, "the split module");
+  MlirOperation bf = need_func(split, bwd_name, "the split module");
+  if (mlirOperationIsNull(jf) || mlirOperationIsNull(ff) || mlirOperationIsNull(bf))
+    return 2;
+  int64_t num_out;
+  if (!rt_func_num_outputs(jf, &num_out)) {
+    fprintf(stderr, "remat-run: error: '@%s' has no rt.num_outputs: not a joint function\n",
+            name);
+    return 2;
+  }
+  int nin = 0, nj = 0, nf = 0, nb = 0, rc = 2;
+  rt_buffer **in = rt_inputs_random(jf, o->seed, &nin), **J = NULL, **F = NULL, **B = NULL;
+  rt_buffer **primals = calloc((size_t)nin + 1, sizeof *primals);
+  rt_buffer **bargs = NULL;
+  trace tj = {true, NULL, 0, 0, 0, 0, 0}, tf = tj, tb = tj;
+  tf.record = tb.record = false;
+  if (!in || !primals)
+    goto out;
+  int np = 0, nt = 0;
+  for (int k = 0; k < nin; k++)
+    if (!rt_func_arg_has_attr(jf, k, "rt.tangent"))
+      primals[np++] = in[k];
+  nt = nin - np;
+  if (run_traced(joint, jf, &o->run, &tj, in, nin, &J, &nj) ||
+      run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf))
+    goto out;
+  int nsaved = nf - (int)num_out;
+  if (nsaved < 0) {
+    fprintf(stderr, "remat-run: error: '@%s' returns %d values, fewer than the %lld forward "
+                    "outputs of '@%s'\n",
+            fwd_name, nf, (long long)num_out, name);
+    goto out;
+  }
+  bargs = calloc((size_t)(nsaved + nt) + 1, sizeof *bargs);
+  if (!bargs)
+    abort();
+  for (int k = 0; k < nsaved; k++)
+    bargs[k] = F[num_out + k];
+  for (int k = 0, t = 0; k < nin; k++)
+    if (rt_func_arg_has_attr(jf, k, "rt.tangent"))
+      bargs[nsaved + t++] = in[k];
+  intptr_t bwd_args = mlirBlockGetNumArguments(rt_func_entry_block(bf));
+  if (bwd_args != nsaved + nt) {
+    rt_emit_error(bf, "'@%s' takes %ld arguments, but '@%s' saves %d values and '@%s' has "
+                      "%d tangents",
+                  bwd_name, (long)bwd_args, fwd_name, nsaved, name, nt);
+    goto out;
+  }
+  tb.bufs = tj.bufs;
+  tb.n = tj.n;
+  if (run_traced(split, bf, &o->run, &tb, bargs, nsaved + nt, &B, &nb))
+    goto out;
+  int ngrads = nj - (int)num_out;
+  if (nb != ngrads) {
+    fprintf(stderr, "remat-run: error: '@%s' returns %d gradients, the joint function %d\n",
+                    bwd_name, nb, ngrads);
+    goto out;
+  }
+  fprintf(o->report, "check-split @%s (seed %llu): %lld outputs, %d gradients, %d saved\n",
+          name, (unsigned long long)o->seed, (long long)num_out, ngrads, nsaved);
+  int bad = 0;
+  for (int k = 0; k < num_out; k++)
+    bad += compare_line(o, "output", k, J[k], F[k]);
+  for (int k = 0; k < ngrads; k++)
+    bad += compare_line(o, "gradient", k, J[num_out + k], B[k]);
+  if (!o->quiet || tb.unmatched)
+    fprintf(o->report, "  random tensors recomputed in the backward: %d, %d bit-exact with "
+                       "the joint function's\n",
+            tb.matched + tb.unmatched, tb.matched);
+  if (values)
+    *values = (int)num_out + ngrads;
+  if (ops)
+    *ops = tj.ops + tf.ops + tb.ops;
+  rc = 0;
+  if (bad)
+    fprintf(stderr, "remat-run: error: the split of '@%s' differs from the joint function "
+                    "in %d of %d values\n",
+            name, bad, (int)num_out + ngrads);
+  if (tb.unmatched)
+    fprintf(stderr, "remat-run: error: %d random tensors recomputed by '@%s' differ from "
+                    "every one the joint function drew\n",
+            tb.unmatched, bwd_name);
+  if (bad || tb.unmatched)
+    rc = 1;
+out:
+  for (int k = 0; k < tj.n; k++)
+    rt_buffer_free(tj.bufs[k]);
+  free(tj.bufs);
+  free(bargs);
+  free(primals);
+  rt_buffers_free(in, nin);
+  rt_buffers_free(J, nj);
+  rt_buffers_free(F, nf);
+  rt_buffers_free(B, nb);
+  return rc;
+}
+
+/* ---- finite differences ------------------------------------------------------------- */
+
+/* L = sum over forward outputs j of <out_j, tangent_j>, from a promoted (f64) run. */
+static int loss_f64(MlirOperation module, MlirOperation f, const rt_interp_options *run,
+                    rt_buffer *const *in, int nin, const int *tangent_arg, int64_t num_out,
+                    double *loss) {
+  rt_buffer **out = NULL;
+  int nout = 0;
+  if (rt_interp_run(module, f, run, in, nin, &out, &nout))
+    return -1;
+  double l = 0;
+  for (int64_t j = 0; j < num_out; j++) {
+    const rt_buffer *t = in[tangent_arg[j]];
+    for (int64_t e = 0; e < out[j]->numel; e++)
+      l += rt_buffer_get_f(out[j], e) * rt_buffer_get_f(t, t->numel == 1 ? 0 : e);
+  }
+  rt_buffers_free(out, nout);
+  *loss = l;
+  return 0;
+}
+
+int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
+                const rt_check_options *o) {
+  MlirOperation f = need_func(module, name, "the module");
+  int64_t num_out;
+  if (mlirOperationIsNull(f))
+    return 2;
+  if (!rt_func_num_outputs(f, &num_out)) {
+    fprintf(stderr, "remat-run: error: '@%s' has no rt.num_outputs: not a joint function\n",
+            name);
+    return 2;
+  }
+  int nin = 0, nj = 0, rc = 2;
+  rt_buffer **in = rt_inputs_random(f, o->seed, &nin), **J = NULL, **P = NULL;
+  int *tangent_arg = calloc((size_t)nin + 1, sizeof *tangent_arg);
+  int *args = calloc((size_t)nin + 1, sizeof *args);
+  if (!in || !tangent_arg || !args)
+    goto out;
+  int nt = 0, na = 0;
+  for (int k = 0; k < nin; k++) {
+    if (rt_func_arg_has_attr(f, k, "rt.tangent"))
+      tangent_arg[nt++] = k;
+    else if (!wrt && !in[k]->is_scalar && rt_elem_is_float(in[k]->elem))
+      args[na++] = k;
+  }
+  if (wrt) {
+    for (int k = 0; k < nwrt; k++) {
+      if (wrt[k] < 0 || wrt[k] >= nin) {
+        fprintf(stderr, "remat-run: error: --wrt: '@%s' has no argument #%d\n", name, wrt[k]);
+        goto out;
+      }
+      args[na++] = wrt[k];
+    }
+  }
+  if (nt != num_out) {
+    fprintf(stderr, "remat-run: error: '@%s' has %d tangent arguments for %lld outputs\n",
+            name, nt, (long long)num_out);
+    goto out;
+  }
+  rt_interp_options ref = o->run;
+  ref.call_kernel = NULL;
+  if (rt_interp_run(module, f, &o->run, in, nin, &J, &nj))
+    goto out;
+  int ngrads = nj - (int)num_out;
+  if (ngrads != na) {
+    fprintf(stderr, "remat-run: error: '@%s' returns %d gradients for %d floating-point "
+                    "arguments; name them with --wrt\n",
+            name, ngrads, na);
+    goto out;
+  }
+  for (int g = 0; g < ngrads; g++)
+    if (J[num_out + g]->numel != in[args[g]]->numel) {
+      fprintf(stderr, "remat-run: error: gradient #%d does not have the shape of argument "
+                      "#%d\n",
+              g, args[g]);
+      goto out;
+    }
+  /* The same inputs widened exactly to f64, for the f64 forward. */
+  P = calloc((size_t)nin + 1, sizeof *P);
+  if (!P)
+    abort();
+  for (int k = 0; k < nin; k++) {
+    P[k] = rt_interp_buffer_for_type(
+        mlirValueGetType(mlirBlockGetArgument(rt_func_entry_block(f), k)), true);
+    rt_convert(P[k], in[k], false);
+  }
+  ref.promote_f64 = true;
+  fprintf(o->report, "check-fd @%s (seed %llu): |grad - fd| <= %g + %g |fd|\n", name,
+          (unsigned long long)o->seed, o->fd_atol, o->fd_rtol);
+  int bad = 0;
+  long checked = 0;
+  for (int g = 0; g < ngrads; g++) {
+    rt_buffer *x = P[args[g]];
+    double max_abs = 0, max_rel = 0;
+    int fails = 0;
+    for (int64_t e = 0; e < x->numel; e++) {
+      double x0 = rt_buffer_get_f(x, e), h = 1e-5 * fmax(1.0, fabs(x0)), lp, lm;
+      rt_buffer_set_f(x, e, x0 + h);
+      if (loss_f64(module, f, &ref, P, nin, tangent_arg, num_out, &lp))
+        goto out;
+      rt_buffer_set_f(x, e, x0 - h);
+      if (loss_f64(module, f, &ref, P, nin, tangent_arg, num_out, &lm))
+        goto out;
+      rt_buffer_set_f(x, e, x0);
+      double fd = (lp - lm) / (2 * h), gv = rt_buffer_get_f(J[num_out + g], e);
+      double err = fabs(gv - fd);
+      if (!(err <= o->fd_atol + o->fd_rtol * fabs(fd)))
+        fails++;
+      max_abs = fmax(max_abs, err);
+      if (fd != 0)
+        max_rel = fmax(max_rel, err / fabs(fd));
+      checked++;
+    }
+    fprintf(o->report, "  gradient #%d (argument #%d, %lld elements): max abs error %.3g, "
+                       "max rel error %.3g: %s\n",
+            g, args[g], (long long)x->numel, max_abs, max_rel, fails ? "MISMATCH" : "ok");
+    bad += fails > 0;
+  }
+  rc = 0;
+  if (bad) {
+    fprintf(stderr, "remat-run: error: %d of %d gradients of '@%s' disagree with finite "
+                    "differences\n",
+            bad, ngrads, name);
+    rc = 1;
+  } else
+    fprintf(o->report, "  %ld gradient elements agree with central differences\n", checked);
+out:
+  rt_buffers_free(P, nin);
+  rt_buffers_free(in, nin);
+  rt_buffers_free(J, nj);
+  free(tangent_arg);
+  free(args);
+  return rc;
+}
+
+/* ---- compiled against reference ----------------------------------------------------- */
+
+int rt_check_same(MlirOperation module, const char *name, const rt_interp_options *compiled,
+                  const rt_check_options *o, int *values) {
+  MlirOperation f = need_func(module, name, "the module");
+  if (mlirOperationIsNull(f))
+    return 2;
+  int nin = 0, nr = 0, nc = 0, rc = 2;
+  rt_buffer **in = rt_inputs_random(f, o->seed, &nin), **R = NULL, **C = NULL;
+  rt_interp_options ref = {false, 0, NULL, NULL, NULL, NULL};
+  if (!in || rt_interp_run(module, f, &ref, in, nin, &R, &nr) ||
+      rt_interp_run(module, f, compiled, in, nin, &C, &nc))
+    goto out;
+  fprintf(o->report, "check-compiled @%s (seed %llu): %d results\n", name,
+          (unsigned long long)o->seed, nr);
+  int bad = 0;
+  for (int k = 0; k < nr; k++)
+    bad += compare_line(o, "result", k, R[k], C[k]);
+  if (values)
+    *values = nr;
+  rc = 0;
+  if (bad) {
+    fprintf(stderr, "remat-run: error: compiled '@%s' differs from the reference "
+                    "interpreter in %d of %d results\n",
+            name, bad, nr);
+    rc = 1;
+  }
+out:
+  rt_buffers_free(in, nin);
+  rt_buffers_free(R, nr);
+  rt_buffers_free(C, nc);
+  return rc;
+}

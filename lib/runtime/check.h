@@ -1,0 +1,50 @@
+/* check.h: the checks remat-run makes: a split against its joint function, gradients
+ * against finite differences, compiled code against the reference interpreter.
+ *
+ * Each check prints a report on REPORT, one line per compared value, and returns 0 when
+ * everything agrees, 1 on a mismatch (after a "remat-run: error: ..." line on stderr) and
+ * 2 when the check could not run (a missing function, a malformed split; also reported
+ * on stderr or as a located diagnostic). */
+#ifndef REMAT_RUNTIME_CHECK_H
+#define REMAT_RUNTIME_CHECK_H
+
+#include <stdio.h>
+
+#include "mlir-c/IR.h"
+#include "runtime/interp.h"
+
+typedef struct rt_check_options {
+  uint64_t seed;      /* inputs: rt_inputs_random(func, seed) */
+  int64_t max_ulp;    /* allowed distance in units in the last place; 0: bit-exact */
+  rt_interp_options run; /* how functions are executed (reference or compiled) */
+  double fd_atol, fd_rtol; /* finite differences: |g - fd| <= atol + rtol |fd| */
+  FILE *report;
+  bool quiet; /* no per-value lines on success */
+} rt_check_options;
+
+/* Distance between two values of one type: the largest ulp distance (floats; integers:
+ * the absolute difference) and relative error over all elements. NaN equals NaN. Returns
+ * true when bit-identical. */
+bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ulp,
+                        double *max_rel);
+
+/* Runs NAME of JOINT and NAME_fwd / NAME_bwd of SPLIT on the same inputs and compares
+ * every forward output and gradient; checks that every random tensor the backward
+ * recomputes equals, bit for bit, one the joint function drew. *values and *ops (may be
+ * NULL) receive the number of values compared and of ops executed by the three runs. */
+int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
+                   const rt_check_options *o, int *values, long *ops);
+
+/* Gradients of the joint function NAME against central finite differences of its
+ * forward computed in f64: L(x) = sum_j <output_j, tangent_j>, dL/dx per element of each
+ * argument in WRT (NULL: every floating-point tensor argument that is not a tangent, which
+ * must then match the gradients one to one). */
+int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
+                const rt_check_options *o);
+
+/* Runs NAME with the reference interpreter and with COMPILED, on the same inputs, and
+ * compares every result. */
+int rt_check_same(MlirOperation module, const char *name, const rt_interp_options *compiled,
+                  const rt_check_options *o, int *values);
+
+#endif

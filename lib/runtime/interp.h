@@ -1,0 +1,58 @@
+/* interp.h: runs a func.func of an rt module on dense buffers.
+ *
+ * The reference interpreter executes every op of the function's entry block in order:
+ * rt ops, the arith ops on scalars and tensors (constant, addf/subf/mulf/divf/remf/negf,
+ * maximumf/minimumf, addi/subi/muli/divsi/remsi/andi/ori/xori/maxsi/minsi, extf/truncf,
+ * sitofp/uitofp/fptosi, extsi/extui/trunci, index_cast, cmpf/cmpi, select) and
+ * func.call / func.return. The semantics of each op are those of runtime/ops.h.
+ *
+ * The compiled path (runtime/compiled.h) reuses this walk for host functions and hands
+ * calls to rt.kernel functions to compiled code through rt_interp_options.call_kernel.
+ *
+ * Errors in the program or its inputs (an unsupported op, a wrong argument count or type,
+ * recursion) are emitted as MLIR diagnostics at the op's or the function's location and
+ * the call returns -1; nothing is returned then. */
+#ifndef REMAT_RUNTIME_INTERP_H
+#define REMAT_RUNTIME_INTERP_H
+
+#include "mlir-c/IR.h"
+#include "runtime/buffer.h"
+
+typedef struct rt_interp_options {
+  /* Compute every f32/f16/bf16 value in f64 (buffers of those types become f64; inputs
+   * must be given as f64): finite differences of a function in double precision. */
+  bool promote_f64;
+  /* > 0: rt.matmul tiles M and N by this block (same bits as the plain loop). */
+  int matmul_block;
+  /* When set, a func.call whose callee carries rt.kernel runs through this instead of
+   * being interpreted. RESULTS are allocated (zeroed) by the interpreter with the call's
+   * result types. Returns 0, or -1 after emitting a diagnostic. */
+  int (*call_kernel)(void *ctx, MlirOperation call, MlirOperation callee,
+                     const rt_buffer *const *args, int nargs, rt_buffer *const *results,
+                     int nresults);
+  void *ctx;
+  /* When set, called after every op with its results (borrowed, valid during the call):
+   * remat-run records the random tensors of a run this way. */
+  void (*trace)(void *trace_ctx, MlirOperation op, rt_buffer *const *results, int nresults);
+  void *trace_ctx;
+} rt_interp_options;
+
+/* The func.func named NAME in MODULE, or a null operation. */
+MlirOperation rt_interp_lookup(MlirOperation module, const char *name);
+
+/* The buffer an argument or result of this type needs (f32/f16/bf16 as f64 when
+ * promote_f64); NULL when the type is not a static tensor or scalar of a supported
+ * element type. Caller frees. */
+rt_buffer *rt_interp_buffer_for_type(MlirType type, bool promote_f64);
+
+/* Runs FUNC (a func.func of MODULE) on INPUTS (borrowed; their types must match the
+ * arguments exactly). On success returns 0 and *outputs, an array of *num_outputs
+ * buffers, all owned by the caller (free with rt_buffers_free). */
+int rt_interp_run(MlirOperation module, MlirOperation func, const rt_interp_options *opts,
+                  rt_buffer *const *inputs, int num_inputs, rt_buffer ***outputs,
+                  int *num_outputs);
+
+/* Frees an array of n buffers and the array. */
+void rt_buffers_free(rt_buffer **bufs, int n);
+
+#endif

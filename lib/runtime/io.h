@@ -1,0 +1,43 @@
+/* io.h: inputs and outputs of remat-run: random inputs from a seed, the text format of
+ * --inputs / --outputs, summaries.
+ *
+ * Text format (one value per argument, in argument order):
+ *     # comment to the end of the line
+ *     tensor<2x2xf32> 1.0 -2.5 0x1p-3 nan
+ *     i64 42
+ * A type (as MLIR prints it: tensor<...xELEM> or a scalar ELEM, with ELEM one of f32 f16
+ * bf16 f64 i1 i8 i32 i64) starts a value; its elements follow in row-major order,
+ * separated by white space, on as many lines as needed. Floats are read by strtod (so
+ * decimal, hex floats, inf and nan work) and rounded to the element type; integers by
+ * strtoll; i1 takes 0/1 or false/true. Written floats use %.9g (f32, f16, bf16) or
+ * %.17g (f64), which read back to the same bits.
+ *
+ * Ownership: arrays of buffers returned here belong to the caller (rt_buffers_free). */
+#ifndef REMAT_RUNTIME_IO_H
+#define REMAT_RUNTIME_IO_H
+
+#include <stdio.h>
+
+#include "mlir-c/IR.h"
+#include "runtime/buffer.h"
+
+/* Random inputs for FUNC's arguments from SEED (see docs/design.md, "Runtime"): floats
+ * uniform in [-1, 1), integer tensors in [-8, 8), i1 0/1, integer scalars (seeds and
+ * offsets) full-width. The k-th argument's values depend only on (seed, k). Returns NULL
+ * (after a message on stderr) for an argument type the runtime does not support. */
+rt_buffer **rt_inputs_random(MlirOperation func, uint64_t seed, int *count);
+
+/* Reads the text format from PATH and checks it against FUNC's argument types. Returns
+ * NULL after printing "remat-run: error: PATH:LINE: ..." on stderr on any problem. */
+rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count);
+
+/* Writes one value in the text format (type, then the elements), ending in a newline. */
+void rt_buffer_write_text(FILE *out, const rt_buffer *b);
+/* "tensor<2x2xf32> sum=... min=... max=... hash=0x..." (no newline). */
+void rt_buffer_write_summary(FILE *out, const rt_buffer *b);
+
+/* Parses a type string ("tensor<2x3xf32>", "i64"); 0 on success, -1 otherwise. */
+int rt_buffer_parse_type(const char *s, rt_elem *elem, bool *is_scalar, int *rank,
+                         int64_t *dims);
+
+#endif
