@@ -13,12 +13,14 @@
 #include "runtime/check.h"
 #include "runtime/interp.h"
 #include "runtime/io.h"
+#include "rt.h"
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: remat-run FILE --fn NAME [--seed N | --inputs FILE] [--reference]\n"
           "                 [--print=summary|full|none] [--outputs FILE]\n"
           "       remat-run JOINT --check-split NAME --split SPLIT [--seed N] [--max-ulp N]\n"
+          "       remat-run JOINT --check-split-all --split SPLIT [--seed N]\n"
           "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n\n"
           "Runs function NAME of FILE on the CPU and prints its results.\n\n"
           "options:\n"
@@ -36,6 +38,8 @@ static void usage(FILE *f) {
           "                       same inputs (primals, tangents from the seed); compare\n"
           "                       every output and gradient, and every random tensor the\n"
           "                       backward recomputes; exit 1 on a mismatch\n"
+          "  --check-split-all    --check-split for every joint function (rt.num_outputs)\n"
+          "                       of JOINT; prints the totals only\n"
           "  --split FILE         the split module (remat-opt --remat-mincut output)\n"
           "  --max-ulp N          accept differences up to N ulp (default 0: bit-exact)\n"
           "  --check-fd NAME      gradients of the joint function NAME against central\n"
@@ -53,7 +57,7 @@ typedef struct options {
   unsigned long long seed;
   long long max_ulp;
   double atol, rtol;
-  bool reference, quiet;
+  bool reference, quiet, split_all;
 } options;
 
 static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
@@ -121,6 +125,47 @@ static int run_fn(MlirOperation module, const options *o) {
   return rc;
 }
 
+/* --check-split NAME, or every joint function of the module for --check-split-all. */
+static int check_splits(MlirOperation joint, MlirOperation split, const options *o,
+                        const rt_check_options *co, rt_split_stats *st) {
+  if (!o->split_all) {
+    int rc = rt_check_split(joint, split, o->check_split, co, st) ? 1 : 0;
+    if (!rc)
+      printf("ok: %ld values bit-exact%s, %ld ops executed\n", st->values,
+             o->max_ulp ? " or within tolerance" : "", st->ops);
+    return rc;
+  }
+  long graphs = 0, failed = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(joint, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    int64_t n;
+    if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func") ||
+        !rt_func_num_outputs(f, &n))
+      continue;
+    MlirStringRef name = rt_func_name(f);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+    graphs++;
+    failed += rt_check_split(joint, split, buf, co, st) != 0;
+  }
+  printf("check-split-all: %ld joint functions, %ld ops executed, %ld values compared, %ld "
+         "random tensors recomputed in backwards\n",
+         graphs, st->ops, st->values, st->random);
+  if (failed) {
+    fprintf(stderr, "remat-run: error: %ld of %ld splits differ from their joint function\n",
+            failed, graphs);
+    return 1;
+  }
+  if (!graphs) {
+    fprintf(stderr, "remat-run: error: no joint function (rt.num_outputs) in %s\n", o->file);
+    return 1;
+  }
+  printf("ok: every split matches its joint function bit for bit%s\n",
+         o->max_ulp ? " or within tolerance" : "");
+  return 0;
+}
+
 /* "0,2,3" -> ints; -1 on a malformed list. */
 static int parse_list(const char *s, int *out, int cap) {
   int n = 0;
@@ -146,14 +191,8 @@ static int run(MlirContext ctx, const options *o) {
   if (o->check_split) {
     MlirModule s = parse(ctx, o->split);
     if (!mlirModuleIsNull(s)) {
-      int values = 0;
-      long ops = 0;
-      rc = rt_check_split(top, mlirModuleGetOperation(s), o->check_split, &co, &values, &ops)
-               ? 1
-               : 0;
-      if (!rc)
-        printf("ok: %d values bit-exact%s, %ld ops executed\n", values,
-               o->max_ulp ? " or within tolerance" : "", ops);
+      rt_split_stats st = {0, 0, 0};
+      rc = check_splits(top, mlirModuleGetOperation(s), o, &co, &st);
       mlirModuleDestroy(s);
     }
   } else if (o->check_fd) {
@@ -221,6 +260,8 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(a, "--reference"))
       o.reference = true;
+    else if (!strcmp(a, "--check-split-all"))
+      o.split_all = true, o.quiet = true, o.check_split = "*";
     else if (!strcmp(a, "--quiet"))
       o.quiet = true;
     else if (!strncmp(a, "--print=", 8)) {

@@ -149,7 +149,7 @@ static MlirOperation need_func(MlirOperation module, const char *name, const cha
 /* ---- split -------------------------------------------------------------------------- */
 
 int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
-                   const rt_check_options *o, int *values, long *ops) {
+                   const rt_check_options *o, rt_split_stats *stats) {
   char fwd_name[300], bwd_name[300];
   snprintf(fwd_name, sizeof fwd_name, "%s_fwd", name);
   snprintf(bwd_name, sizeof bwd_name, "%s_bwd", name);
@@ -212,8 +212,9 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
                     bwd_name, nb, ngrads);
     goto out;
   }
-  fprintf(o->report, "check-split @%s (seed %llu): %lld outputs, %d gradients, %d saved\n",
-          name, (unsigned long long)o->seed, (long long)num_out, ngrads, nsaved);
+  if (!o->quiet)
+    fprintf(o->report, "check-split @%s (seed %llu): %lld outputs, %d gradients, %d saved\n",
+            name, (unsigned long long)o->seed, (long long)num_out, ngrads, nsaved);
   int bad = 0;
   for (int k = 0; k < num_out; k++)
     bad += compare_line(o, "output", k, J[k], F[k]);
@@ -223,10 +224,11 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
     fprintf(o->report, "  random tensors recomputed in the backward: %d, %d bit-exact with "
                        "the joint function's\n",
             tb.matched + tb.unmatched, tb.matched);
-  if (values)
-    *values = (int)num_out + ngrads;
-  if (ops)
-    *ops = tj.ops + tf.ops + tb.ops;
+  if (stats) {
+    stats->values += num_out + ngrads;
+    stats->ops += tj.ops + tf.ops + tb.ops;
+    stats->random += tb.matched + tb.unmatched;
+  }
   rc = 0;
   if (bad)
     fprintf(stderr, "remat-run: error: the split of '@%s' differs from the joint function "

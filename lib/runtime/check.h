@@ -28,12 +28,19 @@ typedef struct rt_check_options {
 bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ulp,
                         double *max_rel);
 
+/* What a check-split run covered (added to by each call). */
+typedef struct rt_split_stats {
+  long values;  /* outputs and gradients compared */
+  long ops;     /* ops executed by the joint, forward and backward runs */
+  long random;  /* random tensors the backward recomputed (each checked) */
+} rt_split_stats;
+
 /* Runs NAME of JOINT and NAME_fwd / NAME_bwd of SPLIT on the same inputs and compares
  * every forward output and gradient; checks that every random tensor the backward
- * recomputes equals, bit for bit, one the joint function drew. *values and *ops (may be
- * NULL) receive the number of values compared and of ops executed by the three runs. */
+ * recomputes equals, bit for bit, one the joint function drew. Adds to *stats (may be
+ * NULL). */
 int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
-                   const rt_check_options *o, int *values, long *ops);
+                   const rt_check_options *o, rt_split_stats *stats);
 
 /* Gradients of the joint function NAME against central finite differences of its
  * forward computed in f64: L(x) = sum_j <output_j, tangent_j>, dL/dx per element of each

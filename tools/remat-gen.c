@@ -1,0 +1,264 @@
+/* remat-gen: writes random joint forward+backward functions in rt IR, for differential
+ * tests of the passes and of the runtime.
+ *
+ * Each function is a random DAG over tensor<MxNxf32> values (M, N in 1..4): elementwise
+ * binary and unary ops, dropout (rt.uniform_philox from the seed and offset arguments ->
+ * rt.lt -> rt.convert -> rt.mul), matmul with a parameter, reductions broadcast back,
+ * compare+select, transpose when square. Its backward is a random DAG that starts from
+ * the tangents and mixes in forward values and dropout masks; it is not a true gradient
+ * (the runtime checks only need the same ops computed two ways). Output: one module with
+ * functions @g0 ... @g{count-1}, deterministic in --seed. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gen {
+  uint64_t s;
+  int next;     /* next SSA number */
+  int M, N;
+  FILE *out;
+} gen;
+
+static uint64_t rnd(gen *g) {
+  uint64_t z = (g->s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static int pick(gen *g, int n) { return (int)(rnd(g) % (uint64_t)n); }
+
+#define MAXV 128
+
+typedef struct pool {
+  int v[MAXV];
+  int n;
+} pool;
+
+static void push(pool *p, int v) {
+  if (p->n < MAXV)
+    p->v[p->n++] = v;
+}
+/* Prefers recent values so chains get long. */
+static int any(gen *g, const pool *p) {
+  int k = p->n - 1 - pick(g, p->n < 4 ? p->n : 4);
+  return p->v[pick(g, 3) == 0 ? pick(g, p->n) : k];
+}
+
+static char T[32];
+
+static int emit_binary(gen *g, const char *op, int a, int b) {
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, b,
+          T, T, T);
+  return g->next++;
+}
+
+static int emit_scalar_binary(gen *g, const char *op, int a, double c) {
+  int k = g->next++;
+  fprintf(g->out, "  %%v%d = arith.constant %.9e : f32\n", k, (double)(float)c);
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, f32) -> %s\n", g->next, op, a, k,
+          T, T);
+  return g->next++;
+}
+
+static int emit_unary(gen *g, const char *op, int a) {
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d) : (%s) -> %s\n", g->next, op, a, T, T);
+  return g->next++;
+}
+
+static int emit_reduce_bcast(gen *g, int a) {
+  const char *op = pick(g, 2) ? "sum" : "amax";
+  int r = g->next++;
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d) {dims = array<i64: 1>} : (%s) -> tensor<%dxf32>\n",
+          r, op, a, T, g->M);
+  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0>} : (tensor<%dxf32>) "
+                  "-> %s\n",
+          g->next, r, g->M, T);
+  return g->next++;
+}
+
+static int emit_matmul(gen *g, int a, const char *w) {
+  fprintf(g->out, "  %%v%d = \"rt.matmul\"(%%v%d, %%%s) : (%s, tensor<%dx%dxf32>) -> %s\n",
+          g->next, a, w, T, g->N, g->N, T);
+  return g->next++;
+}
+
+static int emit_select(gen *g, int a, int b, int c) {
+  int cond = g->next++;
+  fprintf(g->out, "  %%v%d = \"rt.gt\"(%%v%d, %%v%d) : (%s, %s) -> tensor<%dx%dxi1>\n", cond, a,
+          b, T, T, g->M, g->N);
+  fprintf(g->out, "  %%v%d = \"rt.select\"(%%v%d, %%v%d, %%v%d) : (tensor<%dx%dxi1>, %s, %s) -> "
+                  "%s\n",
+          g->next, cond, a, c, g->M, g->N, T, T, T);
+  return g->next++;
+}
+
+/* Dropout of a: returns the scaled result; *mask gets the f32 mask. */
+static int emit_dropout(gen *g, int a, int j, int *mask) {
+  int c = g->next++, off = g->next++, u = g->next++, half = g->next++, m = g->next++,
+      mf = g->next++;
+  double p = (1 + pick(g, 3)) * 0.25;
+  fprintf(g->out, "  %%v%d = arith.constant %d : i64\n", c, j);
+  fprintf(g->out, "  %%v%d = arith.addi %%offset, %%v%d : i64\n", off, c);
+  fprintf(g->out, "  %%v%d = \"rt.uniform_philox\"(%%seed, %%v%d) {lo = 0.0 : f64, hi = 1.0 : "
+                  "f64} : (i64, i64) -> %s\n",
+          u, off, T);
+  fprintf(g->out, "  %%v%d = arith.constant %.9e : f32\n", half, p);
+  fprintf(g->out, "  %%v%d = \"rt.lt\"(%%v%d, %%v%d) : (%s, f32) -> tensor<%dx%dxi1>\n", m, u,
+          half, T, g->M, g->N);
+  fprintf(g->out, "  %%v%d = \"rt.convert\"(%%v%d) : (tensor<%dx%dxi1>) -> %s\n", mf, m, g->M,
+          g->N, T);
+  *mask = mf;
+  int x = emit_binary(g, "mul", a, mf);
+  return emit_scalar_binary(g, "mul", x, 1.0 / p);
+}
+
+static const char *binops[] = {"add", "sub", "mul", "max", "min"};
+static const char *unops[] = {"neg", "tanh", "abs", "sin", "cos", "exp"};
+
+static void gen_function(gen *g, int index, int *ops_total) {
+  g->M = 1 + pick(g, 4);
+  g->N = 1 + pick(g, 4);
+  snprintf(T, sizeof T, "tensor<%dx%dxf32>", g->M, g->N);
+  int nprim = 1 + pick(g, 3), nout = 1 + pick(g, 2), ngrad = 1 + pick(g, 2);
+  bool has_w = pick(g, 2), has_rng = pick(g, 3) != 0;
+  g->next = 0;
+  FILE *o = g->out;
+  fprintf(o, "func.func @g%d(", index);
+  for (int k = 0; k < nprim; k++)
+    fprintf(o, "%s%%x%d: %s", k ? ", " : "", k, T);
+  if (has_w)
+    fprintf(o, ", %%w: tensor<%dx%dxf32> {rt.param}", g->N, g->N);
+  if (has_rng)
+    fprintf(o, ", %%seed: i64, %%offset: i64");
+  for (int k = 0; k < nout; k++)
+    fprintf(o, ", %%t%d: %s {rt.tangent}", k, T);
+  fprintf(o, ") -> (");
+  for (int k = 0; k < nout + ngrad; k++)
+    fprintf(o, "%s%s", k ? ", " : "", T);
+  fprintf(o, ") attributes {rt.num_outputs = %d : i64} {\n", nout);
+  /* Block arguments are copied into numbered values so every pick is uniform. */
+  pool fwd = {{0}, 0}, masks = {{0}, 0}, bwd = {{0}, 0};
+  for (int k = 0; k < nprim; k++) {
+    fprintf(o, "  %%v%d = \"rt.add\"(%%x%d, %%x%d) : (%s, %s) -> %s\n", g->next, k, k, T, T, T);
+    push(&fwd, g->next++);
+  }
+  int nfwd = 3 + pick(g, 8), drops = 0;
+  for (int i = 0; i < nfwd; i++) {
+    int a = any(g, &fwd), r;
+    switch (pick(g, 10)) {
+    case 0: case 1: case 2: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
+    case 3: r = emit_scalar_binary(g, binops[pick(g, 3)], a, (pick(g, 8) - 4) * 0.375); break;
+    case 4: r = emit_unary(g, unops[pick(g, 6)], a); break;
+    case 5: case 6:
+      if (has_rng) {
+        int m;
+        r = emit_dropout(g, a, drops++, &m);
+        push(&masks, m);
+      } else
+        r = emit_unary(g, "tanh", a);
+      break;
+    case 7: r = has_w ? emit_matmul(g, a, "w") : emit_unary(g, "sin", a); break;
+    case 8: r = emit_reduce_bcast(g, a); break;
+    default:
+      if (g->M == g->N && pick(g, 2)) {
+        fprintf(o, "  %%v%d = \"rt.transpose\"(%%v%d) {perm = array<i64: 1, 0>} : (%s) -> %s\n",
+                g->next, a, T, T);
+        r = g->next++;
+      } else
+        r = emit_select(g, a, any(g, &fwd), any(g, &fwd));
+      break;
+    }
+    push(&fwd, r);
+  }
+  int outs[4];
+  outs[0] = fwd.v[fwd.n - 1];
+  for (int k = 1; k < nout; k++)
+    outs[k] = any(g, &fwd);
+  /* Backward: each tangent times a forward value, then random ops that mix in forward
+   * values and the dropout masks. */
+  for (int k = 0; k < nout; k++) {
+    fprintf(o, "  %%v%d = \"rt.mul\"(%%t%d, %%v%d) : (%s, %s) -> %s\n", g->next, k,
+            any(g, &fwd), T, T, T);
+    push(&bwd, g->next++);
+  }
+  int wt = -1;
+  int nbwd = 2 + pick(g, 8);
+  for (int i = 0; i < nbwd; i++) {
+    int a = any(g, &bwd), r;
+    switch (pick(g, 9)) {
+    case 0: case 1: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
+    case 2: r = emit_binary(g, binops[pick(g, 3)], a, any(g, &bwd)); break;
+    case 3: r = emit_unary(g, unops[pick(g, 5)], a); break;
+    case 4: case 5:
+      r = masks.n ? emit_binary(g, "mul", a, any(g, &masks)) : emit_unary(g, "neg", a);
+      break;
+    case 6:
+      if (has_w) {
+        if (wt < 0) {
+          fprintf(o, "  %%v%d = \"rt.transpose\"(%%w) {perm = array<i64: 1, 0>} : "
+                     "(tensor<%dx%dxf32>) -> tensor<%dx%dxf32>\n",
+                  g->next, g->N, g->N, g->N, g->N);
+          wt = g->next++;
+        }
+        fprintf(o, "  %%v%d = \"rt.matmul\"(%%v%d, %%v%d) : (%s, tensor<%dx%dxf32>) -> %s\n",
+                g->next, a, wt, T, g->N, g->N, T);
+        r = g->next++;
+      } else
+        r = emit_scalar_binary(g, "mul", a, 0.5);
+      break;
+    case 7: r = emit_reduce_bcast(g, a); break;
+    default: r = emit_select(g, any(g, &fwd), any(g, &fwd), a); break;
+    }
+    push(&bwd, r);
+  }
+  fprintf(o, "  return ");
+  for (int k = 0; k < nout + ngrad; k++)
+    fprintf(o, "%s%%v%d", k ? ", " : "",
+            k < nout ? outs[k] : k == nout ? bwd.v[bwd.n - 1] : any(g, &bwd));
+  fprintf(o, " : ");
+  for (int k = 0; k < nout + ngrad; k++)
+    fprintf(o, "%s%s", k ? ", " : "", T);
+  fprintf(o, "\n}\n");
+  *ops_total += g->next;
+}
+
+int main(int argc, char **argv) {
+  unsigned long long seed = 0;
+  long count = 1;
+  for (int i = 1; i < argc; i++) {
+    char *end = NULL;
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+      seed = strtoull(argv[++i], &end, 0);
+    else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+      count = strtol(argv[++i], &end, 0);
+    else if (!strcmp(argv[i], "--help")) {
+      printf("usage: remat-gen [--seed N] [--count K]\n\n"
+             "Writes K random joint forward+backward functions @g0..@g{K-1} (rt IR) to\n"
+             "stdout, deterministic in the seed; the op count goes to stderr.\n");
+      return 0;
+    } else {
+      fprintf(stderr, "remat-gen: error: unknown option '%s' (see --help)\n", argv[i]);
+      return 1;
+    }
+    if (end && *end) {
+      fprintf(stderr, "remat-gen: error: '%s' expects a number\n", argv[i - 1]);
+      return 1;
+    }
+  }
+  if (count < 1 || count > 100000) {
+    fprintf(stderr, "remat-gen: error: --count must be in 1..100000\n");
+    return 1;
+  }
+  gen g = {seed, 0, 1, 1, stdout};
+  int ops = 0;
+  printf("// remat-gen --seed %llu --count %ld\n", seed, count);
+  for (long k = 0; k < count; k++) {
+    g.s = seed * 0x2545F4914F6CDD1Dull + (uint64_t)k;
+    rnd(&g);
+    gen_function(&g, (int)k, &ops);
+  }
+  fprintf(stderr, "remat-gen: %ld functions, %d ops\n", count, ops);
+  return 0;
+}
