@@ -6,17 +6,14 @@
 
 extern const RematPassInfo remat_fuse_pass;
 extern const RematPassInfo remat_verify_pass;
-
-static const RematPassInfo checkpoint_planned = {
-    "remat-checkpoint", "tag activation-checkpoint policies (not implemented yet)", "",
-    NULL, 0, 0, NULL, NULL, NULL};
+extern const RematPassInfo remat_checkpoint_pass;
 static const RematPassInfo mincut_planned = {
     "remat-mincut", "min-cut split of joint functions into forward and backward "
                     "(not implemented yet)", "",
     NULL, 0, 0, NULL, NULL, NULL};
 
 static const RematPassInfo *const passes[] = {
-    &checkpoint_planned,
+    &remat_checkpoint_pass,
     &mincut_planned,
     &remat_fuse_pass,
     &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */

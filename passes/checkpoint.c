@@ -1,0 +1,792 @@
+/* checkpoint.c: --remat-checkpoint, activation-checkpoint tagging.
+ *
+ * Writes rt.policy tags on the forward ops of joint functions for --remat-mincut to
+ * honour: FSDP all-gathers of parameters (recompute or save), a save list (every N-th
+ * matching op saved), AutoParallel's stage heuristic (ac=auto|<GiB>) or a memory budget.
+ * The definitions (forward, recomputable, live set, cost units) are in docs/design.md,
+ * "Checkpoint tagging".
+ *
+ * Contract: requires verified rt IR; keeps every op and value, and every tag the input
+ * already carries except the ones a previous run of this pass wrote (those with
+ * rt.ac_reason), which it recomputes; writes rt.policy, rt.ac_region and rt.ac_reason on
+ * forward ops of functions with rt.num_outputs; other functions are left alone. Breaks
+ * nothing. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Pass.h"
+#include "remat-c/Remat.h"
+#include "rt.h"
+
+#define OOM() (fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__), abort())
+
+/* ---- options -------------------------------------------------------------------------- */
+
+typedef struct checkpoint_options {
+  char ac[REMAT_OPTION_STRING_MAX];
+  char fsdp[REMAT_OPTION_STRING_MAX];
+  char save_ops[REMAT_OPTION_STRING_MAX];
+  int64_t save_every;
+  int64_t memory_budget; /* -1: off */
+  bool budget_greedy;
+} checkpoint_options;
+
+enum ac_mode { AC_NONE, AC_AUTO, AC_FIXED };
+enum fsdp_mode { FSDP_RECOMPUTE, FSDP_SAVE, FSDP_OFF };
+
+/* The options as the run uses them. */
+typedef struct plan {
+  enum ac_mode ac;
+  double stage_gib; /* AC_FIXED */
+  enum fsdp_mode fsdp;
+  bool save_op[RT_OP_COUNT];
+  bool any_save_op;
+  int64_t save_every;
+  int64_t budget; /* -1: off */
+  bool greedy;
+} plan;
+
+static void init_options(void *p) {
+  checkpoint_options *o = p;
+  memset(o, 0, sizeof *o);
+  strcpy(o->ac, "none");
+  strcpy(o->fsdp, "recompute");
+  strcpy(o->save_ops, "rt.matmul");
+  o->save_every = 2;
+  o->memory_budget = -1;
+}
+
+/* Turns option text into a plan; 0, or -1 with a message. */
+static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap) {
+  memset(p, 0, sizeof *p);
+  if (!strcmp(o->ac, "none"))
+    p->ac = AC_NONE;
+  else if (!strcmp(o->ac, "auto"))
+    p->ac = AC_AUTO;
+  else {
+    char *end;
+    double g = strtod(o->ac, &end);
+    if (!*o->ac || *end || !isfinite(g) || !(g > 0)) {
+      snprintf(err, cap, "invalid value '%s' for option 'ac': expected none, auto or a "
+                         "stage size in GiB > 0", o->ac);
+      return -1;
+    }
+    p->ac = AC_FIXED;
+    p->stage_gib = g;
+  }
+  if (!strcmp(o->fsdp, "recompute"))
+    p->fsdp = FSDP_RECOMPUTE;
+  else if (!strcmp(o->fsdp, "save"))
+    p->fsdp = FSDP_SAVE;
+  else if (!strcmp(o->fsdp, "off"))
+    p->fsdp = FSDP_OFF;
+  else {
+    snprintf(err, cap, "invalid value '%s' for option 'fsdp': expected recompute, save or "
+                       "off", o->fsdp);
+    return -1;
+  }
+  char list[REMAT_OPTION_STRING_MAX];
+  strcpy(list, o->save_ops);
+  for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+       name = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(name, "none"))
+      continue;
+    rt_op_id id = rt_op_from_name(name);
+    if (id == RT_OP_NONE) {
+      snprintf(err, cap, "unknown op '%s' in option 'save-ops'", name);
+      return -1;
+    }
+    p->save_op[id] = p->any_save_op = true;
+  }
+  if (o->save_every < 1) {
+    snprintf(err, cap, "invalid value %lld for option 'save-every': expected an integer >= 1",
+             (long long)o->save_every);
+    return -1;
+  }
+  p->save_every = o->save_every;
+  if (o->memory_budget < -1) {
+    snprintf(err, cap, "invalid value %lld for option 'memory-budget': expected bytes >= 0 "
+                       "(or -1: off)", (long long)o->memory_budget);
+    return -1;
+  }
+  p->budget = o->memory_budget;
+  if (p->budget >= 0 && p->ac != AC_NONE) {
+    snprintf(err, cap, "options 'ac' and 'memory-budget' exclude each other");
+    return -1;
+  }
+  p->greedy = o->budget_greedy;
+  return 0;
+}
+
+static int check_options(const void *o, char *err, size_t cap) {
+  plan p;
+  return make_plan(o, &p, err, cap);
+}
+
+/* ---- the joint function as a graph ----------------------------------------------------- */
+
+/* Operand sources: >= 0 an op index in the block, < 0 the argument -1 - src. */
+typedef struct node {
+  MlirOperation op;
+  rt_op_id id;
+  bool forward;   /* depends on no tangent (never true for the terminator) */
+  bool constant;  /* no operands: free to recompute, never saved */
+  rt_policy user; /* tag present in the input and not written by this pass */
+  rt_policy tag;  /* what this run writes; RT_POLICY_NONE: nothing */
+  int64_t region; /* rt.ac_region written with tag */
+  const char *reason;
+  uint64_t bytes;   /* of the results */
+  int nin, *in;     /* operand sources */
+  int last_fwd_use; /* last forward op using a result; count when a forward output */
+  bool bwd_use;     /* a backward op uses it, or it is returned as a gradient */
+} node;
+
+typedef struct graph {
+  MlirOperation func;
+  node *n;
+  int count; /* ops of the entry block; the last one is the terminator */
+  intptr_t nargs;
+  bool *arg_param;
+  /* op pointer -> index, open addressing */
+  const void **keys;
+  int *vals;
+  size_t cap;
+} graph;
+
+static size_t ptr_hash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static void map_put(graph *g, const void *k, int v) {
+  size_t i = ptr_hash(k) & (g->cap - 1);
+  while (g->keys[i])
+    i = (i + 1) & (g->cap - 1);
+  g->keys[i] = k;
+  g->vals[i] = v;
+}
+
+static int map_get(const graph *g, const void *k) {
+  for (size_t i = ptr_hash(k) & (g->cap - 1); g->keys[i]; i = (i + 1) & (g->cap - 1))
+    if (g->keys[i] == k)
+      return g->vals[i];
+  return -1;
+}
+
+static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+static bool has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, str(name)));
+}
+
+/* Source of value v: op index, -1 - argument number, or INT32_MIN when from elsewhere. */
+static int source_of(const graph *g, MlirBlock entry, MlirValue v) {
+  if (mlirValueIsABlockArgument(v))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry)
+               ? -1 - (int)mlirBlockArgumentGetArgNumber(v)
+               : INT32_MIN;
+  int i = map_get(g, mlirOpResultGetOwner(v).ptr);
+  return i >= 0 ? i : INT32_MIN;
+}
+
+static void graph_free(graph *g) {
+  for (int i = 0; i < g->count; i++)
+    free(g->n[i].in);
+  free(g->n);
+  free(g->arg_param);
+  free(g->keys);
+  free(g->vals);
+}
+
+/* Builds the graph of joint function FUNC with NUM_OUTPUTS forward outputs. Tags written
+ * by an earlier run (rt.ac_reason present) are removed first. */
+static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
+  memset(g, 0, sizeof *g);
+  g->func = func;
+  MlirBlock entry = rt_func_entry_block(func);
+  g->nargs = mlirBlockGetNumArguments(entry);
+  g->arg_param = calloc(g->nargs + 1, sizeof *g->arg_param);
+  bool *arg_tangent = calloc(g->nargs + 1, sizeof *arg_tangent);
+  if (!g->arg_param || !arg_tangent)
+    OOM();
+  for (intptr_t a = 0; a < g->nargs; a++) {
+    g->arg_param[a] = rt_func_arg_has_attr(func, a, "rt.param");
+    arg_tangent[a] = rt_func_arg_has_attr(func, a, "rt.tangent");
+  }
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    g->count++;
+  g->n = calloc(g->count + 1, sizeof *g->n);
+  for (g->cap = 16; g->cap < 2 * (size_t)g->count + 2; g->cap *= 2)
+    ;
+  g->keys = calloc(g->cap, sizeof *g->keys);
+  g->vals = calloc(g->cap, sizeof *g->vals);
+  if (!g->n || !g->keys || !g->vals)
+    OOM();
+  int i = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), i++) {
+    node *n = &g->n[i];
+    n->op = op;
+    n->id = rt_op_lookup(op);
+    n->last_fwd_use = -1;
+    map_put(g, op.ptr, i);
+    if (has_attr(op, "rt.ac_reason")) { /* our own tag from an earlier run */
+      rt_policy_set(op, RT_POLICY_NONE);
+      mlirOperationRemoveDiscardableAttributeByName(op, str("rt.ac_region"));
+      mlirOperationRemoveDiscardableAttributeByName(op, str("rt.ac_reason"));
+    }
+    n->user = rt_policy_get(op);
+  }
+  int term = g->count - 1;
+  for (i = 0; i < g->count; i++) {
+    node *n = &g->n[i];
+    n->nin = (int)mlirOperationGetNumOperands(n->op);
+    n->in = calloc(n->nin + 1, sizeof *n->in);
+    if (!n->in)
+      OOM();
+    n->constant = n->nin == 0;
+    bool tangent = false;
+    for (int k = 0; k < n->nin; k++) {
+      int s = n->in[k] = source_of(g, entry, mlirOperationGetOperand(n->op, k));
+      if ((s >= 0 && !g->n[s].forward) || (s < 0 && s != INT32_MIN && arg_tangent[-1 - s]))
+        tangent = true;
+    }
+    n->forward = i != term && !tangent;
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
+      uint64_t b;
+      if (rt_value_bytes(mlirOperationGetResult(n->op, r), &b) == 0)
+        n->bytes += b;
+    }
+  }
+  /* Uses: forward users, forward outputs (the first num_outputs results), the rest. */
+  for (i = 0; i < term; i++) {
+    node *n = &g->n[i];
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(n->op, r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        int j = map_get(g, mlirOpOperandGetOwner(u).ptr);
+        if (j == term && mlirOpOperandGetOperandNumber(u) < num_outputs)
+          n->last_fwd_use = g->count;
+        else if (j >= 0 && j != term && g->n[j].forward) {
+          if (j > n->last_fwd_use)
+            n->last_fwd_use = j;
+        } else
+          n->bwd_use = true;
+      }
+  }
+  free(arg_tangent);
+}
+
+/* Sets the tag this run writes on op i, unless the user tagged it. Only rt ops are
+ * tagged. */
+static void tag(graph *g, int i, rt_policy p, int64_t region, const char *reason) {
+  node *n = &g->n[i];
+  if (n->user != RT_POLICY_NONE || n->id == RT_OP_NONE)
+    return;
+  n->tag = p;
+  n->region = region;
+  n->reason = reason;
+}
+
+/* The policy the op ends with: the user's, else this run's. */
+static rt_policy policy_of(const graph *g, int i) {
+  return g->n[i].user != RT_POLICY_NONE ? g->n[i].user : g->n[i].tag;
+}
+
+static void write_tags(graph *g) {
+  MlirContext ctx = mlirOperationGetContext(g->func);
+  for (int i = 0; i < g->count; i++) {
+    node *n = &g->n[i];
+    if (n->user != RT_POLICY_NONE || n->tag == RT_POLICY_NONE)
+      continue;
+    rt_policy_set(n->op, n->tag);
+    mlirOperationSetDiscardableAttributeByName(
+        n->op, str("rt.ac_region"),
+        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n->region));
+    mlirOperationSetDiscardableAttributeByName(n->op, str("rt.ac_reason"),
+                                               mlirStringAttrGet(ctx, str(n->reason)));
+  }
+}
+
+/* ---- FSDP all-gathers ---------------------------------------------------------------- */
+
+/* One FSDP gather: ops[0..n) in block order are the single-input ops from the parameter
+ * to the all-gather, the all-gather, its wait, then the single-input single-user chain
+ * after the wait. */
+typedef struct fsdp_chain {
+  int *ops, n;
+  int gather;        /* position of the all-gather in ops */
+  int last_non_view; /* position in ops of the last op after the gather that is no view */
+} fsdp_chain;
+
+/* Views: ops that PyTorch would express as an alias of their input. */
+static bool is_view(rt_op_id id) {
+  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST ||
+         id == RT_OP_SLICE;
+}
+
+/* A single-input op an FSDP chain may pass through: an rt op with one operand that is
+ * not itself a collective. */
+static bool single_input(const node *n) {
+  return n->id != RT_OP_NONE && n->nin == 1 && rt_op_kind_of(n->id) != RT_KIND_COLLECTIVE;
+}
+
+/* The one place that decides what an FSDP gather is: if forward op W is the rt.wait of
+ * an rt.all_gather whose input reaches an rt.param argument through single-input ops,
+ * fills C (ops allocated, caller frees) and returns true. Tagging uses C only. */
+static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
+  const node *wait = &g->n[w];
+  if (wait->id != RT_OP_WAIT || !wait->forward || wait->in[0] < 0 ||
+      g->n[wait->in[0]].id != RT_OP_ALL_GATHER)
+    return false;
+  int ag = wait->in[0], s = g->n[ag].in[0], npre = 0;
+  while (s >= 0 && single_input(&g->n[s])) { /* up to the argument */
+    npre++;
+    s = g->n[s].in[0];
+  }
+  if (s >= 0 || s == INT32_MIN || !g->arg_param[-1 - s])
+    return false;
+  c->ops = malloc(sizeof *c->ops * (g->count + 1));
+  if (!c->ops)
+    OOM();
+  c->n = npre;
+  for (int k = npre - 1, t = g->n[ag].in[0]; k >= 0; k--, t = g->n[t].in[0])
+    c->ops[k] = t;
+  c->gather = c->n;
+  c->ops[c->n++] = ag;
+  c->last_non_view = c->n;
+  c->ops[c->n++] = w;
+  /* After the wait: while the value has one user and that user has one input. */
+  for (int cur = w;;) {
+    MlirValue v = mlirOperationGetResult(g->n[cur].op, 0);
+    MlirOpOperand u = mlirValueGetFirstUse(v);
+    if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+      break;
+    int j = map_get(g, mlirOpOperandGetOwner(u).ptr);
+    if (j < 0 || !g->n[j].forward || !single_input(&g->n[j]) ||
+        mlirOperationGetNumResults(g->n[j].op) != 1)
+      break;
+    if (!is_view(g->n[j].id))
+      c->last_non_view = c->n;
+    c->ops[c->n++] = cur = j;
+  }
+  return true;
+}
+
+static void tag_fsdp(graph *g, enum fsdp_mode mode) {
+  for (int w = 0; w < g->count; w++) {
+    fsdp_chain c;
+    if (!fsdp_find(g, w, &c))
+      continue;
+    for (int k = 0; k < c.n; k++) {
+      if (mode == FSDP_RECOMPUTE)
+        tag(g, c.ops[k], RT_POLICY_MUST_RECOMPUTE, 0, "fsdp");
+      else if (k == c.last_non_view)
+        tag(g, c.ops[k], RT_POLICY_MUST_SAVE, 0, "fsdp");
+      else if (k > c.last_non_view) /* views of the saved weight: never saved themselves */
+        tag(g, c.ops[k], RT_POLICY_PREFER_RECOMPUTE, 0, "fsdp");
+    }
+    free(c.ops);
+  }
+}
+
+/* ---- save list ------------------------------------------------------------------------ */
+
+/* The 1st, (N+1)th, ... forward op of the list is saved, the others recomputed; ops the
+ * user or the FSDP rule tagged keep their tag but still count. */
+static void tag_save_ops(graph *g, const plan *p) {
+  int64_t k = 0;
+  for (int i = 0; i < g->count; i++) {
+    node *n = &g->n[i];
+    if (!n->forward || !p->save_op[n->id])
+      continue;
+    if (n->tag == RT_POLICY_NONE)
+      tag(g, i, k % p->save_every == 0 ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0,
+          "save-ops");
+    k++;
+  }
+}
+
+/* ---- stages (ac=auto|<GiB>) ---------------------------------------------------------- */
+
+/* Ops the stage walk visits: forward rt ops the min-cut may recompute by default (not a
+ * matmul, reduction or collective), with operands, not tagged yet. */
+static bool recomputable(const graph *g, int i) {
+  const node *n = &g->n[i];
+  rt_op_kind k = rt_op_kind_of(n->id);
+  return n->forward && n->id != RT_OP_NONE && !n->constant && k != RT_KIND_MATMUL &&
+         k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE && policy_of(g, i) == RT_POLICY_NONE;
+}
+
+/* A recompute tag from the user or the FSDP rule: the backward recomputes the value
+ * whatever the stages say. */
+static bool forced_recompute(const graph *g, int i) {
+  const node *n = &g->n[i];
+  return rt_policy_is_recompute(n->user) ||
+         (rt_policy_is_recompute(n->tag) && !strcmp(n->reason, "fsdp"));
+}
+
+/* Bytes a forward op's results add to a live set: 0 for constants and for values the
+ * backward recomputes anyway. */
+static uint64_t live_weight(const graph *g, int i) {
+  const node *n = &g->n[i];
+  if (!n->forward || n->constant || forced_recompute(g, i))
+    return 0;
+  return n->bytes;
+}
+
+static void tag_stages(graph *g, const plan *p) {
+  int *walk = malloc(sizeof *walk * (g->count + 1));
+  uint64_t *live = calloc(g->count + 2, sizeof *live); /* live[q]: bytes live after op q */
+  if (!walk || !live)
+    OOM();
+  int nwalk = 0;
+  double total = 0;
+  for (int i = 0; i < g->count; i++)
+    if (recomputable(g, i)) {
+      walk[nwalk++] = i;
+      total += (double)g->n[i].bytes;
+    }
+  /* Live after q: defined at or before q, used by a forward op after q (or a forward
+   * output). Difference array over [def, last use). */
+  int64_t *diff = calloc(g->count + 2, sizeof *diff);
+  if (!diff)
+    OOM();
+  for (int i = 0; i < g->count; i++) {
+    uint64_t w = live_weight(g, i);
+    if (w && g->n[i].last_fwd_use > i) {
+      diff[i] += (int64_t)w;
+      diff[g->n[i].last_fwd_use] -= (int64_t)w;
+    }
+  }
+  int64_t run = 0;
+  for (int q = 0; q < g->count; q++)
+    live[q] = (uint64_t)(run += diff[q]);
+  double stage_bytes = p->ac == AC_AUTO ? sqrt(total / 1073741824.0) * 1073741824.0
+                                        : p->stage_gib * 1073741824.0;
+  int64_t region = 0;
+  for (int a = 0; a < nwalk;) {
+    /* one stage: walk[a..b) */
+    double sum = 0;
+    int b = a;
+    while (b < nwalk && sum < stage_bytes)
+      sum += (double)g->n[walk[b++]].bytes;
+    region++;
+    int best = walk[a];
+    for (int k = a; k < b; k++)
+      if (live[walk[k]] <= live[best]) /* ties: the later point */
+        best = walk[k];
+    for (int i = 0; i <= best; i++)
+      if (live_weight(g, i) && g->n[i].last_fwd_use > best &&
+          (g->n[i].tag == RT_POLICY_NONE || g->n[i].tag == RT_POLICY_PREFER_RECOMPUTE))
+        /* a save list's recompute tag gives way to the stage boundary */
+        tag(g, i, RT_POLICY_MUST_SAVE, region, "ac-stage");
+    for (int k = a; k < b; k++)
+      if (g->n[walk[k]].tag == RT_POLICY_NONE)
+        tag(g, walk[k], RT_POLICY_PREFER_RECOMPUTE, region, "ac-stage");
+    a = b;
+  }
+  free(diff);
+  free(live);
+  free(walk);
+}
+
+/* ---- memory budget ------------------------------------------------------------------- */
+
+/* Machine balance of the cost model: flops that take as long as moving one byte. */
+#define FLOPS_PER_BYTE 128
+
+/* Cost of running op i once, in bytes moved (docs/design.md): operand and result bytes;
+ * a matmul costs at least 2*B*M*N*K / FLOPS_PER_BYTE. */
+static uint64_t op_cost(const graph *g, int i) {
+  const node *n = &g->n[i];
+  uint64_t c = n->bytes;
+  for (int k = 0; k < n->nin; k++) {
+    uint64_t b;
+    if (rt_value_bytes(mlirOperationGetOperand(n->op, k), &b) == 0)
+      c += b;
+  }
+  if (n->id == RT_OP_MATMUL) {
+    int64_t a[16], r[16];
+    int ra = rt_type_shape(mlirValueGetType(mlirOperationGetOperand(n->op, 0)), a, 16);
+    int rr = rt_type_shape(mlirValueGetType(mlirOperationGetResult(n->op, 0)), r, 16);
+    double flops = 2.0 * (double)a[ra - 1]; /* K */
+    for (int d = 0; d < rr; d++)
+      flops *= (double)r[d]; /* B*M*N */
+    double fc = flops / FLOPS_PER_BYTE;
+    if (fc > (double)c)
+      c = fc >= 1.8e19 ? UINT64_MAX : (uint64_t)fc;
+  }
+  return c;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static uint64_t gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* Largest DP table (item x capacity bits) the exact choice may use. */
+#define BUDGET_DP_BITS (1ull << 28)
+
+/* 0/1 knapsack: chooses take[] maximizing the summed value within cap bytes. Exact by DP
+ * over bytes (in units of the sizes' gcd) when the table fits, else greedy by value per
+ * byte. Returns true when exact. */
+static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64_t cap,
+                     bool force_greedy, bool *take) {
+  memset(take, 0, sizeof *take * n);
+  uint64_t u = 0;
+  for (int k = 0; k < n; k++)
+    u = gcd(u, bytes[k]);
+  uint64_t W = u ? cap / u : 0;
+  if (!force_greedy && (n == 0 || u == 0 ||
+                        (W < BUDGET_DP_BITS && (uint64_t)n * (W + 1) <= BUDGET_DP_BITS))) {
+    uint64_t *best = calloc(W + 1, sizeof *best);
+    size_t words = (size_t)((W + 64) / 64);
+    uint64_t *keep = calloc((size_t)n * words + 1, sizeof *keep); /* keep[k][w] bits */
+    if (!best || !keep)
+      OOM();
+    for (int k = 0; k < n; k++) {
+      uint64_t wk = u ? bytes[k] / u : 0;
+      if (wk > W)
+        continue;
+      for (uint64_t w = W + 1; w-- > wk;) {
+        uint64_t v = sat_add(best[w - wk], value[k]);
+        if (v > best[w]) {
+          best[w] = v;
+          keep[(size_t)k * words + w / 64] |= 1ull << (w % 64);
+        }
+      }
+    }
+    uint64_t w = W; /* walk back from the full capacity */
+    for (int k = n - 1; k >= 0; k--)
+      if (keep[(size_t)k * words + w / 64] >> (w % 64) & 1) {
+        take[k] = true;
+        w -= u ? bytes[k] / u : 0;
+      }
+    free(best);
+    free(keep);
+    return true;
+  }
+  /* Greedy: highest value per byte first, while it fits. */
+  int *order = malloc(sizeof *order * (n + 1));
+  if (!order)
+    OOM();
+  for (int k = 0; k < n; k++)
+    order[k] = k;
+  for (int a = 1; a < n; a++) /* insertion sort, stable */
+    for (int b = a; b > 0; b--) {
+      int x = order[b - 1], y = order[b];
+      /* value[y]/bytes[y] > value[x]/bytes[x], without division */
+      if ((long double)value[y] * bytes[x] <= (long double)value[x] * bytes[y])
+        break;
+      order[b - 1] = y;
+      order[b] = x;
+    }
+  uint64_t used = 0;
+  for (int k = 0; k < n; k++) {
+    int c = order[k];
+    if (bytes[c] <= cap - used) {
+      take[c] = true;
+      used += bytes[c];
+    }
+  }
+  free(order);
+  return false;
+}
+
+/* Candidates: forward results the backward uses, that this run may tag (untagged, not a
+ * constant, not a collective). Values that must be saved whatever the choice (user or FSDP
+ * save tags, collective results the backward uses) are fixed bytes. The recompute cost of
+ * not saving a candidate is its op's cost plus the cost of every non-candidate op it needs
+ * back to arguments, constants, candidates or tagged ops. Returns 0, or -1 after an error
+ * when the fixed bytes exceed the budget. */
+static int tag_budget(graph *g, const plan *p) {
+  int *cand = malloc(sizeof *cand * (g->count + 1)), nc = 0;
+  int *index = malloc(sizeof *index * (g->count + 1)); /* op -> candidate number, -1 */
+  int *stack = malloc(sizeof *stack * (g->count + 1));
+  int *seen = malloc(sizeof *seen * (g->count + 1));
+  if (!cand || !index || !stack || !seen)
+    OOM();
+  uint64_t fixed = 0;
+  for (int i = 0; i < g->count; i++) {
+    node *n = &g->n[i];
+    index[i] = seen[i] = -1;
+    if (!n->forward || n->constant || !n->bwd_use || n->id == RT_OP_NONE)
+      continue;
+    rt_policy pol = policy_of(g, i);
+    if (rt_policy_is_save(pol) ||
+        (pol == RT_POLICY_NONE && rt_op_kind_of(n->id) == RT_KIND_COLLECTIVE))
+      fixed = sat_add(fixed, n->bytes);
+    else if (pol == RT_POLICY_NONE) {
+      index[i] = nc;
+      cand[nc++] = i;
+    }
+  }
+  if (fixed > (uint64_t)p->budget) {
+    MlirStringRef name = rt_func_name(g->func);
+    rt_emit_error(g->func, "memory-budget=%lld is infeasible for '@%.*s': values that must "
+                           "be saved (user or FSDP save tags, collective results the "
+                           "backward uses) take %llu bytes",
+                  (long long)p->budget, (int)name.length, name.data,
+                  (unsigned long long)fixed);
+    free(cand), free(index), free(stack), free(seen);
+    return -1;
+  }
+  uint64_t *bytes = malloc(sizeof *bytes * (nc + 1)), *cost = malloc(sizeof *cost * (nc + 1));
+  bool *take = malloc(sizeof *take * (nc + 1));
+  if (!bytes || !cost || !take)
+    OOM();
+  for (int k = 0; k < nc; k++) {
+    int v = cand[k], sp = 0;
+    bytes[k] = g->n[v].bytes;
+    cost[k] = op_cost(g, v);
+    seen[v] = k;
+    stack[sp++] = v;
+    while (sp) { /* the non-candidate ops v needs, each counted once for v */
+      node *n = &g->n[stack[--sp]];
+      for (int a = 0; a < n->nin; a++) {
+        int s = n->in[a];
+        if (s < 0 || seen[s] == k || index[s] >= 0 || g->n[s].constant ||
+            policy_of(g, s) != RT_POLICY_NONE ||
+            rt_op_kind_of(g->n[s].id) == RT_KIND_COLLECTIVE)
+          continue;
+        seen[s] = k;
+        cost[k] = sat_add(cost[k], op_cost(g, s));
+        stack[sp++] = s;
+      }
+    }
+  }
+  knapsack(nc, bytes, cost, (uint64_t)p->budget - fixed, p->greedy, take);
+  for (int k = 0; k < nc; k++)
+    tag(g, cand[k], take[k] ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
+  /* Every other forward op the choice did not keep is recomputed, never saved. */
+  for (int i = 0; i < g->count; i++) {
+    node *n = &g->n[i];
+    if (n->forward && !n->constant && index[i] < 0 && policy_of(g, i) == RT_POLICY_NONE &&
+        rt_op_kind_of(n->id) != RT_KIND_COLLECTIVE && n->id != RT_OP_NONE)
+      tag(g, i, RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
+  }
+  free(bytes), free(cost), free(take);
+  free(cand), free(index), free(stack), free(seen);
+  return 0;
+}
+
+/* ---- the pass ------------------------------------------------------------------------- */
+
+/* Tags one joint function; 0, or -1 after an error. */
+static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p) {
+  graph g;
+  graph_build(&g, func, num_outputs);
+  int rc = 0;
+  if (g.count > 0) {
+    if (p->fsdp != FSDP_OFF)
+      tag_fsdp(&g, p->fsdp);
+    if (p->budget >= 0)
+      rc = tag_budget(&g, p);
+    else {
+      if (p->any_save_op)
+        tag_save_ops(&g, p);
+      if (p->ac != AC_NONE)
+        tag_stages(&g, p);
+    }
+    if (rc == 0)
+      write_tags(&g);
+  }
+  graph_free(&g);
+  return rc;
+}
+
+static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
+  const plan *p = ud;
+  MlirRegion body = mlirOperationGetRegion(module, 0);
+  for (MlirBlock b = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(b);
+       b = mlirBlockGetNextInRegion(b))
+    for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op)) {
+      int64_t num_outputs;
+      if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") ||
+          !rt_func_num_outputs(op, &num_outputs) ||
+          mlirBlockIsNull(rt_func_entry_block(op)))
+        continue;
+      if (tag_function(op, num_outputs, p)) {
+        mlirExternalPassSignalFailure(pass);
+        return;
+      }
+    }
+}
+
+static void construct(void *ud) { (void)ud; }
+static void destruct(void *ud) { free(ud); }
+
+static void *clone(void *ud) {
+  plan *c = malloc(sizeof *c);
+  if (!c)
+    OOM();
+  memcpy(c, ud, sizeof *c);
+  return c;
+}
+
+static _Alignas(8) const char checkpoint_pass_id = 0;
+
+static const char contract[] =
+    "requires verified rt IR; tags forward ops of joint functions (rt.policy, rt.ac_region, "
+    "rt.ac_reason); keeps user tags; replaces only its own earlier tags";
+
+static MlirPass create(const void *options) {
+  plan *p = malloc(sizeof *p);
+  char err[256];
+  if (!p)
+    OOM();
+  if (make_plan(options, p, err, sizeof err)) /* check_options ran before: a bug */
+    abort();
+  return mlirCreateExternalPass(
+      mlirTypeIDCreate(&checkpoint_pass_id), str("RematCheckpoint"), str("remat-checkpoint"),
+      str(contract), str("builtin.module"), 0, NULL,
+      (MlirExternalPassCallbacks){construct, destruct, NULL, clone, run}, p);
+}
+
+#define OPT(name, type, field, help) {name, type, offsetof(checkpoint_options, field), help}
+static const RematOptionInfo checkpoint_option_table[] = {
+    OPT("ac", REMAT_OPTION_STRING, ac,
+        "none | auto | <GiB>: stage heuristic; auto = sqrt(recomputable forward GiB) "
+        "(default none)"),
+    OPT("fsdp", REMAT_OPTION_STRING, fsdp,
+        "recompute | save | off: all-gathers of rt.param arguments (default recompute)"),
+    OPT("save-ops", REMAT_OPTION_STRING, save_ops,
+        "forward ops saved every save-every-th time, the others recomputed "
+        "(default rt.matmul; save-ops=none: off)"),
+    OPT("save-every", REMAT_OPTION_INT, save_every,
+        "N >= 1: save the 1st, (N+1)th, ... op of save-ops (default 2)"),
+    OPT("memory-budget", REMAT_OPTION_INT, memory_budget,
+        "bytes of forward results saved for the backward, chosen at least recompute cost; "
+        "replaces save-ops (default -1: off)"),
+    OPT("budget-greedy", REMAT_OPTION_BOOL, budget_greedy,
+        "use the greedy budget choice even where the exact one fits (default false)"),
+};
+
+const RematPassInfo remat_checkpoint_pass = {
+    "remat-checkpoint",
+    "tag activation-checkpoint policies (FSDP gathers, save list, stages, budget)",
+    contract,
+    checkpoint_option_table,
+    (int)(sizeof checkpoint_option_table / sizeof *checkpoint_option_table),
+    sizeof(checkpoint_options),
+    init_options,
+    check_options,
+    create,
+};
