@@ -609,8 +609,16 @@ static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64
   return false;
 }
 
-/* Candidates: forward results the backward uses, that this run may tag (untagged, not a
- * constant, not a collective). Values that must be saved whatever the choice (user or FSDP
+static void budget_error(const graph *g, const plan *p, uint64_t fixed) {
+  MlirStringRef name = rt_func_name(g->func);
+  rt_emit_error(g->func, "memory-budget=%lld is infeasible for '@%.*s': values that must be "
+                         "saved (user or FSDP save tags, collective results) take %llu bytes",
+                (long long)p->budget, (int)name.length, name.data, (unsigned long long)fixed);
+}
+
+/* Candidates: forward results the backward needs (uses, or needs to recompute a value
+ * tagged for recompute), that this run may tag (untagged, not a constant, not a
+ * collective). Values that must be saved whatever the choice (user or FSDP
  * save tags, collective results the backward uses) are fixed bytes. The recompute cost of
  * not saving a candidate is its op's cost plus the cost of every non-candidate op it needs
  * back to arguments, constants, candidates or tagged ops. Returns 0, or -1 after an error
@@ -622,11 +630,24 @@ static int tag_budget(graph *g, const plan *p) {
   int *seen = malloc(sizeof *seen * (g->count + 1));
   if (!cand || !index || !stack || !seen)
     OOM();
+  /* Needed by the backward: used by it, or an input of a value it recomputes because of
+   * a recompute tag (user or FSDP) and needs. Producers come first: one reverse pass. */
+  bool *needed = malloc(sizeof *needed * (g->count + 1));
+  if (!needed)
+    OOM();
+  for (int i = 0; i < g->count; i++)
+    needed[i] = g->n[i].forward && g->n[i].bwd_use;
+  for (int i = g->count - 1; i >= 0; i--)
+    if (needed[i] && forced_recompute(g, i))
+      for (int a = 0; a < g->n[i].nin; a++)
+        if (g->n[i].in[a] >= 0 && g->n[g->n[i].in[a]].forward)
+          needed[g->n[i].in[a]] = true;
   uint64_t fixed = 0;
   for (int i = 0; i < g->count; i++) {
     node *n = &g->n[i];
     index[i] = seen[i] = -1;
-    if (!n->forward || n->constant || !n->bwd_use || n->id == RT_OP_NONE)
+    if (!n->forward || n->constant || !needed[i] || n->id == RT_OP_NONE ||
+        forced_recompute(g, i))
       continue;
     rt_policy pol = policy_of(g, i);
     if (rt_policy_is_save(pol) ||
@@ -637,20 +658,12 @@ static int tag_budget(graph *g, const plan *p) {
       cand[nc++] = i;
     }
   }
-  if (fixed > (uint64_t)p->budget) {
-    MlirStringRef name = rt_func_name(g->func);
-    rt_emit_error(g->func, "memory-budget=%lld is infeasible for '@%.*s': values that must "
-                           "be saved (user or FSDP save tags, collective results the "
-                           "backward uses) take %llu bytes",
-                  (long long)p->budget, (int)name.length, name.data,
-                  (unsigned long long)fixed);
-    free(cand), free(index), free(stack), free(seen);
-    return -1;
-  }
   uint64_t *bytes = malloc(sizeof *bytes * (nc + 1)), *cost = malloc(sizeof *cost * (nc + 1));
   bool *take = malloc(sizeof *take * (nc + 1));
   if (!bytes || !cost || !take)
     OOM();
+  /* A candidate whose recompute would need a collective's result (never recomputed) is
+   * saved instead: fixed, and marked by cost UINT64_MAX. */
   for (int k = 0; k < nc; k++) {
     int v = cand[k], sp = 0;
     bytes[k] = g->n[v].bytes;
@@ -662,18 +675,38 @@ static int tag_budget(graph *g, const plan *p) {
       for (int a = 0; a < n->nin; a++) {
         int s = n->in[a];
         if (s < 0 || seen[s] == k || index[s] >= 0 || g->n[s].constant ||
-            policy_of(g, s) != RT_POLICY_NONE ||
-            rt_op_kind_of(g->n[s].id) == RT_KIND_COLLECTIVE)
+            policy_of(g, s) != RT_POLICY_NONE)
           continue;
         seen[s] = k;
-        cost[k] = sat_add(cost[k], op_cost(g, s));
+        if (rt_op_kind_of(g->n[s].id) == RT_KIND_COLLECTIVE || g->n[s].id == RT_OP_NONE)
+          cost[k] = UINT64_MAX;
+        else
+          cost[k] = sat_add(cost[k], op_cost(g, s));
         stack[sp++] = s;
       }
     }
+    if (cost[k] == UINT64_MAX)
+      fixed = sat_add(fixed, bytes[k]);
   }
-  knapsack(nc, bytes, cost, (uint64_t)p->budget - fixed, p->greedy, take);
+  int nfree = 0; /* the candidates the choice is about, packed to the front */
   for (int k = 0; k < nc; k++)
-    tag(g, cand[k], take[k] ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
+    if (cost[k] != UINT64_MAX) {
+      bytes[nfree] = bytes[k], cost[nfree] = cost[k];
+      index[cand[k]] = nfree++;
+    } else
+      index[cand[k]] = -2;
+  if (fixed > (uint64_t)p->budget) {
+    budget_error(g, p, fixed);
+    free(bytes), free(cost), free(take);
+    free(cand), free(index), free(stack), free(seen), free(needed);
+    return -1;
+  }
+  knapsack(nfree, bytes, cost, (uint64_t)p->budget - fixed, p->greedy, take);
+  for (int k = 0; k < nc; k++) {
+    int i = index[cand[k]];
+    tag(g, cand[k], i == -2 || take[i] ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0,
+        "budget");
+  }
   /* Every other forward op the choice did not keep is recomputed, never saved. */
   for (int i = 0; i < g->count; i++) {
     node *n = &g->n[i];
@@ -682,7 +715,7 @@ static int tag_budget(graph *g, const plan *p) {
       tag(g, i, RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
   }
   free(bytes), free(cost), free(take);
-  free(cand), free(index), free(stack), free(seen);
+  free(cand), free(index), free(stack), free(seen), free(needed);
   return 0;
 }
 
