@@ -473,6 +473,11 @@ static void tag_stages(graph *g, const plan *p) {
     live[q] = (uint64_t)(run += diff[q]);
   double stage_bytes = p->ac == AC_AUTO ? sqrt(total / 1073741824.0) * 1073741824.0
                                         : p->stage_gib * 1073741824.0;
+  /* Values defined up to the current point that may still be live: each leaves the list
+   * once dead, so tagging costs the sizes of the live sets, not n per stage. */
+  int *open = malloc(sizeof *open * (g->count + 1)), nopen = 0, next = 0;
+  if (!open)
+    OOM();
   int64_t region = 0;
   for (int a = 0; a < nwalk;) {
     /* one stage: walk[a..b) */
@@ -485,16 +490,26 @@ static void tag_stages(graph *g, const plan *p) {
     for (int k = a; k < b; k++)
       if (live[walk[k]] <= live[best]) /* ties: the later point */
         best = walk[k];
-    for (int i = 0; i <= best; i++)
-      if (live_weight(g, i) && g->n[i].last_fwd_use > best &&
-          (g->n[i].tag == RT_POLICY_NONE || g->n[i].tag == RT_POLICY_PREFER_RECOMPUTE))
+    for (; next <= best; next++)
+      if (live_weight(g, next) && g->n[next].last_fwd_use > next)
+        open[nopen++] = next;
+    int kept = 0;
+    for (int k = 0; k < nopen; k++) {
+      int i = open[k];
+      if (g->n[i].last_fwd_use <= best)
+        continue; /* dead from here on */
+      open[kept++] = i;
+      if (g->n[i].tag == RT_POLICY_NONE || g->n[i].tag == RT_POLICY_PREFER_RECOMPUTE)
         /* a save list's recompute tag gives way to the stage boundary */
         tag(g, i, RT_POLICY_MUST_SAVE, region, "ac-stage");
+    }
+    nopen = kept;
     for (int k = a; k < b; k++)
       if (g->n[walk[k]].tag == RT_POLICY_NONE)
         tag(g, walk[k], RT_POLICY_PREFER_RECOMPUTE, region, "ac-stage");
     a = b;
   }
+  free(open);
   free(diff);
   free(live);
   free(walk);
@@ -540,12 +555,65 @@ static uint64_t gcd(uint64_t a, uint64_t b) {
   return a;
 }
 
-/* Largest DP table (item x capacity bits) the exact choice may use. */
-#define BUDGET_DP_BITS (1ull << 28)
+/* Limits of the exact choice: the DP table (items x capacity bits, and the capacity
+ * itself), then the nodes branch and bound may visit. */
+#define BUDGET_DP_CELLS (1ull << 28)
+#define BUDGET_DP_CAPACITY (1ull << 22)
+#define BUDGET_BB_NODES 20000000L
+
+typedef struct item {
+  uint64_t bytes, value;
+  int index;
+} item;
+
+/* Higher value per byte first; ties by index, so the order is deterministic. */
+static int by_density(const void *pa, const void *pb) {
+  const item *a = pa, *b = pb;
+  long double l = (long double)a->value * b->bytes, r = (long double)b->value * a->bytes;
+  return l > r ? -1 : l < r ? 1 : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Branch and bound over items sorted by density, bounded by the fractional (LP) fill. */
+typedef struct bb {
+  const item *it;
+  int n;
+  bool *cur, *best;
+  uint64_t best_value;
+  long nodes;
+} bb;
+
+static void bb_search(bb *s, int k, uint64_t room, uint64_t value) {
+  if (value > s->best_value || (k == 0 && s->best_value == 0)) {
+    s->best_value = value;
+    memcpy(s->best, s->cur, sizeof *s->cur * s->n);
+  }
+  if (k == s->n || s->nodes-- <= 0)
+    return;
+  long double bound = value; /* the LP relaxation of what is left */
+  uint64_t r = room;
+  for (int i = k; i < s->n && r > 0; i++) {
+    if (s->it[i].bytes <= r) {
+      bound += s->it[i].value;
+      r -= s->it[i].bytes;
+    } else {
+      bound += (long double)s->it[i].value * r / s->it[i].bytes;
+      r = 0;
+    }
+  }
+  if (bound <= (long double)s->best_value)
+    return;
+  if (s->it[k].bytes <= room) {
+    s->cur[k] = true;
+    bb_search(s, k + 1, room - s->it[k].bytes, sat_add(value, s->it[k].value));
+    s->cur[k] = false;
+  }
+  bb_search(s, k + 1, room, value);
+}
 
 /* 0/1 knapsack: chooses take[] maximizing the summed value within cap bytes. Exact by DP
- * over bytes (in units of the sizes' gcd) when the table fits, else greedy by value per
- * byte. Returns true when exact. */
+ * over bytes (in units of the sizes' gcd) when its table fits, else by branch and bound
+ * within BUDGET_BB_NODES nodes; greedy by value per byte when forced. Returns true when
+ * the choice is proven optimal. */
 static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64_t cap,
                      bool force_greedy, bool *take) {
   memset(take, 0, sizeof *take * n);
@@ -554,7 +622,7 @@ static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64
     u = gcd(u, bytes[k]);
   uint64_t W = u ? cap / u : 0;
   if (!force_greedy && (n == 0 || u == 0 ||
-                        (W < BUDGET_DP_BITS && (uint64_t)n * (W + 1) <= BUDGET_DP_BITS))) {
+                        (W < BUDGET_DP_CAPACITY && (uint64_t)n * (W + 1) <= BUDGET_DP_CELLS))) {
     uint64_t *best = calloc(W + 1, sizeof *best);
     size_t words = (size_t)((W + 64) / 64);
     uint64_t *keep = calloc((size_t)n * words + 1, sizeof *keep); /* keep[k][w] bits */
@@ -582,31 +650,30 @@ static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64
     free(keep);
     return true;
   }
-  /* Greedy: highest value per byte first, while it fits. */
-  int *order = malloc(sizeof *order * (n + 1));
-  if (!order)
+  item *it = malloc(sizeof *it * (n + 1));
+  bool *cur = calloc(n + 1, sizeof *cur), *got = calloc(n + 1, sizeof *got);
+  if (!it || !cur || !got)
     OOM();
   for (int k = 0; k < n; k++)
-    order[k] = k;
-  for (int a = 1; a < n; a++) /* insertion sort, stable */
-    for (int b = a; b > 0; b--) {
-      int x = order[b - 1], y = order[b];
-      /* value[y]/bytes[y] > value[x]/bytes[x], without division */
-      if ((long double)value[y] * bytes[x] <= (long double)value[x] * bytes[y])
-        break;
-      order[b - 1] = y;
-      order[b] = x;
-    }
-  uint64_t used = 0;
-  for (int k = 0; k < n; k++) {
-    int c = order[k];
-    if (bytes[c] <= cap - used) {
-      take[c] = true;
-      used += bytes[c];
-    }
+    it[k] = (item){bytes[k], value[k], k};
+  qsort(it, n, sizeof *it, by_density);
+  bool exact = false;
+  if (force_greedy) { /* highest value per byte first, while it fits */
+    uint64_t room = cap;
+    for (int k = 0; k < n; k++)
+      if (it[k].bytes <= room) {
+        got[k] = true;
+        room -= it[k].bytes;
+      }
+  } else {
+    bb s = {it, n, cur, got, 0, BUDGET_BB_NODES};
+    bb_search(&s, 0, cap, 0);
+    exact = s.nodes > 0;
   }
-  free(order);
-  return false;
+  for (int k = 0; k < n; k++)
+    take[it[k].index] = got[k];
+  free(it), free(cur), free(got);
+  return exact;
 }
 
 static void budget_error(const graph *g, const plan *p, uint64_t fixed) {

@@ -1,0 +1,32 @@
+// memory-budget where the DP table does not fit: sizes whose gcd is 4 bytes and a budget
+// of 20971528 bytes (5242882 units > 2^22), so branch and bound finds the optimum.
+//   a = add(p, q)  3145729 x f32 = 12582916 bytes, cost 3 x 12582916 = 37748748
+//   b = exp(xb)    2621441 x f32 = 10485764 bytes, cost 2 x 10485764 = 20971528
+//   c = exp(xc)    10485764 bytes, cost 20971528
+// Budget 20971528 = b + c exactly. Greedy (cost per byte: a 3, b and c 2) keeps a and then
+// has 8388612 bytes left: recomputes b and c (41943056). Exact: keeps b and c, recomputes
+// a (37748748).
+// RUN: remat-opt --remat-checkpoint=memory-budget=20971528 %s | FileCheck %s --check-prefix=EXACT
+// RUN: remat-opt --remat-checkpoint=memory-budget=20971528,budget-greedy=true %s | FileCheck %s --check-prefix=GREEDY
+
+// EXACT: "rt.add"(%arg0, %arg1) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// EXACT-NEXT: "rt.exp"(%arg2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"}
+// EXACT-NEXT: "rt.exp"(%arg3) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"}
+// GREEDY: "rt.add"(%arg0, %arg1) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"}
+// GREEDY-NEXT: "rt.exp"(%arg2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// GREEDY-NEXT: "rt.exp"(%arg3) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+func.func @large(%p: tensor<3145729xf32>, %q: tensor<3145729xf32>, %xb: tensor<2621441xf32>,
+                 %xc: tensor<2621441xf32>, %ga: tensor<3145729xf32> {rt.tangent},
+                 %gb: tensor<2621441xf32> {rt.tangent}, %gc: tensor<2621441xf32> {rt.tangent})
+    -> (tensor<3145729xf32>, tensor<2621441xf32>, tensor<2621441xf32>,
+        tensor<3145729xf32>, tensor<2621441xf32>, tensor<2621441xf32>)
+    attributes {rt.num_outputs = 3 : i64} {
+  %a = "rt.add"(%p, %q) : (tensor<3145729xf32>, tensor<3145729xf32>) -> tensor<3145729xf32>
+  %b = "rt.exp"(%xb) : (tensor<2621441xf32>) -> tensor<2621441xf32>
+  %c = "rt.exp"(%xc) : (tensor<2621441xf32>) -> tensor<2621441xf32>
+  %da = "rt.mul"(%ga, %a) : (tensor<3145729xf32>, tensor<3145729xf32>) -> tensor<3145729xf32>
+  %db = "rt.mul"(%gb, %b) : (tensor<2621441xf32>, tensor<2621441xf32>) -> tensor<2621441xf32>
+  %dc = "rt.mul"(%gc, %c) : (tensor<2621441xf32>, tensor<2621441xf32>) -> tensor<2621441xf32>
+  return %a, %b, %c, %da, %db, %dc : tensor<3145729xf32>, tensor<2621441xf32>, tensor<2621441xf32>,
+                                      tensor<3145729xf32>, tensor<2621441xf32>, tensor<2621441xf32>
+}
