@@ -97,6 +97,18 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
   return rc;
 }
 
+MlirPass rematCreatePassFromOptions(const RematPassInfo *p, const void *opts, char *err,
+                                    size_t cap) {
+  MlirPass none = {NULL};
+  if (!p->create) {
+    snprintf(err, cap, "pass '%s' is not implemented yet", p->argument);
+    return none;
+  }
+  if (p->check_options && p->check_options(opts, err, cap))
+    return none;
+  return p->create(opts);
+}
+
 MlirPass rematCreatePass(const char *argument, const char *options, char *err,
                          size_t cap) {
   MlirPass none = {NULL};
@@ -114,6 +126,7 @@ MlirPass rematCreatePass(const char *argument, const char *options, char *err,
   if (p->options_size > sizeof opts)
     abort(); /* internal: a pass's options outgrew the buffer */
   p->init_options(opts);
+  /* rematParsePassOptions has run check_options already. */
   if (rematParsePassOptions(p, options, opts, err, cap))
     return none;
   return p->create(opts);

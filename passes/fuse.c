@@ -34,14 +34,14 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
-#include "remat-c/Remat.h"
+#include "remat-c/Passes.h"
 #include "rt.h"
 
 #define MAX_RANK 16
 
-typedef struct fuse_options {
-  int64_t max_ops; /* ops per kernel, constants not counted; 0: unlimited */
-} fuse_options;
+/* RematFuseOptions (remat-c/Passes.h): max_ops, ops per kernel, constants not counted;
+ * 0: unlimited. */
+typedef RematFuseOptions fuse_options;
 
 #define BUG(msg) (fprintf(stderr, "remat: internal error at %s:%d: %s\n", __FILE__, \
                           __LINE__, msg), abort())

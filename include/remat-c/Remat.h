@@ -122,6 +122,13 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
 MlirPass rematCreatePass(const char *argument, const char *options, char *error,
                          size_t error_cap);
 
+/* Builds a pass from an options struct of its type (set with the pass's init function,
+ * then edited): checks the values as the text parser does. Returns a null MlirPass with a
+ * message for invalid options or a pass that is not implemented. The typed constructors
+ * of remat-c/Passes.h are this function for each pass. */
+MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
+                                    char *error, size_t error_cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,45 @@
+/* remat-c/Passes.h: typed constructors for remat's passes.
+ *
+ * For each pass: an options struct (plain value, owned by the caller), a function that
+ * sets it to the defaults, and a constructor. Set the defaults, change fields, build:
+ *
+ *   RematFuseOptions o;
+ *   rematFuseOptionsInit(&o);
+ *   o.max_ops = 8;
+ *   MlirPass p = rematCreateFusePass(&o, err, sizeof err);
+ *
+ * The names in brackets are the option names of the textual syntax (remat-opt
+ * --remat-fuse=max-ops=8, mlir-opt -p 'builtin.module(remat-fuse{max-ops=8})',
+ * rematCreatePass); both ways build the same pass.
+ *
+ * Conventions (as in remat-c/Remat.h): a constructor copies the options; it checks them
+ * and returns a null MlirPass (pass.ptr == NULL) with a NUL-terminated message in
+ * error[error_cap] when they are invalid; the returned pass is the caller's until added to
+ * a pass manager (mlirPassManagerAddOwnedPass). Errors in the IR a pass runs on are MLIR
+ * diagnostics at the op's location, and the pass manager's run fails. Each pass runs on a
+ * builtin.module. String options are NUL-terminated char arrays of
+ * REMAT_OPTION_STRING_MAX bytes. */
+#ifndef REMAT_C_PASSES_H
+#define REMAT_C_PASSES_H
+
+#include "remat-c/Remat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
+
+typedef struct RematFuseOptions {
+  /* [max-ops] most ops in one kernel, constants not counted; 0: unlimited (default 0) */
+  int64_t max_ops;
+} RematFuseOptions;
+
+void rematFuseOptionsInit(RematFuseOptions *options);
+MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error, size_t error_cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,11 @@
+/* pass_constructors.c: the typed constructors of remat-c/Passes.h, each a thin wrapper
+ * over the pass's registry entry (so typed and textual options build the same pass). */
+#include "remat-c/Passes.h"
+
+extern const RematPassInfo remat_fuse_pass;
+
+void rematFuseOptionsInit(RematFuseOptions *o) { remat_fuse_pass.init_options(o); }
+
+MlirPass rematCreateFusePass(const RematFuseOptions *o, char *err, size_t cap) {
+  return rematCreatePassFromOptions(&remat_fuse_pass, o, err, cap);
+}
