@@ -2,7 +2,16 @@
  * over the pass's registry entry (so typed and textual options build the same pass). */
 #include "remat-c/Passes.h"
 
+extern const RematPassInfo remat_checkpoint_pass;
 extern const RematPassInfo remat_fuse_pass;
+
+void rematCheckpointOptionsInit(RematCheckpointOptions *o) {
+  remat_checkpoint_pass.init_options(o);
+}
+
+MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *o, char *err, size_t cap) {
+  return rematCreatePassFromOptions(&remat_checkpoint_pass, o, err, cap);
+}
 
 void rematFuseOptionsInit(RematFuseOptions *o) { remat_fuse_pass.init_options(o); }
 

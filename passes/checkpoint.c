@@ -20,21 +20,15 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
-#include "remat-c/Remat.h"
+#include "remat-c/Passes.h"
 #include "rt.h"
 
 #define OOM() (fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__), abort())
 
 /* ---- options -------------------------------------------------------------------------- */
 
-typedef struct checkpoint_options {
-  char ac[REMAT_OPTION_STRING_MAX];
-  char fsdp[REMAT_OPTION_STRING_MAX];
-  char save_ops[REMAT_OPTION_STRING_MAX];
-  int64_t save_every;
-  int64_t memory_budget; /* -1: off */
-  bool budget_greedy;
-} checkpoint_options;
+/* RematCheckpointOptions: remat-c/Passes.h. */
+typedef RematCheckpointOptions checkpoint_options;
 
 enum ac_mode { AC_NONE, AC_AUTO, AC_FIXED };
 enum fsdp_mode { FSDP_RECOMPUTE, FSDP_SAVE, FSDP_OFF };

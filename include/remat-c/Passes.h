@@ -28,6 +28,31 @@
 extern "C" {
 #endif
 
+/* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
+
+typedef struct RematCheckpointOptions {
+  /* [ac] "none" | "auto" | "<GiB>": stage heuristic; auto = sqrt(recomputable forward
+   * GiB) (default "none") */
+  char ac[REMAT_OPTION_STRING_MAX];
+  /* [fsdp] "recompute" | "save" | "off": all-gathers of rt.param arguments
+   * (default "recompute") */
+  char fsdp[REMAT_OPTION_STRING_MAX];
+  /* [save-ops] comma list of forward ops saved every save_every-th time, the others
+   * recomputed; "none": off (default "rt.matmul") */
+  char save_ops[REMAT_OPTION_STRING_MAX];
+  /* [save-every] N >= 1: save the 1st, (N+1)th, ... op of save_ops (default 2) */
+  int64_t save_every;
+  /* [memory-budget] bytes of forward results saved for the backward, chosen at least
+   * recompute cost; replaces save_ops; -1: off (default -1) */
+  int64_t memory_budget;
+  /* [budget-greedy] the greedy budget choice even where the exact one fits (false) */
+  bool budget_greedy;
+} RematCheckpointOptions;
+
+void rematCheckpointOptionsInit(RematCheckpointOptions *options);
+MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *error,
+                                   size_t error_cap);
+
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
 
 typedef struct RematFuseOptions {

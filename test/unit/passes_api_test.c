@@ -51,16 +51,36 @@ int main(int argc, char **argv) {
     return 1;
   char err[256];
 
+  MlirPass bad;
+  char *typed, *textual;
+
   RematFuseOptions fuse;
   rematFuseOptionsInit(&fuse);
   printf("fuse defaults: max_ops=%lld\n", (long long)fuse.max_ops);
   fuse.max_ops = -1;
-  MlirPass bad = rematCreateFusePass(&fuse, err, sizeof err);
+  bad = rematCreateFusePass(&fuse, err, sizeof err);
   printf("fuse max_ops=-1: %s: %s\n", bad.ptr ? "built" : "refused", err);
   fuse.max_ops = 3;
-  char *typed = run_pass(ctx, argv[1], rematCreateFusePass(&fuse, err, sizeof err));
-  char *textual = run_pass(ctx, argv[1], rematCreatePass("remat-fuse", "max-ops=3", err, sizeof err));
+  typed = run_pass(ctx, argv[1], rematCreateFusePass(&fuse, err, sizeof err));
+  textual = run_pass(ctx, argv[1], rematCreatePass("remat-fuse", "max-ops=3", err, sizeof err));
   printf("fuse typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
+  printf("%s\n", typed ? typed : "(failed)");
+  free(typed);
+  free(textual);
+
+  RematCheckpointOptions ck;
+  rematCheckpointOptionsInit(&ck);
+  printf("checkpoint defaults: ac=%s fsdp=%s save_ops=%s save_every=%lld memory_budget=%lld "
+         "budget_greedy=%d\n", ck.ac, ck.fsdp, ck.save_ops, (long long)ck.save_every,
+         (long long)ck.memory_budget, ck.budget_greedy);
+  ck.save_every = 0;
+  bad = rematCreateCheckpointPass(&ck, err, sizeof err);
+  printf("checkpoint save_every=0: %s: %s\n", bad.ptr ? "built" : "refused", err);
+  ck.save_every = 2;
+  strcpy(ck.ac, "auto");
+  typed = run_pass(ctx, argv[1], rematCreateCheckpointPass(&ck, err, sizeof err));
+  textual = run_pass(ctx, argv[1], rematCreatePass("remat-checkpoint", "ac=auto", err, sizeof err));
+  printf("checkpoint typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
   free(typed);
   free(textual);
