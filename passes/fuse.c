@@ -208,25 +208,32 @@ static MlirWalkResult seal_operands(MlirOperation op, void *ud) {
  *     is a member of group H, then p(H) >= pos(X) > p(G).
  * Uses inside nested regions count as uses by the top-level op that holds them. */
 static void group_block(block_ops *b, const fuse_options *o) {
-  int cap = 0;
+  int cap = 0, nopen = 0;
   int *tail = NULL; /* last member of each group, to chain the next one */
+  int *open = NULL; /* groups not sealed yet (at most one per shape), cap entries */
   for (int i = 0; i < b->n; i++) {
     shape s;
     b->grp[i] = -1;
     b->next[i] = -1;
     if (is_fusible(b->ops[i], &s)) {
-      int g = -1;
-      for (int h = b->ngroups - 1; h >= 0 && g < 0; h--)
-        if (!b->groups[h].sealed && shape_eq(&b->groups[h].s, &s))
-          g = h;
+      int g = -1, kept = 0;
+      for (int h = 0; h < nopen; h++) /* drops the groups sealed since the last look */
+        if (!b->groups[open[h]].sealed) {
+          open[kept++] = open[h];
+          if (shape_eq(&b->groups[open[h]].s, &s))
+            g = open[h];
+        }
+      nopen = kept;
       if (g < 0) {
         if (b->ngroups == cap) {
           cap = cap ? 2 * cap : 8;
           b->groups = xrealloc(b->groups, (size_t)cap, sizeof *b->groups);
           tail = xrealloc(tail, (size_t)cap, sizeof *tail);
+          open = xrealloc(open, (size_t)cap, sizeof *open);
         }
         g = b->ngroups++;
         b->groups[g] = (group){s, false, 0, i, i};
+        open[nopen++] = g;
       } else {
         b->next[tail[g]] = i;
       }
@@ -240,6 +247,7 @@ static void group_block(block_ops *b, const fuse_options *o) {
     seal_ctx c = {b, b->grp[i]};
     mlirOperationWalk(b->ops[i], seal_operands, &c, MlirWalkPreOrder);
   }
+  free(open);
   free(tail);
 }
 
@@ -419,23 +427,10 @@ static MlirOperation build_kernel(const block_ops *b, int g, kernel *k, const ch
   return func;
 }
 
-static bool symbol_taken(MlirOperation module, const char *name) {
-  MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute a = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
-        rt_str_eq(mlirStringAttrGetValue(a), name))
-      return true;
-  }
-  return false;
-}
-
 /* Outlines the groups of one block of host function fn. Kernels are inserted into the
  * module after *after (updated); *counter numbers them. Returns 0, or -1 after a
  * diagnostic. */
-static int fuse_block(MlirOperation module, MlirOperation fn, MlirBlock block,
+static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block,
                       const fuse_options *o, MlirOperation *after, int *counter) {
   block_ops b = {0};
   b.block = block;
@@ -463,22 +458,29 @@ static int fuse_block(MlirOperation module, MlirOperation fn, MlirBlock block,
     collect_args(&b, g, &ks[g]);
   }
 
-  /* Kernels and calls. The calls use the members' host values until the replacement
-   * below, so the order of building does not matter. */
+  /* Names first: a taken name fails the pass before anything changes. */
   int rc = 0;
   MlirStringRef fname = rt_func_name(fn);
-  MlirOperation *clones = xcalloc((size_t)b.n, sizeof *clones);
+  size_t name_cap = fname.length + 16;
+  char *names = xcalloc((size_t)b.ngroups, name_cap);
   for (int g = 0; g < b.ngroups && rc == 0; g++) {
-    char name[512];
-    snprintf(name, sizeof name, "%.*s_k%d", (int)fname.length, fname.data, (*counter)++);
-    if (symbol_taken(module, name)) {
+    char *name = names + (size_t)g * name_cap;
+    snprintf(name, name_cap, "%.*s_k%d", (int)fname.length, fname.data, (*counter)++);
+    MlirStringRef ref = mlirStringRefCreateFromCString(name);
+    if (!mlirOperationIsNull(mlirSymbolTableLookup(symbols, ref))) {
       rt_emit_error(fn, "cannot outline a kernel of '%.*s': the symbol '%s' already exists",
                     (int)fname.length, fname.data, name);
       rc = -1;
-      break;
     }
-    MlirOperation kfn = build_kernel(&b, g, &ks[g], name, clones);
+  }
+
+  /* Kernels and calls. The calls use the members' host values until the replacement
+   * below, so the order of building does not matter. */
+  MlirOperation *clones = xcalloc((size_t)b.n, sizeof *clones);
+  for (int g = 0; g < b.ngroups && rc == 0; g++) {
+    MlirOperation kfn = build_kernel(&b, g, &ks[g], names + (size_t)g * name_cap, clones);
     mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(*after), *after, kfn);
+    mlirSymbolTableInsert(symbols, kfn); /* the name is free: nothing is renamed */
     *after = kfn;
   }
 
@@ -503,6 +505,7 @@ static int fuse_block(MlirOperation module, MlirOperation fn, MlirBlock block,
     free(ks[g].consts);
   }
   free(ks);
+  free(names);
   free(clones);
   op_index_free(&b.index);
   free(b.groups);
@@ -535,14 +538,16 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
       fns[nfn++] = op;
     }
   int rc = 0;
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
   for (int f = 0; f < nfn && rc == 0; f++) {
     MlirOperation after = fns[f];
     int counter = 0;
     MlirRegion body = mlirOperationGetRegion(fns[f], 0);
     for (MlirBlock blk = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(blk) && rc == 0;
          blk = mlirBlockGetNextInRegion(blk))
-      rc = fuse_block(module, fns[f], blk, o, &after, &counter);
+      rc = fuse_block(symbols, fns[f], blk, o, &after, &counter);
   }
+  mlirSymbolTableDestroy(symbols);
   free(fns);
   if (rc)
     mlirExternalPassSignalFailure(pass);
