@@ -1,0 +1,111 @@
+/* codegen.h: LLVM lowering of rt kernels and reductions (remat-translate, remat-run).
+ *
+ * Input: an MLIR module whose `func.func ... attributes {rt.kernel}` functions hold fusible
+ * rt ops (what --remat-fuse outlines) and whose other functions may hold rt.sum / rt.amax.
+ * Output: one LLVM module (own LLVMContext) for one target, holding
+ *   - one function per kernel, named as the kernel;
+ *   - one function per reduction op of a host function, named `<hostfn>_r<N>` (N: order
+ *     among the reductions of that function, from 0);
+ *   - on the host only, a `<name>_packed` wrapper per function (see the ABI below).
+ *
+ * ABI (docs/design.md, "Fusion, codegen and PTX"; keep in step with lib/runtime):
+ *   kernel parameters, in order: per kernel argument a tensor -> `ptr` to its dense
+ *   row-major buffer (addrspace(1) on nvptx64), a scalar -> by value (f32 float, f64
+ *   double, i64 i64, i32 i32, i1 i8 holding 0/1); then one `ptr` per kernel result
+ *   (buffers the caller allocates). Every result has the iteration-space shape; element i
+ *   of every result is computed for the row-major linear index i.
+ *   host:    void name(params..., i64 begin, i64 end) computes elements [begin, end);
+ *            void name_packed(void **args, i64 begin, i64 end): args[k] is, for a tensor
+ *            parameter, the buffer pointer itself, for a scalar, a pointer to its value
+ *            (float*, double*, int64_t*, int32_t*, uint8_t*).
+ *   nvptx64: `.entry name(params...)` (PTX_Kernel calling convention), a grid-stride loop
+ *            over [0, numel) using tid/ntid/ctaid/nctaid.x; any 1-D launch is correct.
+ *   reductions: params (input ptr, output ptr), plus (i64 begin, i64 end) over output
+ *            elements on the host; one output element per loop iteration / GPU thread.
+ *   storage: f32/f64 native, f16/bf16 as 16-bit patterns, i1 as one byte 0/1, i8/i32/i64
+ *            native.
+ *
+ * Errors: a construct the codegen cannot lower (an op or type in a kernel) is a user error:
+ * an MLIR diagnostic at the op's location and a NULL / -1 result. Internal errors (LLVM
+ * verifier failures, missing targets) abort naming file and line.
+ * Ownership: remat_codegen owns its LLVM context and module; strings returned by the
+ * functions below are malloc'ed and freed by the caller. */
+#ifndef REMAT_CODEGEN_H
+#define REMAT_CODEGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+typedef enum remat_target {
+  REMAT_TARGET_NVPTX64,
+  REMAT_TARGET_HOST,
+} remat_target;
+
+typedef struct remat_codegen_options {
+  remat_target target;
+  int sm;        /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
+  int opt_level; /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
+} remat_codegen_options;
+
+/* One lowered function, for a runtime that launches it. */
+typedef enum remat_cg_kind { REMAT_CG_KERNEL, REMAT_CG_REDUCTION } remat_cg_kind;
+
+typedef struct remat_cg_param {
+  MlirType type;  /* tensor type or scalar type, as in the IR */
+  bool is_output; /* a result buffer */
+} remat_cg_param;
+
+typedef struct remat_cg_function {
+  char *name;
+  remat_cg_kind kind;
+  int64_t numel;        /* iteration space: kernel result / reduction output elements */
+  MlirOperation source; /* the kernel func.func, or the rt.sum / rt.amax op */
+  int num_params;
+  remat_cg_param *params;
+} remat_cg_function;
+
+typedef struct remat_codegen remat_codegen;
+
+/* Valid compute capabilities for --sm (75, 80, 86, 87, 89, 90, 100, 120, ...). */
+bool remat_codegen_sm_is_valid(int sm);
+
+/* Lowers every kernel and reduction of module (a builtin.module) and, for opt_level 3,
+ * optimizes the LLVM module. NULL after emitting diagnostics on a user error. */
+remat_codegen *remat_codegen_create(MlirOperation module, const remat_codegen_options *opts);
+void remat_codegen_destroy(remat_codegen *cg);
+
+/* The lowered functions, in module order (kernels and reductions interleaved as the
+ * functions that hold them appear). */
+int remat_codegen_num_functions(const remat_codegen *cg);
+const remat_cg_function *remat_codegen_function(const remat_codegen *cg, int index);
+
+/* LLVM IR text of the module. */
+char *remat_codegen_llvm_ir(remat_codegen *cg);
+/* PTX text (nvptx64 only). NULL with a message in err on failure. Emitting runs LLVM's
+ * code generator on the module: call it last. */
+char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap);
+/* The manifest: one line per function,
+ *   `<kind> <name> numel=<N> in0:<type> ... out0:<type> ...`
+ * kind `kernel` or `reduction`; types printed as MLIR types (`tensor<2x2xf32>`, `i64`). */
+char *remat_codegen_manifest(const remat_codegen *cg);
+
+/* ---- host JIT (LLVM ORC LLJIT), for remat-run and the tests ------------------------- */
+
+typedef struct remat_jit remat_jit;
+
+/* JIT-compiles cg's module (host target only); takes the LLVM module and context out of
+ * cg (cg keeps its function list; remat_codegen_llvm_ir/ptx may no longer be called).
+ * libm functions the kernels call are resolved to this process's libm. NULL with a
+ * message on failure. */
+remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t err_cap);
+/* Address of a JIT-compiled function by name (`name` or `name_packed`); NULL if absent. */
+void *remat_jit_lookup(remat_jit *jit, const char *name);
+void remat_jit_destroy(remat_jit *jit);
+
+/* Signature of every `_packed` entry point. */
+typedef void (*remat_packed_fn)(void **args, int64_t begin, int64_t end);
+
+#endif

@@ -1,0 +1,208 @@
+/* codegen_kernel.c: one rt.kernel function -> one LLVM function: the checks of what a
+ * kernel may hold, the signature (ABI in codegen.h), the element loop, and cg_value_at,
+ * which dispatches an MLIR value at an index to the op files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "codegen_internal.h"
+#include "rt.h"
+
+/* Scalars a kernel can take by value. */
+static bool is_abi_scalar(MlirType t) {
+  if (mlirTypeIsAF32(t) || mlirTypeIsAF64(t))
+    return true;
+  if (!mlirTypeIsAInteger(t) || !mlirIntegerTypeIsSignless(t))
+    return false;
+  unsigned w = mlirIntegerTypeGetWidth(t);
+  return w == 1 || w == 32 || w == 64;
+}
+
+static bool is_abi_tensor(MlirType t) {
+  return rt_type_is_static_tensor(t) && mlirShapedTypeGetRank(t) <= CG_MAX_RANK &&
+         rt_element_type_is_supported(mlirShapedTypeGetElementType(t));
+}
+
+static LLVMTypeRef param_type(cg_module *m, MlirType t) {
+  if (mlirTypeIsATensor(t))
+    return m->ptr;
+  if (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 1)
+    return m->i8;
+  return cg_compute_type(m, t);
+}
+
+LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
+  MlirType t = mlirValueGetType(v);
+  bool tensor = mlirTypeIsATensor(t);
+  if (!tensor)
+    idx = NULL;
+  else if (mlirShapedTypeGetRank(t) == 0)
+    idx = cg_i64(k->m, 0);
+  for (int i = k->num_memo - 1; i >= 0; i--)
+    if (k->memo[i].value == v.ptr && k->memo[i].index == idx)
+      return k->memo[i].result;
+
+  LLVMValueRef r;
+  if (mlirValueIsABlockArgument(v)) {
+    LLVMValueRef p = k->params[mlirBlockArgumentGetArgNumber(v)];
+    if (tensor)
+      r = cg_load(k->m, mlirShapedTypeGetElementType(t), p, idx);
+    else if (LLVMTypeOf(p) == k->m->i8) /* i1 passed as a byte */
+      r = LLVMBuildICmp(k->m->b, LLVMIntNE, p, LLVMConstInt(k->m->i8, 0, 0), "");
+    else
+      r = p;
+  } else {
+    MlirOperation op = mlirOpResultGetOwner(v);
+    switch (rt_op_kind_of(rt_op_lookup(op))) {
+    case RT_KIND_ELEMENTWISE:
+    case RT_KIND_COMPARE: r = cg_elementwise(k, op, idx); break;
+    case RT_KIND_STRUCTURAL: r = cg_structural(k, op, idx); break;
+    case RT_KIND_RANDOM: r = cg_philox(k, op, idx); break;
+    default: r = cg_arith(k, op); break; /* checked by check_body */
+    }
+  }
+  if (k->num_memo == k->cap_memo) {
+    k->cap_memo = k->cap_memo ? 2 * k->cap_memo : 64;
+    k->memo = realloc(k->memo, sizeof *k->memo * (size_t)k->cap_memo);
+    if (!k->memo)
+      CG_BUG("out of memory");
+  }
+  k->memo[k->num_memo++] = (cg_memo){v.ptr, idx, r};
+  return r;
+}
+
+/* Every op of a kernel body must be lowerable. Emits one diagnostic per bad op. */
+static int check_body(MlirBlock body) {
+  int errors = 0;
+  char tb[128];
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+    rt_op_id id = rt_op_lookup(op);
+    rt_op_kind kind = rt_op_kind_of(id);
+    if (rt_str_eq(name, "func.return"))
+      continue;
+    if (kind == RT_KIND_ELEMENTWISE || kind == RT_KIND_COMPARE ||
+        kind == RT_KIND_STRUCTURAL || kind == RT_KIND_RANDOM) {
+      MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+      if (!is_abi_tensor(t)) {
+        rt_emit_error(op, "cannot lower '%.*s' with result type '%s' in a kernel",
+                      (int)name.length, name.data, rt_type_str(t, tb, sizeof tb));
+        errors++;
+      }
+      continue;
+    }
+    if (cg_arith_supported(op))
+      continue;
+    if (kind != RT_KIND_NONE)
+      rt_emit_error(op, "'%.*s' cannot be lowered in a kernel: only elementwise, compare, "
+                        "structural and random rt ops fuse (it belongs in a host function)",
+                    (int)name.length, name.data);
+    else
+      rt_emit_error(op, "'%.*s' cannot be lowered in a kernel", (int)name.length, name.data);
+    errors++;
+  }
+  return errors;
+}
+
+/* Arguments and results of a kernel: tensors (results all of one shape) and scalars of
+ * the ABI. */
+static int check_signature(MlirOperation func, MlirType fty) {
+  char tb[128];
+  intptr_t ni = mlirFunctionTypeGetNumInputs(fty), nr = mlirFunctionTypeGetNumResults(fty);
+  MlirStringRef name = rt_func_name(func);
+  for (intptr_t i = 0; i < ni; i++) {
+    MlirType t = mlirFunctionTypeGetInput(fty, i);
+    if (!is_abi_tensor(t) && !is_abi_scalar(t)) {
+      rt_emit_error(func, "kernel '%.*s' argument #%ld has type '%s': expected a static "
+                          "tensor or a f32, f64, i64, i32 or i1 scalar",
+                    (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+  }
+  if (nr == 0) {
+    rt_emit_error(func, "kernel '%.*s' has no results", (int)name.length, name.data);
+    return 1;
+  }
+  cg_shape s0 = cg_shape_of(mlirFunctionTypeGetResult(fty, 0));
+  for (intptr_t i = 0; i < nr; i++) {
+    MlirType t = mlirFunctionTypeGetResult(fty, i);
+    cg_shape s = cg_shape_of(t);
+    if (!is_abi_tensor(t) || s.rank != s0.rank ||
+        memcmp(s.d, s0.d, sizeof(int64_t) * (size_t)s.rank)) {
+      rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result must be a "
+                          "tensor of the shape of result #0",
+                    (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
+  MlirAttribute fattr =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("function_type"));
+  MlirType fty = mlirTypeAttrGetValue(fattr);
+  MlirBlock body = rt_func_entry_block(func);
+  if (mlirBlockIsNull(body)) {
+    rt_emit_error(func, "a kernel needs a body");
+    return -1;
+  }
+  if (check_signature(func, fty) || check_body(body))
+    return -1;
+
+  int ni = (int)mlirFunctionTypeGetNumInputs(fty), nr = (int)mlirFunctionTypeGetNumResults(fty);
+  bool host = m->target == REMAT_TARGET_HOST;
+  int np = ni + nr + (host ? 2 : 0);
+  LLVMTypeRef *ptypes = malloc(sizeof *ptypes * (size_t)np);
+  out->kind = REMAT_CG_KERNEL;
+  out->source = func;
+  out->num_params = ni + nr;
+  out->params = calloc((size_t)(ni + nr), sizeof *out->params);
+  for (int i = 0; i < ni + nr; i++) {
+    MlirType t = i < ni ? mlirFunctionTypeGetInput(fty, i) : mlirFunctionTypeGetResult(fty, i - ni);
+    out->params[i] = (remat_cg_param){t, i >= ni};
+    ptypes[i] = param_type(m, t);
+  }
+  if (host)
+    ptypes[np - 2] = ptypes[np - 1] = m->i64;
+  MlirStringRef name = rt_func_name(func);
+  out->name = strndup(name.data, name.length);
+  cg_shape space = cg_shape_of(mlirFunctionTypeGetResult(fty, 0));
+  out->numel = cg_shape_numel(&space);
+
+  LLVMValueRef fn = LLVMAddFunction(m->mod, out->name, LLVMFunctionType(m->void_t, ptypes, (unsigned)np, 0));
+  free(ptypes);
+  if (!host)
+    LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
+  LLVMPositionBuilderAtEnd(m->b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
+
+  cg_kernel k = {m, fn, body, NULL, NULL, 0, 0, false};
+  k.params = malloc(sizeof *k.params * (size_t)(ni > 0 ? ni : 1));
+  for (int i = 0; i < ni + nr; i++) {
+    char pname[16];
+    int len = snprintf(pname, sizeof pname, i < ni ? "in%d" : "out%d", i < ni ? i : i - ni);
+    LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), pname, (size_t)len);
+    if (i < ni)
+      k.params[i] = LLVMGetParam(fn, (unsigned)i);
+  }
+  cg_loop loop;
+  cg_loop_open(m, fn, out->numel, &loop);
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  for (int j = 0; j < nr; j++) {
+    MlirValue v = mlirOperationGetOperand(ret, j);
+    LLVMValueRef x = cg_value_at(&k, v, loop.iv);
+    cg_store(m, rt_element_type(mlirValueGetType(v)), LLVMGetParam(fn, (unsigned)(ni + j)), loop.iv, x);
+  }
+  cg_loop_close(m, &loop);
+  LLVMBuildRetVoid(m->b);
+  free(k.params);
+  free(k.memo);
+  if (k.failed)
+    return -1;
+  if (host)
+    cg_emit_packed(m, fn, out);
+  return 0;
+}

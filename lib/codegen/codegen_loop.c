@@ -1,0 +1,83 @@
+/* codegen_loop.c: the element loop every kernel and reduction runs in, per target, and
+ * the host's `_packed` entry points.
+ *   host:    for (i = max(begin, 0); i < min(end, numel); i++) (begin, end: last params)
+ *   nvptx64: for (i = ctaid.x * ntid.x + tid.x; i < numel; i += ntid.x * nctaid.x) */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mlir-c/BuiltinTypes.h"
+#include "codegen_internal.h"
+
+static LLVMValueRef sreg(cg_module *m, const char *name) {
+  LLVMValueRef r = cg_intrinsic(m, name, NULL, NULL, 0);
+  return LLVMBuildZExt(m->b, r, m->i64, "");
+}
+
+void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l) {
+  LLVMBuilderRef b = m->b;
+  LLVMValueRef begin, end = cg_i64(m, numel);
+  if (m->target == REMAT_TARGET_HOST) {
+    unsigned n = LLVMCountParams(fn);
+    LLVMValueRef e = LLVMGetParam(fn, n - 1);
+    LLVMValueRef bg = LLVMGetParam(fn, n - 2);
+    LLVMSetValueName2(bg, "begin", 5);
+    LLVMSetValueName2(e, "end", 3);
+    /* Clamped into [0, numel]: safe for any range, and the trip count is known to be at
+     * most numel, which keeps the vectorizer off loops of a few elements. */
+    LLVMValueRef zero = cg_i64(m, 0);
+    begin = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, bg, zero, ""), bg, zero, "");
+    end = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, e, end, ""), e, end, "");
+    l->step = cg_i64(m, 1);
+  } else {
+    LLVMValueRef tid = sreg(m, "llvm.nvvm.read.ptx.sreg.tid.x");
+    LLVMValueRef ntid = sreg(m, "llvm.nvvm.read.ptx.sreg.ntid.x");
+    LLVMValueRef ctaid = sreg(m, "llvm.nvvm.read.ptx.sreg.ctaid.x");
+    LLVMValueRef nctaid = sreg(m, "llvm.nvvm.read.ptx.sreg.nctaid.x");
+    begin = LLVMBuildAdd(b, LLVMBuildMul(b, ctaid, ntid, ""), tid, "");
+    l->step = LLVMBuildMul(b, ntid, nctaid, "");
+  }
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+  l->header = LLVMAppendBasicBlockInContext(m->ctx, fn, "loop");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, fn, "body");
+  l->exit = LLVMAppendBasicBlockInContext(m->ctx, fn, "exit");
+  LLVMBuildBr(b, l->header);
+  LLVMPositionBuilderAtEnd(b, l->header);
+  l->iv = LLVMBuildPhi(b, m->i64, "i");
+  LLVMAddIncoming(l->iv, &begin, &entry, 1);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, l->iv, end, ""), body, l->exit);
+  LLVMPositionBuilderAtEnd(b, body);
+}
+
+void cg_loop_close(cg_module *m, cg_loop *l) {
+  LLVMValueRef next = LLVMBuildNSWAdd(m->b, l->iv, l->step, "");
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(m->b);
+  LLVMBuildBr(m->b, l->header);
+  LLVMAddIncoming(l->iv, &next, &from, 1);
+  LLVMPositionBuilderAtEnd(m->b, l->exit);
+}
+
+void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f) {
+  char name[512];
+  snprintf(name, sizeof name, "%s_packed", f->name);
+  LLVMTypeRef ptypes[3] = {m->ptr, m->i64, m->i64};
+  LLVMValueRef w = LLVMAddFunction(m->mod, name, LLVMFunctionType(m->void_t, ptypes, 3, 0));
+  LLVMPositionBuilderAtEnd(m->b, LLVMAppendBasicBlockInContext(m->ctx, w, "entry"));
+  int n = f->num_params;
+  LLVMValueRef *args = malloc(sizeof *args * (size_t)(n + 2));
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  LLVMTypeRef *types = malloc(sizeof *types * (size_t)(n + 2));
+  LLVMGetParamTypes(fty, types);
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef idx = cg_i64(m, i);
+    LLVMValueRef slot = LLVMBuildGEP2(m->b, m->ptr, LLVMGetParam(w, 0), &idx, 1, "");
+    LLVMValueRef p = LLVMBuildLoad2(m->b, m->ptr, slot, "");
+    /* tensors: the buffer pointer itself; scalars: a pointer to the value */
+    args[i] = mlirTypeIsATensor(f->params[i].type) ? p : LLVMBuildLoad2(m->b, types[i], p, "");
+  }
+  args[n] = LLVMGetParam(w, 1);
+  args[n + 1] = LLVMGetParam(w, 2);
+  LLVMBuildCall2(m->b, fty, fn, args, (unsigned)(n + 2), "");
+  LLVMBuildRetVoid(m->b);
+  free(args);
+  free(types);
+}

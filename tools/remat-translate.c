@@ -1,0 +1,152 @@
+/* remat-translate: lower the rt.kernel functions (and the reductions of host functions)
+ * of a module to LLVM IR or PTX, and optionally write a manifest for a runtime. Exit 1 on
+ * any error, with a located diagnostic for errors in the IR. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/IR.h"
+#include "mlir-c/RegisterEverything.h"
+#include "codegen/codegen.h"
+#include "diagnostics.h"
+#include "remat-c/Remat.h"
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: remat-translate [options] [input.mlir | -]\n\n"
+             "Lowers every rt.kernel function and every rt.sum/rt.amax of the host functions\n"
+             "of a module through LLVM, into one LLVM IR or PTX module.\n\n"
+             "options:\n"
+             "  --emit=llvm|ptx           output LLVM IR or PTX (default: ptx for nvptx64,\n"
+             "                            llvm for host)\n"
+             "  --target=nvptx64|host     target (default: nvptx64; ptx needs nvptx64)\n"
+             "  --sm=NN                   compute capability (default: 90)\n"
+             "  -O0 | -O3                 -O0: the IR as built, no libdevice, no passes;\n"
+             "                            -O3 (default): libdevice linked, O3\n"
+             "  --manifest=FILE           write the manifest (one line per function:\n"
+             "                            kind name numel=N in0:type ... out0:type ...)\n"
+             "  -o FILE                   write the output to FILE (default: stdout)\n"
+             "  --help                    this text\n");
+}
+
+typedef struct options {
+  const char *input, *output, *manifest;
+  enum { EMIT_DEFAULT, EMIT_LLVM, EMIT_PTX } emit;
+  remat_codegen_options cg;
+} options;
+
+static int parse_args(int argc, char **argv, options *o) {
+  int inputs = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      exit(0);
+    } else if (!strcmp(a, "-o") && i + 1 < argc)
+      o->output = argv[++i];
+    else if (!strncmp(a, "--emit=", 7)) {
+      if (strcmp(a + 7, "llvm") && strcmp(a + 7, "ptx")) {
+        fprintf(stderr, "remat-translate: error: invalid --emit value '%s' (expected llvm "
+                        "or ptx)\n", a + 7);
+        return -1;
+      }
+      o->emit = !strcmp(a + 7, "ptx") ? EMIT_PTX : EMIT_LLVM;
+    } else if (!strncmp(a, "--target=", 9)) {
+      if (strcmp(a + 9, "nvptx64") && strcmp(a + 9, "host")) {
+        fprintf(stderr, "remat-translate: error: invalid --target value '%s' (expected "
+                        "nvptx64 or host)\n", a + 9);
+        return -1;
+      }
+      o->cg.target = !strcmp(a + 9, "host") ? REMAT_TARGET_HOST : REMAT_TARGET_NVPTX64;
+    }
+    else if (!strcmp(a, "-O0") || !strcmp(a, "-O3"))
+      o->cg.opt_level = a[2] - '0';
+    else if (!strncmp(a, "--manifest=", 11) && a[11])
+      o->manifest = a + 11;
+    else if (!strncmp(a, "--sm=", 5)) {
+      char *end;
+      long sm = strtol(a + 5, &end, 10);
+      if (end == a + 5 || *end || !remat_codegen_sm_is_valid((int)sm)) {
+        fprintf(stderr, "remat-translate: error: invalid --sm value '%s' (expected a "
+                        "compute capability such as 80, 89, 90)\n", a + 5);
+        return -1;
+      }
+      o->cg.sm = (int)sm;
+    } else if (a[0] == '-' && a[1] != 0) {
+      fprintf(stderr, "remat-translate: error: unknown option '%s' (see --help)\n", a);
+      return -1;
+    } else {
+      o->input = a;
+      inputs++;
+    }
+  }
+  if (inputs > 1) {
+    fprintf(stderr, "remat-translate: error: more than one input file\n");
+    return -1;
+  }
+  if (o->emit == EMIT_DEFAULT)
+    o->emit = o->cg.target == REMAT_TARGET_NVPTX64 ? EMIT_PTX : EMIT_LLVM;
+  if (o->emit == EMIT_PTX && o->cg.target != REMAT_TARGET_NVPTX64) {
+    fprintf(stderr, "remat-translate: error: --emit=ptx needs --target=nvptx64\n");
+    return -1;
+  }
+  return 0;
+}
+
+static int write_text(const char *path, const char *text) {
+  FILE *f = stdout;
+  if (path && strcmp(path, "-") && !(f = fopen(path, "w"))) {
+    fprintf(stderr, "remat-translate: error: cannot open '%s' for writing\n", path);
+    return 1;
+  }
+  fputs(text, f);
+  if (f != stdout && fclose(f)) {
+    fprintf(stderr, "remat-translate: error: cannot write '%s'\n", path);
+    return 1;
+  }
+  return 0;
+}
+
+static int translate(MlirContext ctx, const options *o) {
+  MlirModule module = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
+  if (mlirModuleIsNull(module))
+    return 1;
+  MlirOperation top = mlirModuleGetOperation(module);
+  int rc = 1;
+  remat_codegen *cg = NULL;
+  if (mlirLogicalResultIsSuccess(rematVerify(top)) && (cg = remat_codegen_create(top, &o->cg))) {
+    char err[512], *text = o->emit == EMIT_PTX ? remat_codegen_ptx(cg, err, sizeof err) : remat_codegen_llvm_ir(cg);
+    if (!text)
+      fprintf(stderr, "remat-translate: error: %s\n", err);
+    else {
+      rc = write_text(o->output, text);
+      free(text);
+    }
+    if (rc == 0 && o->manifest) {
+      char *m = remat_codegen_manifest(cg);
+      rc = write_text(o->manifest, m);
+      free(m);
+    }
+  }
+  remat_codegen_destroy(cg);
+  mlirModuleDestroy(module);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  options o = {"-", NULL, NULL, EMIT_DEFAULT, {REMAT_TARGET_NVPTX64, 90, 3}};
+  if (parse_args(argc, argv, &o))
+    return 1;
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  remat_diagnostics_attach(ctx, stderr, NULL);
+  int rc = 1;
+  if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
+    rc = translate(ctx, &o);
+  else
+    fprintf(stderr, "remat-translate: error: cannot load the rt dialect\n");
+  mlirContextDestroy(ctx);
+  return rc;
+}
