@@ -8,7 +8,6 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "codegen/codegen.h"
-#include "diagnostics.h"
 #include "remat-c/Remat.h"
 
 static void usage(FILE *f) {
@@ -141,7 +140,7 @@ int main(int argc, char **argv) {
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
-  remat_diagnostics_attach(ctx, stderr, NULL);
+  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
   int rc = 1;
   if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
     rc = translate(ctx, &o);

@@ -53,6 +53,7 @@ void cg_loop_close(cg_module *m, cg_loop *l) {
   LLVMBasicBlockRef from = LLVMGetInsertBlock(m->b);
   LLVMBuildBr(m->b, l->header);
   LLVMAddIncoming(l->iv, &next, &from, 1);
+  LLVMMoveBasicBlockAfter(l->exit, LLVMGetLastBasicBlock(LLVMGetBasicBlockParent(from)));
   LLVMPositionBuilderAtEnd(m->b, l->exit);
 }
 

@@ -32,6 +32,15 @@ static LLVMValueRef combine(cg_module *m, bool sum, MlirType e, LLVMValueRef acc
   return sum ? LLVMBuildAdd(m->b, acc, x, "") : cg_intrinsic(m, "llvm.smax", LLVMTypeOf(acc), ax, 2);
 }
 
+/* acc + x * scale, without the identities (readable -O0 IR). */
+static LLVMValueRef add_scaled(cg_module *m, LLVMValueRef acc, LLVMValueRef x, int64_t scale) {
+  if (scale != 1)
+    x = LLVMBuildMul(m->b, x, cg_i64(m, scale), "");
+  if (LLVMIsAConstantInt(acc) && LLVMConstIntGetSExtValue(acc) == 0)
+    return x;
+  return LLVMBuildAdd(m->b, acc, x, "");
+}
+
 int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out) {
   bool sum = rt_op_lookup(op) == RT_OP_SUM;
   MlirType in_t = mlirValueGetType(mlirOperationGetOperand(op, 0));
@@ -85,7 +94,7 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
   cg_delinearize(m, &os, loop.iv, c);
   LLVMValueRef base = cg_i64(m, 0);
   for (int j = 0; j < nk; j++)
-    base = LLVMBuildAdd(b, base, LLVMBuildMul(b, c[j], cg_i64(m, kstride[j]), ""), "");
+    base = add_scaled(m, base, c[j], kstride[j]);
 
   LLVMTypeRef acc_t = cg_compute_type(m, e);
   LLVMValueRef init = init_value(sum, e, acc_t), zero = cg_i64(m, 0);
@@ -105,7 +114,7 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
   cg_delinearize(m, &rs, r, rc);
   LLVMValueRef at = base;
   for (int j = 0; j < rs.rank; j++)
-    at = LLVMBuildAdd(b, at, LLVMBuildMul(b, rc[j], cg_i64(m, rstride[j]), ""), "");
+    at = add_scaled(m, at, rc[j], rstride[j]);
   LLVMValueRef acc2 = combine(m, sum, e, acc, cg_load(m, e, LLVMGetParam(fn, 0), at));
   LLVMValueRef r2 = LLVMBuildNSWAdd(b, r, cg_i64(m, 1), "");
   LLVMBasicBlockRef last = LLVMGetInsertBlock(b);

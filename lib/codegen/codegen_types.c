@@ -8,6 +8,7 @@
 
 #include "mlir-c/BuiltinTypes.h"
 #include "codegen_internal.h"
+#include "half.h"
 #include "rt.h"
 
 cg_shape cg_shape_of(MlirType type) {
@@ -88,6 +89,12 @@ void cg_store(cg_module *m, MlirType e, LLVMValueRef base, LLVMValueRef idx, LLV
 }
 
 LLVMValueRef cg_round(cg_module *m, MlirType e, LLVMValueRef v) {
+  if (cg_is_half(e) && LLVMIsAConstantFP(v)) { /* constants round here, as lib/half.c */
+    LLVMBool lost;
+    float x = (float)LLVMConstRealGetDouble(v, &lost);
+    x = mlirTypeIsAF16(e) ? f16_bits_to_f32(f32_to_f16_bits(x)) : bf16_bits_to_f32(f32_to_bf16_bits(x));
+    return LLVMConstReal(m->f32, x);
+  }
   if (mlirTypeIsAF16(e))
     return cg_f16_bits_to_f32(m, cg_f32_to_f16_bits(m, v));
   if (mlirTypeIsABF16(e))
