@@ -12,15 +12,31 @@
 #include "codegen_internal.h"
 #include "rt.h"
 
-/* Operand i at idx, in the compute type of element type `want` (a scalar operand is
- * converted to it as rt.convert would). */
+/* Operand i at idx, in the compute type of element type `want`. A scalar is converted as
+ * rt.convert would, but to f32 for f16/bf16 (not rounded first: the op is computed in
+ * f32, as the reference interpreter does). A tensor of another type (the i64 domain
+ * below) is sign-extended (i1: zero-extended). */
 static LLVMValueRef operand_as(cg_kernel *k, MlirOperation op, intptr_t i, LLVMValueRef idx,
                                MlirType want) {
   MlirValue v = mlirOperationGetOperand(op, i);
-  MlirType t = mlirValueGetType(v);
-  if (mlirTypeIsATensor(t))
-    return cg_value_at(k, v, idx);
+  MlirType t = rt_element_type(mlirValueGetType(v));
+  if (cg_is_half(want))
+    want = mlirF32TypeGet(mlirTypeGetContext(want));
   return cg_convert(k->m, cg_value_at(k, v, idx), t, want);
+}
+
+/* Integer ops with a scalar operand of another type run in i64 and wrap to the element
+ * width at the end: what the reference interpreter does for every integer op (for
+ * operands of the element's own type both are the same). */
+static bool needs_i64_domain(MlirOperation op, MlirType e) {
+  if (cg_is_float(e))
+    return false;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, i));
+    if (!mlirTypeIsATensor(t) && !mlirTypeEqual(t, e))
+      return true;
+  }
+  return false;
 }
 
 /* Element type of the first tensor operand (the verifier guarantees one). */
@@ -154,16 +170,18 @@ LLVMValueRef cg_elementwise(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
     return LLVMBuildSelect(m->b, c, a, b, "");
   }
   MlirType e = tensor_element(op, 0);
-  /* operands in order (one declarator after the other: C sequences them) */
-  LLVMValueRef a = operand_as(k, op, 0, idx, e);
   if (rt_op_arity(id) == 1)
-    return cg_round(m, e, unary(m, id, e, a));
-  LLVMValueRef b = operand_as(k, op, 1, idx, e);
+    return cg_round(m, e, unary(m, id, e, operand_as(k, op, 0, idx, e)));
+  MlirType d = needs_i64_domain(op, e) ? mlirIntegerTypeGet(mlirTypeGetContext(e), 64) : e;
+  /* operands in order (one declarator after the other: C sequences them) */
+  LLVMValueRef a = operand_as(k, op, 0, idx, d);
+  LLVMValueRef b = operand_as(k, op, 1, idx, d);
   if (rt_op_kind_of(id) == RT_KIND_COMPARE)
-    return compare(m, id, e, a, b);
+    return compare(m, id, d, a, b);
   if (cg_is_float(e))
     return cg_round(m, e, binary_float(m, id, a, b));
-  return binary_int(m, id, cg_is_i1(e), a, b);
+  LLVMValueRef r = binary_int(m, id, cg_is_i1(d), a, b);
+  return mlirTypeEqual(d, e) ? r : LLVMBuildTrunc(m->b, r, cg_compute_type(m, e), "");
 }
 
 /* ---- arith scalar ops -------------------------------------------------------------- */

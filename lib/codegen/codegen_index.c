@@ -88,8 +88,10 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
   if (id == RT_OP_IOTA) {
     int64_t dim;
     rt_get_i64(op, "dim", &dim);
-    MlirType i64 = mlirIntegerTypeGet(mlirTypeGetContext(rt), 64);
-    return cg_convert(m, c[dim], i64, rt_element_type(rt));
+    MlirType i64 = mlirIntegerTypeGet(mlirTypeGetContext(rt), 64), e = rt_element_type(rt);
+    if (!cg_is_float(e)) /* integers wrap to the width (i1: the low bit) */
+      return LLVMBuildTrunc(m->b, c[dim], cg_compute_type(m, e), "");
+    return cg_convert(m, c[dim], i64, e);
   }
   cg_shape s = cg_shape_of(mlirValueGetType(in));
   int64_t a[CG_MAX_RANK], b[CG_MAX_RANK], st[CG_MAX_RANK];

@@ -3,9 +3,9 @@
  * reduced elements are visited in row-major order and accumulated sequentially, so the
  * host, the GPU and the reference interpreter agree bit for bit:
  *   f16/bf16/f32 accumulate in f32 (rounded once at the store), f64 in f64;
- *   sum starts from -0.0 (the identity: a one-element sum is that element), amax from
- *   -inf and propagates NaN (llvm.maximum); integers wrap, amax signed from MIN;
- *   i1: sum and amax are both `or`. */
+ *   sum starts from +0.0 (as the reference interpreter and PyTorch), amax from -inf and
+ *   propagates NaN (llvm.maximum); integers wrap, amax signed from MIN; i1 sum wraps
+ *   (xor), i1 amax is `or`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 
 static LLVMValueRef init_value(bool sum, MlirType e, LLVMTypeRef acc_t) {
   if (cg_is_float(e))
-    return LLVMConstReal(acc_t, sum ? -0.0 : -__builtin_inf());
+    return LLVMConstReal(acc_t, sum ? 0.0 : -__builtin_inf());
   if (sum || cg_is_i1(e))
     return LLVMConstInt(acc_t, 0, 0);
   unsigned w = LLVMGetIntTypeWidth(acc_t); /* signed minimum */
@@ -27,8 +27,8 @@ static LLVMValueRef combine(cg_module *m, bool sum, MlirType e, LLVMValueRef acc
   LLVMValueRef ax[2] = {acc, x};
   if (cg_is_float(e))
     return sum ? LLVMBuildFAdd(m->b, acc, x, "") : cg_intrinsic(m, "llvm.maximum", LLVMTypeOf(acc), ax, 2);
-  if (cg_is_i1(e))
-    return LLVMBuildOr(m->b, acc, x, "");
+  if (cg_is_i1(e)) /* the i1 sum wraps (xor), the max is or */
+    return sum ? LLVMBuildXor(m->b, acc, x, "") : LLVMBuildOr(m->b, acc, x, "");
   return sum ? LLVMBuildAdd(m->b, acc, x, "") : cg_intrinsic(m, "llvm.smax", LLVMTypeOf(acc), ax, 2);
 }
 

@@ -265,6 +265,11 @@ LLVMValueRef cg_float_const(cg_module *m, MlirType e, double value) {
 }
 
 LLVMValueRef cg_int_const(cg_module *m, MlirType e, int64_t value) {
+  if (mlirTypeIsAInteger(e)) { /* wraps to the width: i1 keeps the low bit */
+    unsigned w = mlirIntegerTypeGetWidth(e);
+    unsigned long long bits = (unsigned long long)value;
+    return LLVMConstInt(cg_compute_type(m, e), w < 64 ? bits & ((1ull << w) - 1) : bits, 0);
+  }
   MlirType i64 = mlirIntegerTypeGet(mlirTypeGetContext(e), 64);
   return cg_convert(m, cg_i64(m, value), i64, e);
 }

@@ -86,7 +86,8 @@ func.func private @unary(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, te
 }
 
 // Compares: ordered float predicates (ne is unordered: NaN != NaN), signed integers, i1
-// unsigned; the i1 result is stored as a byte. A scalar operand takes the tensor's type.
+// unsigned; the i1 result is stored as a byte. An integer scalar of another type than
+// the tensor's puts the op in the i64 domain (as the reference interpreter computes).
 // CHECK-LABEL: void @compare(
 // CHECK: [[A:%[0-9]+]] = load float
 // CHECK: [[B:%[0-9]+]] = load float
@@ -100,7 +101,8 @@ func.func private @unary(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, te
 // CHECK: fcmp oeq float [[A]], [[B]]
 // CHECK: fcmp une float [[A]], [[B]]
 // CHECK: [[X:%[0-9]+]] = load i32
-// CHECK-NEXT: [[LT:%[0-9]+]] = icmp slt i32 [[X]], 6
+// CHECK-NEXT: [[X64:%[0-9]+]] = sext i32 [[X]] to i64
+// CHECK-NEXT: [[LT:%[0-9]+]] = icmp slt i64 [[X64]], 6
 // CHECK: [[C:%[0-9]+]] = load i8
 // CHECK-NEXT: [[CB:%[0-9]+]] = icmp ne i8 [[C]], 0
 // CHECK-NEXT: icmp ugt i1 [[CB]], [[LT]]

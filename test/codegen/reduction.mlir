@@ -1,6 +1,6 @@
 // rt.sum / rt.amax of a host function: one function `<fn>_r<N>` each, one output element
 // per loop iteration (a grid-stride loop on nvptx64), the reduced elements visited in
-// row-major order and accumulated sequentially: f32 from -0.0, bf16 in f32 rounded once,
+// row-major order and accumulated sequentially: f32 from +0.0, bf16 in f32 rounded once,
 // integers from MIN with signed max. Other ops of the host function are not lowered.
 // RUN: remat-translate --emit=llvm -O0 %s --manifest=%t.nv | FileCheck %s --check-prefixes=CHECK,NV
 // RUN: remat-translate --emit=llvm --target=host -O0 %s | FileCheck %s --check-prefixes=CHECK,HOST
@@ -19,7 +19,7 @@
 // CHECK-NEXT: [[BASE:%[0-9]+]] = mul i64 %i, 5
 // CHECK-NEXT: br label %reduce
 // CHECK: %r = phi i64 [ 0, %body ], [ [[R2:%[0-9]+]], %reduce.body ]
-// CHECK-NEXT: %acc = phi float [ -0.000000e+00, %body ], [ [[ACC2:%[0-9]+]], %reduce.body ]
+// CHECK-NEXT: %acc = phi float [ 0.000000e+00, %body ], [ [[ACC2:%[0-9]+]], %reduce.body ]
 // CHECK-NEXT: [[C:%[0-9]+]] = icmp slt i64 %r, 15
 // CHECK-NEXT: br i1 [[C]], label %reduce.body, label %reduce.done
 // CHECK: reduce.body:

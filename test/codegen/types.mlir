@@ -132,3 +132,26 @@ func.func private @uniform_bf16(%seed: i64, %offset: i64) -> tensor<16xbf16> att
   %0 = "rt.uniform_philox"(%seed, %offset) {lo = 1.0 : f64, hi = 2.0 : f64} : (i64, i64) -> tensor<16xbf16>
   return %0 : tensor<16xbf16>
 }
+
+// Scalars: an f32 scalar with an f16 tensor is not rounded to f16 first (the op runs in
+// f32); an integer scalar of another width than the tensor's runs the op in i64 and
+// wraps the result to the element width.
+// CHECK-LABEL: void @mixed_scalars(
+// CHECK: [[H:%[0-9]+]] = call float @remat.f16.to.f32(i16
+// CHECK-NEXT: [[P:%[0-9]+]] = fmul float [[H]], %in1
+// CHECK-NEXT: call i16 @remat.f32.to.f16(float [[P]])
+// CHECK: [[X:%[0-9]+]] = load i32
+// CHECK-NEXT: [[X64:%[0-9]+]] = sext i32 [[X]] to i64
+// CHECK: [[Q:%[0-9]+]] = sdiv i64 [[X64]], {{%[0-9]+}}
+// CHECK: [[R:%[0-9]+]] = select i1 {{%[0-9]+}}, i64 0, i64
+// CHECK-NEXT: trunc i64 [[R]] to i32
+// CHECK: [[C:%[0-9]+]] = icmp ne i8 %in4, 0
+// CHECK-NEXT: [[C64:%[0-9]+]] = zext i1 [[C]] to i64
+// CHECK-NEXT: [[S:%[0-9]+]] = add i64 {{%[0-9]+}}, [[C64]]
+// CHECK-NEXT: trunc i64 [[S]] to i32
+func.func private @mixed_scalars(%h: tensor<4xf16>, %s: f32, %x: tensor<4xi32>, %n: i64, %c: i1) -> (tensor<4xf16>, tensor<4xi32>, tensor<4xi32>) attributes {rt.kernel} {
+  %0 = "rt.mul"(%h, %s) : (tensor<4xf16>, f32) -> tensor<4xf16>
+  %1 = "rt.div"(%x, %n) : (tensor<4xi32>, i64) -> tensor<4xi32>
+  %2 = "rt.add"(%x, %c) : (tensor<4xi32>, i1) -> tensor<4xi32>
+  return %0, %1, %2 : tensor<4xf16>, tensor<4xi32>, tensor<4xi32>
+}
