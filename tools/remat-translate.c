@@ -7,8 +7,8 @@
 
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
-#include "codegen/codegen.h"
 #include "remat-c/Remat.h"
+#include "remat-c/Translate.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: remat-translate [options] [input.mlir | -]\n\n"
@@ -29,8 +29,8 @@ static void usage(FILE *f) {
 
 typedef struct options {
   const char *input, *output, *manifest;
-  enum { EMIT_DEFAULT, EMIT_LLVM, EMIT_PTX } emit;
-  remat_codegen_options cg;
+  bool emit_given;
+  RematTranslateOptions cg;
 } options;
 
 static int parse_args(int argc, char **argv, options *o) {
@@ -48,14 +48,15 @@ static int parse_args(int argc, char **argv, options *o) {
                         "or ptx)\n", a + 7);
         return -1;
       }
-      o->emit = !strcmp(a + 7, "ptx") ? EMIT_PTX : EMIT_LLVM;
+      o->cg.emit = !strcmp(a + 7, "ptx") ? REMAT_TRANSLATE_PTX : REMAT_TRANSLATE_LLVM_IR;
+      o->emit_given = true;
     } else if (!strncmp(a, "--target=", 9)) {
       if (strcmp(a + 9, "nvptx64") && strcmp(a + 9, "host")) {
         fprintf(stderr, "remat-translate: error: invalid --target value '%s' (expected "
                         "nvptx64 or host)\n", a + 9);
         return -1;
       }
-      o->cg.target = !strcmp(a + 9, "host") ? REMAT_TARGET_HOST : REMAT_TARGET_NVPTX64;
+      o->cg.target = !strcmp(a + 9, "host") ? REMAT_TRANSLATE_HOST : REMAT_TRANSLATE_NVPTX64;
     }
     else if (!strcmp(a, "-O0") || !strcmp(a, "-O3"))
       o->cg.opt_level = a[2] - '0';
@@ -64,7 +65,7 @@ static int parse_args(int argc, char **argv, options *o) {
     else if (!strncmp(a, "--sm=", 5)) {
       char *end;
       long sm = strtol(a + 5, &end, 10);
-      if (end == a + 5 || *end || !remat_codegen_sm_is_valid((int)sm)) {
+      if (end == a + 5 || *end || !rematTranslateSmIsValid((int)sm)) {
         fprintf(stderr, "remat-translate: error: invalid --sm value '%s' (expected a "
                         "compute capability such as 80, 89, 90)\n", a + 5);
         return -1;
@@ -82,9 +83,10 @@ static int parse_args(int argc, char **argv, options *o) {
     fprintf(stderr, "remat-translate: error: more than one input file\n");
     return -1;
   }
-  if (o->emit == EMIT_DEFAULT)
-    o->emit = o->cg.target == REMAT_TARGET_NVPTX64 ? EMIT_PTX : EMIT_LLVM;
-  if (o->emit == EMIT_PTX && o->cg.target != REMAT_TARGET_NVPTX64) {
+  if (!o->emit_given)
+    o->cg.emit = o->cg.target == REMAT_TRANSLATE_NVPTX64 ? REMAT_TRANSLATE_PTX
+                                                         : REMAT_TRANSLATE_LLVM_IR;
+  if (o->cg.emit == REMAT_TRANSLATE_PTX && o->cg.target != REMAT_TRANSLATE_NVPTX64) {
     fprintf(stderr, "remat-translate: error: --emit=ptx needs --target=nvptx64\n");
     return -1;
   }
@@ -109,30 +111,27 @@ static int translate(MlirContext ctx, const options *o) {
   MlirModule module = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
   if (mlirModuleIsNull(module))
     return 1;
-  MlirOperation top = mlirModuleGetOperation(module);
+  char err[512], *manifest = NULL;
+  char *text = rematTranslate(mlirModuleGetOperation(module), &o->cg,
+                              o->manifest ? &manifest : NULL, err, sizeof err);
   int rc = 1;
-  remat_codegen *cg = NULL;
-  if (mlirLogicalResultIsSuccess(rematVerify(top)) && (cg = remat_codegen_create(top, &o->cg))) {
-    char err[512], *text = o->emit == EMIT_PTX ? remat_codegen_ptx(cg, err, sizeof err) : remat_codegen_llvm_ir(cg);
-    if (!text)
+  if (!text) {
+    if (*err) /* else the diagnostics have said it */
       fprintf(stderr, "remat-translate: error: %s\n", err);
-    else {
-      rc = write_text(o->output, text);
-      free(text);
-    }
-    if (rc == 0 && o->manifest) {
-      char *m = remat_codegen_manifest(cg);
-      rc = write_text(o->manifest, m);
-      free(m);
-    }
+  } else {
+    rc = write_text(o->output, text);
+    if (rc == 0 && manifest)
+      rc = write_text(o->manifest, manifest);
   }
-  remat_codegen_destroy(cg);
+  rematStringFree(text);
+  rematStringFree(manifest);
   mlirModuleDestroy(module);
   return rc;
 }
 
 int main(int argc, char **argv) {
-  options o = {"-", NULL, NULL, EMIT_DEFAULT, {REMAT_TARGET_NVPTX64, 90, 3}};
+  options o = {"-", NULL, NULL, false, {0}};
+  rematTranslateOptionsInit(&o.cg);
   if (parse_args(argc, argv, &o))
     return 1;
   MlirContext ctx = mlirContextCreate();

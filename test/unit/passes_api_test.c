@@ -9,6 +9,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "remat-c/Passes.h"
+#include "remat-c/Translate.h"
 
 typedef struct text {
   char *data;
@@ -65,6 +66,34 @@ int main(int argc, char **argv) {
   textual = run_pass(ctx, argv[1], rematCreatePass("remat-fuse", "max-ops=3", err, sizeof err));
   printf("fuse typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
+
+  /* The fused module's kernels, lowered for the host; then options that are refused. */
+  MlirModule fused = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(typed));
+  RematTranslateOptions tr;
+  rematTranslateOptionsInit(&tr);
+  printf("translate defaults: target=%s emit=%s sm=%d O%d\n",
+         tr.target == REMAT_TRANSLATE_NVPTX64 ? "nvptx64" : "host",
+         tr.emit == REMAT_TRANSLATE_PTX ? "ptx" : "llvm", tr.sm, tr.opt_level);
+  tr.target = REMAT_TRANSLATE_HOST;
+  tr.emit = REMAT_TRANSLATE_LLVM_IR;
+  tr.opt_level = 0;
+  char *manifest = NULL;
+  char *ir = rematTranslate(mlirModuleGetOperation(fused), &tr, &manifest, err, sizeof err);
+  printf("translate host: %s\n%s", ir && strstr(ir, "define void @seed_dropout_k0(") ? "ok"
+                                                                                     : "failed",
+         manifest ? manifest : "(no manifest)\n");
+  rematStringFree(ir);
+  rematStringFree(manifest);
+  tr.emit = REMAT_TRANSLATE_PTX;
+  ir = rematTranslate(mlirModuleGetOperation(fused), &tr, NULL, err, sizeof err);
+  printf("translate ptx on host: %s: %s\n", ir ? "built" : "refused", err);
+  rematStringFree(ir);
+  tr.target = REMAT_TRANSLATE_NVPTX64;
+  tr.sm = 1;
+  ir = rematTranslate(mlirModuleGetOperation(fused), &tr, NULL, err, sizeof err);
+  printf("translate sm=1: %s: %s\n", ir ? "built" : "refused", err);
+  rematStringFree(ir);
+  mlirModuleDestroy(fused);
   free(typed);
   free(textual);
 
