@@ -1,10 +1,10 @@
 /* diagnostics.c: "file:line:col: severity: message" printing of MLIR diagnostics
  * (rematAttachDiagnosticPrinter in remat-c/Remat.h). */
-#include "diagnostics.h"
-
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "mlir-c/Diagnostics.h"
+#include "remat-c/Remat.h"
 
 typedef struct diag_sink {
   FILE *out;
@@ -78,8 +78,4 @@ void rematAttachDiagnosticPrinter(MlirContext ctx, FILE *out, int *errors) {
   s->out = out;
   s->errors = errors;
   mlirContextAttachDiagnosticHandler(ctx, handle, s, free);
-}
-
-void remat_diagnostics_attach(MlirContext ctx, FILE *out, int *errors) {
-  rematAttachDiagnosticPrinter(ctx, out, errors);
 }

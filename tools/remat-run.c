@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
@@ -294,7 +293,7 @@ int main(int argc, char **argv) {
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
-  remat_diagnostics_attach(ctx, stderr, NULL);
+  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
   int rc = 1;
   if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
     rc = run(ctx, &o);
