@@ -508,7 +508,8 @@ static int check_tags(MlirOperation op) {
 }
 
 /* A function's signature: static tensors and scalars only. A joint function (one with
- * rt.num_outputs) has 0 <= N <= #results; rt.tangent arguments only in joint functions. */
+ * rt.num_outputs) has 0 <= N <= #results; rt.tangent arguments only in joint functions
+ * and in backward functions (rt.forward = @f_fwd, made by --remat-mincut). */
 static int check_func(MlirOperation func) {
   char tb[128];
   MlirAttribute ta =
@@ -539,6 +540,18 @@ static int check_func(MlirOperation func) {
       rt_emit_error(func, "'rt.num_outputs' = %lld of '@%.*s' is out of range: the function "
                           "has %ld results",
                     (long long)n, (int)fname.length, fname.data, (long)nr);
+      return 1;
+    }
+    return 0;
+  }
+  /* A backward function made by --remat-mincut (rt.forward = @f_fwd) keeps the
+   * rt.tangent arguments of the joint function it came from. */
+  MlirAttribute fwd =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.forward"));
+  if (!mlirAttributeIsNull(fwd)) {
+    if (!mlirAttributeIsAFlatSymbolRef(fwd)) {
+      rt_emit_error(func, "'rt.forward' of '@%.*s' must be a symbol reference (@f_fwd)",
+                    (int)fname.length, fname.data);
       return 1;
     }
     return 0;

@@ -7,14 +7,11 @@
 extern const RematPassInfo remat_fuse_pass;
 extern const RematPassInfo remat_verify_pass;
 extern const RematPassInfo remat_checkpoint_pass;
-static const RematPassInfo mincut_planned = {
-    "remat-mincut", "min-cut split of joint functions into forward and backward "
-                    "(not implemented yet)", "",
-    NULL, 0, 0, NULL, NULL, NULL};
+extern const RematPassInfo remat_mincut_pass;
 
 static const RematPassInfo *const passes[] = {
     &remat_checkpoint_pass,
-    &mincut_planned,
+    &remat_mincut_pass,
     &remat_fuse_pass,
     &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */
 };

@@ -20,6 +20,9 @@ static void usage(FILE *f) {
              "  --print-ir-after-all      print the IR after each pass (stderr)\n"
              "  --print-debuginfo         print locations\n"
              "  --timing                  per-pass wall time on stderr\n"
+             "  --remat-report            passes that report (see their 'report' option)\n"
+             "                            write what they decided to stderr\n"
+             "  --report=FILE             the same, into FILE (truncated first)\n"
              "  --help                    this text\n\npasses:\n");
   for (intptr_t i = 0; rematGetPassInfo(i); i++) {
     const RematPassInfo *p = rematGetPassInfo(i);
@@ -36,11 +39,41 @@ static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length
 typedef struct options {
   const char *input, *output;
   bool ir_after_all, debuginfo, timing;
+  const char *report; /* NULL: none; "-": stderr; else a file */
 } options;
 
-/* Adds one pipeline flag to pm. Returns 0, or -1 after printing an error. */
-static int add_flag(MlirPassManager pm, const char *arg) {
+/* Builds a remat pass from its option text; a pass with a string option "report" that the
+ * text leaves empty reports to REPORT. Returns a null pass after printing an error. */
+static MlirPass create_pass(const RematPassInfo *p, const char *text, const char *report) {
   char err[512];
+  MlirPass none = {NULL};
+  if (!p->create) {
+    fprintf(stderr, "remat-opt: error: --%s: pass '%s' is not implemented yet\n", p->argument,
+            p->argument);
+    return none;
+  }
+  void *opts = calloc(1, p->options_size ? p->options_size : 1);
+  if (!opts)
+    abort();
+  p->init_options(opts);
+  if (rematParsePassOptions(p, text, opts, err, sizeof err)) {
+    fprintf(stderr, "remat-opt: error: --%s: %s\n", p->argument, err);
+    free(opts);
+    return none;
+  }
+  for (int k = 0; report && k < p->num_options; k++) {
+    const RematOptionInfo *o = &p->options[k];
+    char *field = (char *)opts + o->offset;
+    if (o->type == REMAT_OPTION_STRING && !strcmp(o->name, "report") && !*field)
+      snprintf(field, REMAT_OPTION_STRING_MAX, "%s", report);
+  }
+  MlirPass pass = p->create(opts);
+  free(opts);
+  return pass;
+}
+
+/* Adds one pipeline flag to pm. Returns 0, or -1 after printing an error. */
+static int add_flag(MlirPassManager pm, const char *arg, const char *report) {
   if (!strncmp(arg, "--pass-pipeline=", 16)) {
     const char *pipe = arg + 16;
     size_t n = strlen(pipe);
@@ -67,15 +100,14 @@ static int add_flag(MlirPassManager pm, const char *arg) {
     len = sizeof pass_name - 1;
   memcpy(pass_name, name, len);
   pass_name[len] = 0;
-  if (!rematLookupPass(pass_name)) {
+  const RematPassInfo *info = rematLookupPass(pass_name);
+  if (!info) {
     fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", arg);
     return -1;
   }
-  MlirPass pass = rematCreatePass(pass_name, eq ? eq + 1 : "", err, sizeof err);
-  if (!pass.ptr) {
-    fprintf(stderr, "remat-opt: error: --%s: %s\n", pass_name, err);
+  MlirPass pass = create_pass(info, eq ? eq + 1 : "", report);
+  if (!pass.ptr)
     return -1;
-  }
   mlirPassManagerAddOwnedPass(pm, pass);
   return 0;
 }
@@ -102,8 +134,9 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
     mlirPassManagerEnableTiming(pm);
   int rc = 0;
   for (int i = 1; i < argc && rc == 0; i++)
-    if (!strncmp(argv[i], "--remat-", 8) || !strncmp(argv[i], "--pass-pipeline=", 16))
-      rc = add_flag(pm, argv[i]) ? 1 : 0;
+    if ((!strncmp(argv[i], "--remat-", 8) && strcmp(argv[i], "--remat-report")) ||
+        !strncmp(argv[i], "--pass-pipeline=", 16))
+      rc = add_flag(pm, argv[i], o->report) ? 1 : 0;
   if (rc == 0 && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, top)))
     rc = 1;
   mlirPassManagerDestroy(pm); /* prints the timing report */
@@ -127,7 +160,7 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  options o = {"-", NULL, false, false, false};
+  options o = {"-", NULL, false, false, false, NULL};
   int inputs = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -142,6 +175,19 @@ int main(int argc, char **argv) {
       o.debuginfo = true;
     else if (!strcmp(a, "--timing"))
       o.timing = true;
+    else if (!strcmp(a, "--remat-report")) {
+      if (!o.report)
+        o.report = "-";
+    } else if (!strncmp(a, "--report=", 9) && a[9]) {
+      o.report = a + 9;
+      /* Passes append to the file: start it empty, and fail early if it cannot be written. */
+      FILE *f = fopen(o.report, "w");
+      if (!f) {
+        fprintf(stderr, "remat-opt: error: cannot open '%s' for writing\n", o.report);
+        return 1;
+      }
+      fclose(f);
+    }
     else if (!strncmp(a, "--remat-", 8) || !strncmp(a, "--pass-pipeline=", 16))
       continue; /* pipeline flags: added in order once the context exists */
     else if (a[0] == '-' && a[1] != 0) {

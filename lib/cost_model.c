@@ -1,0 +1,20 @@
+/* cost_model.c: byte weights of values for the min-cut (see cost_model.h). */
+#include "cost_model.h"
+
+#include "mlir-c/BuiltinTypes.h"
+#include "rt.h"
+
+bool remat_value_is_scalar(MlirValue value) {
+  MlirType t = mlirValueGetType(value);
+  return rt_type_is_scalar(t) || (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 0);
+}
+
+double remat_value_weight(const remat_cost_model *model, MlirValue value, bool is_param) {
+  uint64_t bytes;
+  if (rt_value_bytes(value, &bytes) != 0)
+    return -1;
+  if (is_param && model->params_free)
+    return 0;
+  double w = (double)bytes;
+  return remat_value_is_scalar(value) ? w * model->scalar_factor : w;
+}

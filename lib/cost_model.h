@@ -1,0 +1,28 @@
+/* cost_model.h: what keeping a value alive costs, as --remat-mincut weighs it (and any
+ * later pass that trades memory for recompute, e.g. a memory budget).
+ *
+ * Weights are bytes (numel x element size, i1 one byte), scaled down for scalars and 0-d
+ * tensors so that two scalars (a Philox seed and offset) win ties against a tensor of the
+ * same bytes, and zero for persistent parameters when those are free to keep. */
+#ifndef REMAT_COST_MODEL_H
+#define REMAT_COST_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+typedef struct remat_cost_model {
+  double scalar_factor; /* multiplies the bytes of scalars and 0-d tensors */
+  bool params_free;     /* rt.param arguments weigh 0 */
+} remat_cost_model;
+
+/* A scalar ("number") or a 0-d tensor. */
+bool remat_value_is_scalar(MlirValue value);
+
+/* Weight of keeping VALUE from the forward to the backward; is_param: the value is an
+ * rt.param argument. Returns -1 when the value has no byte size (dynamic shape,
+ * unsupported type), which the verifier rejects before any pass runs. */
+double remat_value_weight(const remat_cost_model *model, MlirValue value, bool is_param);
+
+#endif

@@ -1,0 +1,68 @@
+/* report.c: the per-value tables of --remat-report (see report.h). */
+#include "report.h"
+
+#include <string.h>
+
+#include "rt.h"
+
+FILE *remat_report_open(const char *dest, int *failed) {
+  *failed = 0;
+  if (!dest || !*dest)
+    return NULL;
+  if (!strcmp(dest, "-"))
+    return stderr;
+  FILE *f = fopen(dest, "a");
+  if (!f)
+    *failed = 1;
+  return f;
+}
+
+void remat_report_close(FILE *f) {
+  if (f && f != stderr)
+    fclose(f);
+  else if (f)
+    fflush(f);
+}
+
+char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
+  for (int depth = 0; depth < 16; depth++) {
+    if (mlirLocationIsAFileLineColRange(loc)) {
+      MlirStringRef file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
+      /* The file name without directories: reports compare across machines. */
+      size_t start = file.length;
+      while (start > 0 && file.data[start - 1] != '/')
+        start--;
+      snprintf(buf, cap, "%.*s:%d:%d", (int)(file.length - start), file.data + start,
+               mlirLocationFileLineColRangeGetStartLine(loc),
+               mlirLocationFileLineColRangeGetStartColumn(loc));
+      return buf;
+    }
+    if (mlirLocationIsAName(loc))
+      loc = mlirLocationNameGetChildLoc(loc);
+    else if (mlirLocationIsACallSite(loc))
+      loc = mlirLocationCallSiteGetCallee(loc);
+    else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) > 0) {
+      MlirLocation first[64];
+      if (mlirLocationFusedGetNumLocations(loc) > 64)
+        break;
+      mlirLocationFusedGetLocations(loc, first);
+      loc = first[0];
+    } else
+      break;
+  }
+  snprintf(buf, cap, "?");
+  return buf;
+}
+
+void remat_report_table_header(FILE *f) {
+  fprintf(f, "  %3s  %-20s %-24s %12s  %-8s %s\n", "#", "value", "type", "bytes", "why",
+          "location");
+}
+
+void remat_report_row(FILE *f, int index, const char *value, MlirType type, uint64_t bytes,
+                      const char *why, MlirLocation loc) {
+  char tb[128], lb[256];
+  fprintf(f, "  %3d  %-20s %-24s %12llu  %-8s %s\n", index, value,
+          rt_type_str(type, tb, sizeof tb), (unsigned long long)bytes, why,
+          remat_report_loc(loc, lb, sizeof lb));
+}

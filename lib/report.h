@@ -1,0 +1,33 @@
+/* report.h: the human-readable report of remat's passes (remat-opt --remat-report,
+ * --report=FILE; a pass option `report=DEST`).
+ *
+ * A pass writes one block per function: a heading line, a table with one row per value
+ * it kept (index, value, type, bytes, why, location), then "key: value" summary lines.
+ * The "why" column is free text so that each pass can say which rule or tag decided.
+ *
+ * Ownership: remat_report_open returns a stream the caller closes with
+ * remat_report_close (stderr is never closed). */
+#ifndef REMAT_REPORT_H
+#define REMAT_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mlir-c/IR.h"
+
+/* DEST "" or NULL: no report (returns NULL, *failed = 0); "-": stderr; otherwise the file
+ * DEST opened for appending (remat-opt truncates it once at start). On a file that cannot
+ * be opened: NULL and *failed = 1. */
+FILE *remat_report_open(const char *dest, int *failed);
+void remat_report_close(FILE *f);
+
+/* "file:line:col" of LOC (through name, call-site and fused locations), or "?" when it
+ * has none. Returns buf. */
+char *remat_report_loc(MlirLocation loc, char *buf, size_t cap);
+
+/* The table header and one row of it. */
+void remat_report_table_header(FILE *f);
+void remat_report_row(FILE *f, int index, const char *value, MlirType type, uint64_t bytes,
+                      const char *why, MlirLocation loc);
+
+#endif

@@ -1,0 +1,966 @@
+/* mincut.c: --remat-mincut, the min-cut split of joint forward+backward functions into a
+ * forward that saves values and a backward that reads or recomputes them.
+ *
+ * Contract (DESIGN.md "Min-cut rematerialization" and "Functions"):
+ *   requires: IR that passed rt_verify; each joint function (a func.func with
+ *             rt.num_outputs) has one block of rt and arith ops ending in func.return,
+ *             at least one rt.tangent argument, and forward outputs that do not depend
+ *             on a tangent.
+ *   keeps:    other functions; ops' relative order, locations and attributes (rt.policy);
+ *             argument attributes (rt.param, rt.tangent).
+ *   breaks:   replaces each joint @f by @f_fwd(primals...) -> (outputs..., saved...)
+ *             {rt.num_outputs, rt.saved_bytes} and @f_bwd(saved..., tangents...) ->
+ *             (grads...) {rt.forward = @f_fwd}; saved values in value order (primal
+ *             arguments first, then op results in op order); dead ops are dropped.
+ *
+ * How (one function at a time, every walk a loop over the op array, so 10^5-op functions
+ * need no recursion and no use-list scans):
+ *   1. number the arguments and op results; operands become value indices;
+ *   2. backward = depends on a tangent (forward walk); live backward ops (reverse walk
+ *      from the gradient results); candidates = every other value except constants;
+ *   3. the flow network of DESIGN.md over the candidates that can reach the backward;
+ *   4. max-flow; the saved set is the in->out edges crossing the cut closest to the sink;
+ *   5. reverse walks pick the backward's recomputed ops and the forward's ops; clone them
+ *      into the two new functions and erase the joint one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cost_model.h"
+#include "flow_network.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Pass.h"
+#include "remat-c/Remat.h"
+#include "report.h"
+#include "rt.h"
+
+#define INTERNAL(msg) internal_error(__FILE__, __LINE__, msg)
+
+static _Noreturn void internal_error(const char *file, int line, const char *msg) {
+  fprintf(stderr, "%s:%d: internal error in --remat-mincut: %s\n", file, line, msg);
+  abort();
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p)
+    INTERNAL("out of memory");
+  return p;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+/* ---- options ---------------------------------------------------------------------- */
+
+typedef struct mincut_pass {
+  RematMincutOptions opts;
+  bool banned[RT_OP_COUNT]; /* from opts.ban and opts.ban_random */
+} mincut_pass;
+
+static const char default_ban[] = "matmul,reduction,collective";
+
+/* Fills banned[] from a comma list of op names and kind names. 0, or -1 with a message. */
+static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT], char *err,
+                     size_t cap) {
+  memset(banned, 0, RT_OP_COUNT * sizeof *banned);
+  if (ban_random)
+    banned[RT_OP_UNIFORM_PHILOX] = true;
+  if (!strcmp(list, "none") || !*list)
+    return 0;
+  char buf[REMAT_OPTION_STRING_MAX];
+  snprintf(buf, sizeof buf, "%s", list);
+  for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
+       item = strtok_r(NULL, ",", &save)) {
+    rt_op_id id = rt_op_from_name(item);
+    if (id != RT_OP_NONE) {
+      banned[id] = true;
+      continue;
+    }
+    bool kind_found = false;
+    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_STRUCTURAL; k++)
+      if (!strcmp(item, rt_op_kind_name((rt_op_kind)k))) {
+        kind_found = true;
+        for (int i = 1; i < RT_OP_COUNT; i++)
+          if (rt_op_kind_of((rt_op_id)i) == (rt_op_kind)k)
+            banned[i] = true;
+      }
+    if (!kind_found) {
+      snprintf(err, cap, "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
+                         "collective, random, elementwise, compare, structural)", item);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- the joint function as arrays ------------------------------------------------- */
+
+enum { /* value flags */
+  V_TANGENT = 1 << 0,
+  V_BW = 1 << 1,       /* depends on a tangent */
+  V_CONST = 1 << 2,    /* result of a constant op: recomputed wherever needed */
+  V_PARAM = 1 << 3,
+  V_OUT_NEED = 1 << 4, /* the forward outputs need it */
+  V_BW_READ = 1 << 5,  /* read by a live backward op or returned as a gradient */
+  V_REACH = 1 << 6,    /* candidate from which the backward is reachable: in the network */
+  V_SAVED = 1 << 7,
+  V_BNEED = 1 << 8, /* the backward function needs it */
+  V_FNEED = 1 << 9, /* the forward function needs it */
+};
+
+enum { /* op flags */
+  O_BW = 1 << 0,
+  O_CONST = 1 << 1,
+  O_BANNED = 1 << 2,
+  O_SAVE_TAG = 1 << 3,      /* must_save, prefer_save */
+  O_RECOMPUTE_TAG = 1 << 4, /* must_recompute, prefer_recompute */
+  O_IN_BWD = 1 << 5,        /* cloned into the backward */
+  O_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
+  O_IN_FWD = 1 << 7,
+};
+
+typedef struct joint {
+  MlirContext ctx;
+  MlirOperation func, ret;
+  int64_t num_outputs;
+  int nargs, nops, nvals, nret;
+  MlirOperation *ops;
+  MlirValue *vals;
+  int *val_op;     /* defining op, -1 for an argument */
+  int *op_res;     /* first result value of each op; op_res[nops] == nvals */
+  int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
+  int *opnd;
+  int *ret_val; /* operands of func.return */
+  unsigned *vf; /* V_* */
+  unsigned *of; /* O_* */
+  int *node;    /* in-node of a value in the network (out-node = in-node + 1), or -1 */
+  /* results */
+  int nsaved;
+  int *saved; /* value indices, ascending */
+  uint64_t saved_bytes, baseline_bytes;
+  double flow, solve_ms;
+  int recomputed, moved;
+} joint;
+
+static void joint_free(joint *j) {
+  free(j->ops);
+  free(j->vals);
+  free(j->val_op);
+  free(j->op_res);
+  free(j->opnd_start);
+  free(j->opnd);
+  free(j->ret_val);
+  free(j->vf);
+  free(j->of);
+  free(j->node);
+  free(j->saved);
+}
+
+/* Open-addressing map from a value's pointer to its index. */
+typedef struct value_map {
+  const void **keys;
+  int *idx;
+  size_t mask;
+} value_map;
+
+static size_t ptr_hash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static void map_init(value_map *m, int n) {
+  size_t cap = 16;
+  while (cap < (size_t)n * 2)
+    cap <<= 1;
+  m->keys = xcalloc(cap, sizeof *m->keys);
+  m->idx = xcalloc(cap, sizeof *m->idx);
+  m->mask = cap - 1;
+}
+
+static void map_put(value_map *m, MlirValue v, int idx) {
+  size_t h = ptr_hash(v.ptr) & m->mask;
+  while (m->keys[h])
+    h = (h + 1) & m->mask;
+  m->keys[h] = v.ptr;
+  m->idx[h] = idx;
+}
+
+static int map_get(const value_map *m, MlirValue v) {
+  for (size_t h = ptr_hash(v.ptr) & m->mask; m->keys[h]; h = (h + 1) & m->mask)
+    if (m->keys[h] == v.ptr)
+      return m->idx[h];
+  return -1;
+}
+
+static bool op_name_is(MlirOperation op, const char *name) {
+  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+/* Ops the pass understands: rt ops and region-free arith ops. */
+static bool op_supported(MlirOperation op) {
+  if (rt_op_lookup(op) != RT_OP_NONE)
+    return true;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length > 6 && !memcmp(name.data, "arith.", 6) &&
+         mlirOperationGetNumRegions(op) == 0;
+}
+
+/* Reads the body of J->func into arrays. 0, or -1 after a diagnostic. */
+static int load(joint *j) {
+  MlirOperation f = j->func;
+  MlirStringRef fname = rt_func_name(f);
+  MlirRegion body = mlirOperationGetRegion(f, 0);
+  MlirBlock entry = mlirRegionGetFirstBlock(body);
+  if (mlirBlockIsNull(entry)) {
+    rt_emit_error(f, "joint function '@%.*s' has no body", (int)fname.length, fname.data);
+    return -1;
+  }
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+    rt_emit_error(f, "joint function '@%.*s' has more than one block", (int)fname.length,
+                  fname.data);
+    return -1;
+  }
+  j->nargs = (int)mlirBlockGetNumArguments(entry);
+  int nops = 0, nvals = j->nargs, nopnds = 0;
+  MlirOperation op = mlirBlockGetFirstOperation(entry);
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) && op_name_is(op, "func.return"))
+      break;
+    if (!op_supported(op)) {
+      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+      rt_emit_error(op, "'%.*s' is not supported by --remat-mincut: a joint function may hold "
+                        "only rt and arith ops", (int)n.length, n.data);
+      return -1;
+    }
+    nops++;
+    nvals += (int)mlirOperationGetNumResults(op);
+    nopnds += (int)mlirOperationGetNumOperands(op);
+  }
+  if (mlirOperationIsNull(op))
+    INTERNAL("verified func.func without a func.return terminator");
+  j->ret = op;
+  j->nops = nops;
+  j->nvals = nvals;
+  j->ops = xcalloc(nops, sizeof *j->ops);
+  j->vals = xcalloc(nvals, sizeof *j->vals);
+  j->val_op = xcalloc(nvals, sizeof *j->val_op);
+  j->op_res = xcalloc(nops + 1, sizeof *j->op_res);
+  j->opnd_start = xcalloc(nops + 1, sizeof *j->opnd_start);
+  j->opnd = xcalloc(nopnds, sizeof *j->opnd);
+  j->vf = xcalloc(nvals, sizeof *j->vf);
+  j->of = xcalloc(nops, sizeof *j->of);
+  j->node = xcalloc(nvals, sizeof *j->node);
+
+  value_map map;
+  map_init(&map, nvals);
+  for (int a = 0; a < j->nargs; a++) {
+    j->vals[a] = mlirBlockGetArgument(entry, a);
+    j->val_op[a] = -1;
+    map_put(&map, j->vals[a], a);
+    if (rt_func_arg_has_attr(f, a, "rt.tangent"))
+      j->vf[a] |= V_TANGENT;
+    if (rt_func_arg_has_attr(f, a, "rt.param"))
+      j->vf[a] |= V_PARAM;
+  }
+  int v = j->nargs, k = 0, i = 0;
+  for (op = mlirBlockGetFirstOperation(entry); i < nops; op = mlirOperationGetNextInBlock(op), i++) {
+    j->ops[i] = op;
+    j->op_res[i] = v;
+    j->opnd_start[i] = k;
+    for (intptr_t o = 0, n = mlirOperationGetNumOperands(op); o < n; o++) {
+      int idx = map_get(&map, mlirOperationGetOperand(op, o));
+      if (idx < 0)
+        INTERNAL("operand defined outside the joint function's block");
+      j->opnd[k++] = idx;
+    }
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; r++, v++) {
+      j->vals[v] = mlirOperationGetResult(op, r);
+      j->val_op[v] = i;
+      map_put(&map, j->vals[v], v);
+    }
+  }
+  j->op_res[nops] = v;
+  j->opnd_start[nops] = k;
+  j->nret = (int)mlirOperationGetNumOperands(j->ret);
+  j->ret_val = xcalloc(j->nret, sizeof *j->ret_val);
+  for (int r = 0; r < j->nret; r++)
+    if ((j->ret_val[r] = map_get(&map, mlirOperationGetOperand(j->ret, r))) < 0)
+      INTERNAL("returned value defined outside the joint function's block");
+  free(map.keys);
+  free(map.idx);
+  return 0;
+}
+
+/* ---- classification --------------------------------------------------------------- */
+
+static bool is_constant_op(MlirOperation op, rt_op_id id) {
+  return mlirOperationGetNumOperands(op) == 0 &&
+         (id == RT_OP_FULL || id == RT_OP_IOTA || op_name_is(op, "arith.constant"));
+}
+
+#define FOR_OPERANDS(j, i, v)                                                               \
+  for (int _k = (j)->opnd_start[i], v; _k < (j)->opnd_start[(i) + 1] && ((v) = (j)->opnd[_k], 1); \
+       _k++)
+#define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
+
+/* Backward ops, constants, policy tags, bans, and which candidates the backward reads.
+ * 0, or -1 after a diagnostic. */
+static int classify(joint *j, const mincut_pass *p) {
+  MlirStringRef fname = rt_func_name(j->func);
+  bool any_tangent = false;
+  for (int a = 0; a < j->nargs; a++)
+    if (j->vf[a] & V_TANGENT) {
+      j->vf[a] |= V_BW;
+      any_tangent = true;
+    }
+  if (!any_tangent) {
+    rt_emit_error(j->func, "joint function '@%.*s' has no 'rt.tangent' argument: nothing "
+                           "depends on the outputs' cotangents, there is no backward to split",
+                  (int)fname.length, fname.data);
+    return -1;
+  }
+  for (int i = 0; i < j->nops; i++) {
+    MlirOperation op = j->ops[i];
+    rt_op_id id = rt_op_lookup(op);
+    rt_policy pol = rt_policy_get(op);
+    bool bw = false;
+    FOR_OPERANDS(j, i, v) bw |= (j->vf[v] & V_BW) != 0;
+    unsigned f = bw ? O_BW : 0;
+    if (rt_policy_is_save(pol))
+      f |= O_SAVE_TAG;
+    if (rt_policy_is_recompute(pol))
+      f |= O_RECOMPUTE_TAG;
+    if (!bw && !(f & O_SAVE_TAG) && is_constant_op(op, id))
+      f |= O_CONST;
+    if (id != RT_OP_NONE && p->banned[id] && pol != RT_POLICY_MUST_RECOMPUTE)
+      f |= O_BANNED;
+    j->of[i] = f;
+    FOR_RESULTS(j, i, v) j->vf[v] |= (bw ? V_BW : 0) | (f & O_CONST ? V_CONST : 0);
+  }
+  for (int r = 0; r < j->num_outputs; r++)
+    if (j->vf[j->ret_val[r]] & V_BW) {
+      rt_emit_error(j->ret, "forward output #%d of '@%.*s' depends on a tangent: forward "
+                            "outputs must be computable without the cotangents",
+                    r, (int)fname.length, fname.data);
+      return -1;
+    }
+  /* Live backward ops (reverse walk from the gradients): what they read from the forward
+   * side is V_BW_READ. V_BNEED marks the live backward values for now. */
+  for (int r = (int)j->num_outputs; r < j->nret; r++) {
+    int v = j->ret_val[r];
+    j->vf[v] |= (j->vf[v] & V_BW) ? V_BNEED : (j->vf[v] & V_CONST) ? 0 : V_BW_READ;
+  }
+  for (int i = j->nops - 1; i >= 0; i--) {
+    if (!(j->of[i] & O_BW))
+      continue;
+    bool live = false;
+    FOR_RESULTS(j, i, v) live |= (j->vf[v] & V_BNEED) != 0;
+    if (!live)
+      continue;
+    FOR_OPERANDS(j, i, v) {
+      if (j->vf[v] & V_BW)
+        j->vf[v] |= V_BNEED;
+      else if (!(j->vf[v] & V_CONST))
+        j->vf[v] |= V_BW_READ;
+    }
+  }
+  for (int v = 0; v < j->nvals; v++)
+    j->vf[v] &= ~V_BNEED;
+  /* Candidates from which the backward is reachable, and what the forward outputs need. */
+  for (int r = 0; r < j->num_outputs; r++)
+    j->vf[j->ret_val[r]] |= V_OUT_NEED;
+  for (int v = 0; v < j->nvals; v++)
+    if (j->vf[v] & V_BW_READ)
+      j->vf[v] |= V_REACH;
+  for (int i = j->nops - 1; i >= 0; i--) {
+    if (j->of[i] & (O_BW | O_CONST))
+      continue;
+    unsigned any = 0;
+    FOR_RESULTS(j, i, v) any |= j->vf[v] & (V_REACH | V_OUT_NEED);
+    FOR_OPERANDS(j, i, v) {
+      if (!(j->vf[v] & V_CONST))
+        j->vf[v] |= any;
+    }
+  }
+  /* A value that may be neither saved (recompute tag) nor recomputed (banned, and the
+   * forward computes it for its outputs) but that the backward reads: no finite cut. */
+  for (int i = 0; i < j->nops; i++) {
+    unsigned f = j->of[i];
+    if ((f & O_BW) || !(f & O_BANNED) || !(f & O_RECOMPUTE_TAG))
+      continue;
+    bool reach = false, out = false;
+    FOR_RESULTS(j, i, v) {
+      reach |= (j->vf[v] & V_REACH) != 0;
+      out |= (j->vf[v] & V_OUT_NEED) != 0;
+    }
+    if (reach && out) {
+      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[i]));
+      rt_emit_error(j->ops[i], "no valid split of '@%.*s': '%.*s' is tagged \"%s\" (never "
+                               "saved) but is banned from recomputation and the forward "
+                               "outputs need it, while the backward reads it; tag it "
+                               "\"must_recompute\" to allow recomputing it",
+                    (int)fname.length, fname.data, (int)n.length, n.data,
+                    rt_policy_name(rt_policy_get(j->ops[i])));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- the flow network -------------------------------------------------------------- */
+
+enum { SOURCE = 0, SINK = 1 };
+
+static void add_edge(flow_network *net, int from, int to, double cap) {
+  if (flow_network_add_edge(net, (size_t)from, (size_t)to, cap))
+    INTERNAL("flow_network_add_edge failed");
+}
+
+/* Builds the network of DESIGN.md, solves it and marks V_SAVED. 0, or -1 after a
+ * diagnostic. */
+static int cut(joint *j, const mincut_pass *p) {
+  remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
+  int nodes = 2;
+  for (int v = 0; v < j->nvals; v++) {
+    j->node[v] = -1;
+    if (j->vf[v] & V_REACH) {
+      j->node[v] = nodes;
+      nodes += 2;
+    }
+  }
+  flow_network *net = flow_network_create((size_t)nodes);
+  if (!net)
+    INTERNAL("flow_network_create failed");
+  for (int v = 0; v < j->nvals; v++) {
+    if (j->node[v] < 0)
+      continue;
+    int in = j->node[v], out = in + 1, op = j->val_op[v];
+    double w = remat_value_weight(&model, j->vals[v], (j->vf[v] & V_PARAM) != 0);
+    if (w < 0)
+      INTERNAL("value without a byte size after rt_verify");
+    add_edge(net, in, out, w);
+    if (j->vf[v] & V_BW_READ)
+      add_edge(net, out, SINK, FLOW_INFINITY);
+    if (op < 0)
+      add_edge(net, SOURCE, in, FLOW_INFINITY); /* a primal argument */
+    else {
+      unsigned f = j->of[op];
+      if ((f & O_SAVE_TAG) || ((f & O_BANNED) && (j->vf[v] & V_OUT_NEED)))
+        add_edge(net, SOURCE, in, FLOW_INFINITY);
+      if (f & O_RECOMPUTE_TAG)
+        add_edge(net, in, SINK, FLOW_INFINITY);
+      FOR_OPERANDS(j, op, u) {
+        if (j->node[u] >= 0)
+          add_edge(net, j->node[u] + 1, in, FLOW_INFINITY);
+      }
+    }
+  }
+  double t0 = now_ms();
+  j->flow = flow_network_max_flow(net, SOURCE, SINK);
+  j->solve_ms = now_ms() - t0;
+  if (j->flow < 0)
+    INTERNAL("max-flow failed");
+  if (j->flow == FLOW_INFINITY)
+    INTERNAL("infinite cut not caught by the tag check");
+  unsigned char *side = xcalloc((size_t)nodes, 1);
+  if (flow_network_source_side(net, side))
+    INTERNAL("no minimum cut after a finite max-flow");
+  for (int v = 0; v < j->nvals; v++) {
+    int in = j->node[v];
+    if (in < 0)
+      continue;
+    if (side[in] && !side[in + 1])
+      j->vf[v] |= V_SAVED;
+    if ((j->vf[v] & V_BW_READ) && side[in + 1])
+      INTERNAL("a value the backward reads is on the source side");
+    if (!side[in] && j->val_op[v] >= 0)
+      j->of[j->val_op[v]] |= O_RECOMPUTE; /* candidate for recompute; confirmed below */
+  }
+  free(side);
+  flow_network_destroy(net);
+  return 0;
+}
+
+/* What each new function contains: reverse walks from the gradients and from the forward
+ * outputs plus the saved values. */
+static void plan(joint *j) {
+  for (int r = (int)j->num_outputs; r < j->nret; r++)
+    j->vf[j->ret_val[r]] |= V_BNEED;
+  for (int i = j->nops - 1; i >= 0; i--) {
+    unsigned f = j->of[i];
+    bool need = false;
+    FOR_RESULTS(j, i, v) need |= (j->vf[v] & V_BNEED) && !(j->vf[v] & V_SAVED);
+    if (!need) {
+      j->of[i] &= ~O_RECOMPUTE;
+      continue;
+    }
+    if (!(f & O_BW) && !(f & O_CONST) && !(f & O_RECOMPUTE))
+      INTERNAL("the backward needs a value that is neither saved nor recomputed");
+    j->of[i] |= O_IN_BWD | (f & O_BW ? 0 : O_RECOMPUTE);
+    FOR_OPERANDS(j, i, v) j->vf[v] |= V_BNEED;
+  }
+  for (int a = 0; a < j->nargs; a++)
+    if ((j->vf[a] & V_BNEED) && !(j->vf[a] & (V_SAVED | V_TANGENT)))
+      INTERNAL("the backward needs a primal argument that is not saved");
+
+  j->saved = xcalloc(j->nvals, sizeof *j->saved);
+  for (int v = 0; v < j->nvals; v++) {
+    if (!(j->vf[v] & V_SAVED))
+      continue;
+    j->saved[j->nsaved++] = v;
+    j->vf[v] |= V_FNEED;
+  }
+  for (int r = 0; r < j->num_outputs; r++)
+    j->vf[j->ret_val[r]] |= V_FNEED;
+  for (int i = j->nops - 1; i >= 0; i--) {
+    if (j->of[i] & O_BW)
+      continue;
+    bool need = false;
+    FOR_RESULTS(j, i, v) need |= (j->vf[v] & V_FNEED) != 0;
+    if (!need)
+      continue;
+    j->of[i] |= O_IN_FWD;
+    FOR_OPERANDS(j, i, v) j->vf[v] |= V_FNEED;
+  }
+  for (int i = 0; i < j->nops; i++)
+    if ((j->of[i] & O_RECOMPUTE) && !(j->of[i] & O_CONST))
+      (j->of[i] & O_IN_FWD) ? j->recomputed++ : j->moved++;
+}
+
+/* ---- rewriting -------------------------------------------------------------------- */
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), a);
+}
+
+/* The dictionary of argument (or result) I in the ARRAY attribute, or an empty one. */
+static MlirAttribute dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
+  if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
+      i < mlirArrayAttrGetNumElements(array)) {
+    MlirAttribute d = mlirArrayAttrGetElement(array, i);
+    if (mlirAttributeIsADictionary(d))
+      return d;
+  }
+  return mlirDictionaryAttrGet(ctx, 0, NULL);
+}
+
+typedef struct sig {
+  int n;
+  MlirType *types;
+  MlirLocation *locs;  /* arguments only */
+  MlirAttribute *dicts;
+} sig;
+
+static void sig_init(sig *s, int cap) {
+  s->n = 0;
+  s->types = xcalloc(cap, sizeof *s->types);
+  s->locs = xcalloc(cap, sizeof *s->locs);
+  s->dicts = xcalloc(cap, sizeof *s->dicts);
+}
+
+static void sig_add(sig *s, MlirType t, MlirLocation loc, MlirAttribute dict) {
+  s->types[s->n] = t;
+  s->locs[s->n] = loc;
+  s->dicts[s->n++] = dict;
+}
+
+static void sig_free(sig *s) {
+  free(s->types);
+  free(s->locs);
+  free(s->dicts);
+}
+
+static MlirAttribute dicts_attr(MlirContext ctx, const sig *s, bool *any) {
+  *any = false;
+  for (int i = 0; i < s->n; i++)
+    *any |= mlirDictionaryAttrGetNumElements(s->dicts[i]) > 0;
+  return mlirArrayAttrGet(ctx, s->n, s->dicts);
+}
+
+/* A func.func NAME with the signature ARGS -> RES, an entry block holding the arguments,
+ * the joint function's location, visibility and discardable attributes (but not its
+ * rt.* function attributes), plus EXTRA. */
+static MlirOperation new_func(joint *j, const char *name, const sig *args, const sig *res,
+                              const MlirNamedAttribute *extra, int nextra) {
+  MlirContext ctx = j->ctx;
+  MlirNamedAttribute attrs[64];
+  int n = 0;
+  attrs[n++] = named(ctx, "sym_name", mlirStringAttrGet(ctx, str(name)));
+  attrs[n++] = named(ctx, "function_type",
+                     mlirTypeAttrGet(mlirFunctionTypeGet(ctx, args->n, args->types, res->n,
+                                                         res->types)));
+  bool any;
+  MlirAttribute a = dicts_attr(ctx, args, &any);
+  if (any)
+    attrs[n++] = named(ctx, "arg_attrs", a);
+  a = dicts_attr(ctx, res, &any);
+  if (any)
+    attrs[n++] = named(ctx, "res_attrs", a);
+  MlirAttribute vis = mlirOperationGetAttributeByName(j->func, str("sym_visibility"));
+  if (!mlirAttributeIsNull(vis))
+    attrs[n++] = named(ctx, "sym_visibility", vis);
+  for (intptr_t i = 0, m = mlirOperationGetNumDiscardableAttributes(j->func); i < m; i++) {
+    MlirNamedAttribute d = mlirOperationGetDiscardableAttribute(j->func, i);
+    MlirStringRef dn = mlirIdentifierStr(d.name);
+    if (rt_str_eq(dn, "rt.num_outputs") || rt_str_eq(dn, "rt.saved_bytes") ||
+        rt_str_eq(dn, "rt.forward"))
+      continue;
+    if (n + nextra >= 64)
+      break; /* a joint function with 60 attributes keeps the first ones */
+    attrs[n++] = d;
+  }
+  for (int i = 0; i < nextra; i++)
+    attrs[n++] = extra[i];
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock block = mlirBlockCreate(args->n, args->types, args->locs);
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState st =
+      mlirOperationStateGet(str("func.func"), mlirOperationGetLocation(j->func));
+  mlirOperationStateAddAttributes(&st, n, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  return mlirOperationCreate(&st);
+}
+
+/* Clones op I into BLOCK with operands from MAP, and maps its results. */
+static void clone_into(joint *j, int i, MlirBlock block, MlirValue *map) {
+  MlirOperation c = mlirOperationClone(j->ops[i]);
+  int k = 0;
+  FOR_OPERANDS(j, i, v) {
+    if (mlirValueIsNull(map[v]))
+      INTERNAL("a cloned op's operand is not available in its new function");
+    mlirOperationSetOperand(c, k++, map[v]);
+  }
+  mlirBlockAppendOwnedOperation(block, c);
+  int r = 0;
+  FOR_RESULTS(j, i, v) map[v] = mlirOperationGetResult(c, r++);
+}
+
+static void add_return(joint *j, MlirBlock block, const int *vals, int n, const MlirValue *map) {
+  MlirValue *opnds = xcalloc(n, sizeof *opnds);
+  for (int i = 0; i < n; i++)
+    if (mlirValueIsNull(opnds[i] = map[vals[i]]))
+      INTERNAL("a returned value is not available in its new function");
+  MlirOperationState st =
+      mlirOperationStateGet(str("func.return"), mlirOperationGetLocation(j->ret));
+  mlirOperationStateAddOperands(&st, n, opnds);
+  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
+  free(opnds);
+}
+
+static MlirLocation value_loc(joint *j, int v) {
+  return j->val_op[v] < 0 ? mlirValueGetLocation(j->vals[v])
+                          : mlirOperationGetLocation(j->ops[j->val_op[v]]);
+}
+
+/* Builds @f_fwd and @f_bwd after the joint function (which the caller erases once the
+ * report has read it). */
+static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
+  MlirContext ctx = j->ctx;
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(j->func, str("arg_attrs"));
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(j->func, str("res_attrs"));
+  MlirValue *map = xcalloc(j->nvals, sizeof *map);
+  int cap = j->nargs + j->nret + j->nsaved;
+  sig args, res;
+
+  /* @f_fwd(primals...) -> (outputs..., saved...) */
+  sig_init(&args, cap);
+  sig_init(&res, cap);
+  for (int a = 0; a < j->nargs; a++)
+    if (!(j->vf[a] & V_TANGENT))
+      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), dict_at(ctx, arg_attrs, a));
+  int *fwd_ret = xcalloc(cap, sizeof *fwd_ret), nfwd_ret = 0;
+  for (int r = 0; r < j->num_outputs; r++) {
+    fwd_ret[nfwd_ret++] = j->ret_val[r];
+    sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
+            dict_at(ctx, res_attrs, r));
+  }
+  for (int s = 0; s < j->nsaved; s++) {
+    fwd_ret[nfwd_ret++] = j->saved[s];
+    sig_add(&res, mlirValueGetType(j->vals[j->saved[s]]), value_loc(j, j->saved[s]),
+            mlirDictionaryAttrGet(ctx, 0, NULL));
+  }
+  MlirNamedAttribute fwd_extra[2] = {
+      named(ctx, "rt.num_outputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), j->num_outputs)),
+      named(ctx, "rt.saved_bytes",
+            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), (int64_t)j->saved_bytes)),
+  };
+  MlirOperation fwd = new_func(j, fwd_name, &args, &res, fwd_extra, 2);
+  MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(fwd, 0));
+  for (int a = 0, k = 0; a < j->nargs; a++)
+    if (!(j->vf[a] & V_TANGENT))
+      map[a] = mlirBlockGetArgument(fb, k++);
+  for (int i = 0; i < j->nops; i++)
+    if (j->of[i] & O_IN_FWD)
+      clone_into(j, i, fb, map);
+  add_return(j, fb, fwd_ret, nfwd_ret, map);
+  sig_free(&args);
+  sig_free(&res);
+
+  /* @f_bwd(saved..., tangents...) -> (grads...) */
+  memset(map, 0, j->nvals * sizeof *map);
+  sig_init(&args, cap);
+  sig_init(&res, cap);
+  for (int s = 0; s < j->nsaved; s++) {
+    int v = j->saved[s];
+    sig_add(&args, mlirValueGetType(j->vals[v]), value_loc(j, v),
+            j->val_op[v] < 0 ? dict_at(ctx, arg_attrs, v) : mlirDictionaryAttrGet(ctx, 0, NULL));
+  }
+  for (int a = 0; a < j->nargs; a++)
+    if (j->vf[a] & V_TANGENT)
+      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), dict_at(ctx, arg_attrs, a));
+  for (int r = (int)j->num_outputs; r < j->nret; r++)
+    sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
+            dict_at(ctx, res_attrs, r));
+  MlirNamedAttribute bwd_extra[1] = {
+      named(ctx, "rt.forward", mlirFlatSymbolRefAttrGet(ctx, str(fwd_name)))};
+  MlirOperation bwd = new_func(j, bwd_name, &args, &res, bwd_extra, 1);
+  MlirBlock bb = mlirRegionGetFirstBlock(mlirOperationGetRegion(bwd, 0));
+  int k = 0;
+  for (int s = 0; s < j->nsaved; s++)
+    map[j->saved[s]] = mlirBlockGetArgument(bb, k++);
+  for (int a = 0; a < j->nargs; a++)
+    if (j->vf[a] & V_TANGENT)
+      map[a] = mlirBlockGetArgument(bb, k++);
+  for (int i = 0; i < j->nops; i++)
+    if (j->of[i] & O_IN_BWD)
+      clone_into(j, i, bb, map);
+  add_return(j, bb, j->ret_val + j->num_outputs, j->nret - (int)j->num_outputs, map);
+  sig_free(&args);
+  sig_free(&res);
+
+  MlirBlock parent = mlirOperationGetBlock(j->func);
+  mlirBlockInsertOwnedOperationAfter(parent, j->func, fwd);
+  mlirBlockInsertOwnedOperationAfter(parent, fwd, bwd);
+  free(fwd_ret);
+  free(map);
+}
+
+/* ---- report ----------------------------------------------------------------------- */
+
+static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
+                   const char *bwd_name, double ms) {
+  fprintf(f, "remat-mincut: @%.*s -> @%s, @%s\n", (int)fname.length, fname.data, fwd_name,
+          bwd_name);
+  remat_report_table_header(f);
+  for (int s = 0; s < j->nsaved; s++) {
+    int v = j->saved[s], op = j->val_op[v];
+    char name[64];
+    const char *why = "cut";
+    if (op < 0) {
+      snprintf(name, sizeof name, "%%arg%d", v);
+      why = "primal";
+    } else {
+      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[op]));
+      if (j->op_res[op + 1] - j->op_res[op] > 1)
+        snprintf(name, sizeof name, "%.*s#%d", (int)n.length, n.data, v - j->op_res[op]);
+      else
+        snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
+      if (j->of[op] & O_SAVE_TAG)
+        why = "policy";
+    }
+    uint64_t bytes = 0;
+    rt_value_bytes(j->vals[v], &bytes);
+    remat_report_row(f, s, name, mlirValueGetType(j->vals[v]), bytes, why, value_loc(j, v));
+  }
+  fprintf(f, "  saved bytes: %llu (no-remat baseline: %llu", (unsigned long long)j->saved_bytes,
+          (unsigned long long)j->baseline_bytes);
+  if (j->baseline_bytes)
+    fprintf(f, ", %.1f%%", 100.0 * (double)j->saved_bytes / (double)j->baseline_bytes);
+  fprintf(f, ")\n  recomputed ops: %d (moved to the backward: %d)\n", j->recomputed, j->moved);
+  fprintf(f, "  max-flow value: %g\n  time: %.3f ms (max-flow %.3f ms)\n", j->flow, ms,
+          j->solve_ms);
+}
+
+/* ---- the pass --------------------------------------------------------------------- */
+
+/* Bytes of the saved set and of the no-remat baseline (every forward value the backward
+ * reads, constants excepted). 0, or -1 after a diagnostic on overflow. */
+static int count_bytes(joint *j) {
+  for (int v = 0; v < j->nvals; v++) {
+    uint64_t b = 0;
+    rt_value_bytes(j->vals[v], &b);
+    if (((j->vf[v] & V_SAVED) && __builtin_add_overflow(j->saved_bytes, b, &j->saved_bytes)) ||
+        ((j->vf[v] & V_BW_READ) &&
+         __builtin_add_overflow(j->baseline_bytes, b, &j->baseline_bytes)) ||
+        j->saved_bytes > (uint64_t)INT64_MAX) {
+      rt_emit_error(j->func, "saved bytes overflow a 64-bit integer");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static bool symbol_exists(MlirBlock module_body, const char *name) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(module_body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute a = mlirOperationGetAttributeByName(op, str("sym_name"));
+    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+        rt_str_eq(mlirStringAttrGetValue(a), name))
+      return true;
+  }
+  return false;
+}
+
+/* Splits one joint function. 0, or -1 after a diagnostic. */
+static int split(MlirOperation func, const mincut_pass *p, FILE *rep) {
+  double t0 = now_ms();
+  MlirStringRef fname = rt_func_name(func);
+  char fwd_name[512], bwd_name[512];
+  snprintf(fwd_name, sizeof fwd_name, "%.*s_fwd", (int)fname.length, fname.data);
+  snprintf(bwd_name, sizeof bwd_name, "%.*s_bwd", (int)fname.length, fname.data);
+  MlirBlock parent = mlirOperationGetBlock(func);
+  const char *clash = symbol_exists(parent, fwd_name) ? fwd_name
+                      : symbol_exists(parent, bwd_name) ? bwd_name
+                                                        : NULL;
+  if (clash) {
+    rt_emit_error(func, "cannot split '@%.*s': the symbol '@%s' already exists",
+                  (int)fname.length, fname.data, clash);
+    return -1;
+  }
+  joint j = {0};
+  j.ctx = mlirOperationGetContext(func);
+  j.func = func;
+  if (!rt_func_num_outputs(func, &j.num_outputs))
+    INTERNAL("split of a function without rt.num_outputs");
+  int rc = load(&j);
+  if (rc == 0)
+    rc = classify(&j, p);
+  if (rc == 0)
+    rc = cut(&j, p);
+  if (rc == 0) {
+    plan(&j);
+    rc = count_bytes(&j);
+  }
+  if (rc == 0) {
+    rewrite(&j, fwd_name, bwd_name);
+    if (rep)
+      report(rep, &j, fname, fwd_name, bwd_name, now_ms() - t0);
+    mlirOperationDestroy(func);
+  }
+  joint_free(&j);
+  return rc;
+}
+
+typedef struct func_list {
+  MlirOperation *items;
+  size_t n, cap;
+} func_list;
+
+static MlirWalkResult collect_joint(MlirOperation op, void *ud) {
+  func_list *l = ud;
+  if (op_name_is(op, "func.func") &&
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("rt.num_outputs")))) {
+    if (l->n == l->cap) {
+      l->cap = l->cap ? 2 * l->cap : 8;
+      l->items = realloc(l->items, l->cap * sizeof *l->items);
+      if (!l->items)
+        INTERNAL("out of memory");
+    }
+    l->items[l->n++] = op;
+    return MlirWalkResultSkip;
+  }
+  return MlirWalkResultAdvance;
+}
+
+static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
+  const mincut_pass *p = ud;
+  func_list funcs = {0};
+  mlirOperationWalk(module, collect_joint, &funcs, MlirWalkPreOrder);
+  int failed = 0;
+  FILE *rep = remat_report_open(p->opts.report, &failed);
+  if (failed) {
+    rt_emit_error(module, "--remat-mincut: cannot open the report file '%s'", p->opts.report);
+    mlirExternalPassSignalFailure(pass);
+    free(funcs.items);
+    return;
+  }
+  for (size_t i = 0; i < funcs.n; i++)
+    if (split(funcs.items[i], p, rep)) {
+      mlirExternalPassSignalFailure(pass);
+      break;
+    }
+  remat_report_close(rep);
+  free(funcs.items);
+}
+
+static void construct(void *ud) { (void)ud; }
+static void destruct(void *ud) { free(ud); }
+
+static void *clone_state(void *ud) {
+  mincut_pass *c = xcalloc(1, sizeof *c);
+  memcpy(c, ud, sizeof *c);
+  return c;
+}
+
+static const RematOptionInfo mincut_options[] = {
+    {"scalar-factor", REMAT_OPTION_DOUBLE, offsetof(RematMincutOptions, scalar_factor),
+     "weight of scalars and 0-d values per byte, >= 0 (default 0.1)"},
+    {"params-free", REMAT_OPTION_BOOL, offsetof(RematMincutOptions, params_free),
+     "rt.param arguments cost nothing to save (default true)"},
+    {"ban", REMAT_OPTION_STRING, offsetof(RematMincutOptions, ban),
+     "ops never recomputed: op and kind names, or none (default matmul,reduction,collective)"},
+    {"ban-random", REMAT_OPTION_BOOL, offsetof(RematMincutOptions, ban_random),
+     "also ban rt.uniform_philox: save masks instead of seeds (default false)"},
+    {"report", REMAT_OPTION_STRING, offsetof(RematMincutOptions, report),
+     "write the report: - for stderr, or a file to append to (default none)"},
+};
+
+void rematMincutOptionsInit(RematMincutOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->scalar_factor = 0.1;
+  o->params_free = true;
+  snprintf(o->ban, sizeof o->ban, "%s", default_ban);
+}
+
+static void init_options(void *o) { rematMincutOptionsInit(o); }
+
+static int check_options(const void *opts, char *err, size_t cap) {
+  const RematMincutOptions *o = opts;
+  bool banned[RT_OP_COUNT];
+  if (!(o->scalar_factor >= 0)) {
+    snprintf(err, cap, "scalar-factor must be >= 0, got %g", o->scalar_factor);
+    return -1;
+  }
+  return parse_ban(o->ban, o->ban_random, banned, err, cap);
+}
+
+static _Alignas(8) const char mincut_type_id;
+
+MlirPass rematCreateMincutPass(const RematMincutOptions *o) {
+  mincut_pass *p = xcalloc(1, sizeof *p);
+  p->opts = *o;
+  char err[256];
+  if (parse_ban(o->ban, o->ban_random, p->banned, err, sizeof err))
+    parse_ban(default_ban, o->ban_random, p->banned, err, sizeof err); /* unchecked input */
+  MlirExternalPassCallbacks cb = {construct, destruct, NULL, clone_state, run};
+  return mlirCreateExternalPass(
+      mlirTypeIDCreate(&mincut_type_id), str("RematMincut"), str("remat-mincut"),
+      str("min-cut split of joint functions into forward and backward"),
+      str("builtin.module"), 0, NULL, cb, p);
+}
+
+static MlirPass create(const void *options) { return rematCreateMincutPass(options); }
+
+const RematPassInfo remat_mincut_pass = {
+    "remat-mincut",
+    "min-cut split of joint functions into @f_fwd (saves) and @f_bwd (recomputes)",
+    "requires verified rt IR, joint functions of rt/arith ops with rt.tangent arguments; "
+    "keeps op order, locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
+    mincut_options,
+    (int)(sizeof mincut_options / sizeof *mincut_options),
+    sizeof(RematMincutOptions),
+    init_options,
+    check_options,
+    create,
+};
