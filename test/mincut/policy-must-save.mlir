@@ -1,0 +1,70 @@
+// rt.policy = "must_save": the tagged op is never recomputed, so what the backward needs
+// of it comes from the forward.
+// RUN: remat-opt --remat-mincut %s | FileCheck %s
+// RUN: remat-opt --remat-mincut --remat-report %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
+//
+// Bytes: every tensor is 4x8 f32 = 128. The backward reads e2 * e1 and x.
+// @untagged: x is read anyway (128) and e1, e2 hang off it: saved {x}, flow 128; the
+//   backward recomputes exp, exp.
+// @tagged (e1 must_save): source -> e1_in, and the backward reads e1, so e1 is cut too:
+//   saved {x, e1}, flow 256; the backward recomputes only e2 = exp(e1).
+
+// REPORT-LABEL: remat-mincut: @untagged -> @untagged_fwd, @untagged_bwd
+// REPORT:         0  %arg0                tensor<4x8xf32>                   128  primal   policy-must-save.mlir:
+// REPORT-NEXT:  saved bytes: 128 (no-remat baseline: 384, 33.3%)
+// REPORT-NEXT:  recomputed ops: 2 (moved to the backward: 0)
+// REPORT-LABEL: remat-mincut: @tagged -> @tagged_fwd, @tagged_bwd
+// REPORT:         0  %arg0                tensor<4x8xf32>                   128  primal   policy-must-save.mlir:
+// REPORT-NEXT:    1  rt.exp               tensor<4x8xf32>                   128  policy   policy-must-save.mlir:35:9
+// REPORT-NEXT:  saved bytes: 256 (no-remat baseline: 384, 66.7%)
+// REPORT-NEXT:  recomputed ops: 1 (moved to the backward: 0)
+
+func.func @untagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})
+    -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64} {
+  %e1 = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e2 = "rt.exp"(%e1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t1 = "rt.mul"(%g, %e2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t2 = "rt.mul"(%t1, %e1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t3 = "rt.mul"(%g, %x) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %gx = "rt.add"(%t2, %t3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %e2, %gx : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+func.func @tagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})
+    -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64} {
+  %e1 = "rt.exp"(%x) {rt.policy = "must_save"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e2 = "rt.exp"(%e1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t1 = "rt.mul"(%g, %e2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t2 = "rt.mul"(%t1, %e1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %t3 = "rt.mul"(%g, %x) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %gx = "rt.add"(%t2, %t3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %e2, %gx : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @untagged_fwd(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
+// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %1, %arg0 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func @untagged_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @untagged_fwd} {
+// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %2 = "rt.mul"(%arg1, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %3 = "rt.mul"(%2, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %4 = "rt.mul"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %5 = "rt.add"(%3, %4) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %5 : tensor<4x8xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func @tagged_fwd(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 256 : i64} {
+// CHECK-NEXT:  %0 = "rt.exp"(%arg0) {rt.policy = "must_save"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %1, %arg0, %0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func @tagged_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @tagged_fwd} {
+// CHECK-NEXT:  %0 = "rt.exp"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %1 = "rt.mul"(%arg2, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %2 = "rt.mul"(%1, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %3 = "rt.mul"(%arg2, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %4 = "rt.add"(%2, %3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %4 : tensor<4x8xf32>
+// CHECK-NEXT:  }
