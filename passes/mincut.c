@@ -145,7 +145,7 @@ typedef struct joint {
   /* results */
   int nsaved;
   int *saved; /* value indices, ascending */
-  uint64_t saved_bytes, baseline_bytes;
+  uint64_t saved_bytes, param_bytes, baseline_bytes; /* param_bytes: of saved_bytes */
   double flow, solve_ms;
   int recomputed, moved;
 } joint;
@@ -407,9 +407,9 @@ static int classify(joint *j, const mincut_pass *p) {
     if (reach && out) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[i]));
       rt_emit_error(j->ops[i], "no valid split of '@%.*s': '%.*s' is tagged \"%s\" (never "
-                               "saved) but is banned from recomputation and the forward "
-                               "outputs need it, while the backward reads it; tag it "
-                               "\"must_recompute\" to allow recomputing it",
+                               "saved) but is banned from recomputation, and both the forward "
+                               "outputs and the backward need it (\"must_recompute\" lifts the "
+                               "ban)",
                     (int)fname.length, fname.data, (int)n.length, n.data,
                     rt_policy_name(rt_policy_get(j->ops[i])));
       return -1;
@@ -773,7 +773,8 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
     rt_value_bytes(j->vals[v], &bytes);
     remat_report_row(f, s, name, mlirValueGetType(j->vals[v]), bytes, why, value_loc(j, v));
   }
-  fprintf(f, "  saved bytes: %llu (no-remat baseline: %llu", (unsigned long long)j->saved_bytes,
+  fprintf(f, "  saved bytes: %llu (rt.param: %llu; no-remat baseline: %llu",
+          (unsigned long long)j->saved_bytes, (unsigned long long)j->param_bytes,
           (unsigned long long)j->baseline_bytes);
   if (j->baseline_bytes)
     fprintf(f, ", %.1f%%", 100.0 * (double)j->saved_bytes / (double)j->baseline_bytes);
@@ -790,6 +791,8 @@ static int count_bytes(joint *j) {
   for (int v = 0; v < j->nvals; v++) {
     uint64_t b = 0;
     rt_value_bytes(j->vals[v], &b);
+    if ((j->vf[v] & V_SAVED) && (j->vf[v] & V_PARAM))
+      j->param_bytes += b; /* <= saved_bytes, checked below */
     if (((j->vf[v] & V_SAVED) && __builtin_add_overflow(j->saved_bytes, b, &j->saved_bytes)) ||
         ((j->vf[v] & V_BW_READ) &&
          __builtin_add_overflow(j->baseline_bytes, b, &j->baseline_bytes)) ||

@@ -15,13 +15,13 @@
 // REPORT:         0  %arg0                tensor<4x8xf32>                   128  primal   policy-must-recompute.mlir:
 // REPORT-NEXT:    1  %arg1                tensor<8x8xf32>                   256  primal   policy-must-recompute.mlir:
 // REPORT-NEXT:    2  rt.sub               tensor<4x8xf32>                   128  cut      policy-must-recompute.mlir:
-// REPORT-NEXT:  saved bytes: 512 (no-remat baseline: 512, 100.0%)
+// REPORT-NEXT:  saved bytes: 512 (rt.param: 256; no-remat baseline: 512, 100.0%)
 // REPORT-NEXT:  recomputed ops: 0 (moved to the backward: 1)
 // REPORT-NEXT:  max-flow value: 256
 // REPORT-LABEL: remat-mincut: @tagged -> @tagged_fwd, @tagged_bwd
 // REPORT:         0  %arg0                tensor<4x8xf32>                   128  primal   policy-must-recompute.mlir:
 // REPORT-NEXT:    1  %arg1                tensor<8x8xf32>                   256  primal   policy-must-recompute.mlir:
-// REPORT-NEXT:  saved bytes: 384 (no-remat baseline: 512, 75.0%)
+// REPORT-NEXT:  saved bytes: 384 (rt.param: 256; no-remat baseline: 512, 75.0%)
 // REPORT-NEXT:  recomputed ops: 2 (moved to the backward: 3)
 // REPORT-NEXT:  max-flow value: 128
 

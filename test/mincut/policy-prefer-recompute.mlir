@@ -11,12 +11,12 @@
 // REPORT-LABEL: remat-mincut: @untagged -> @untagged_fwd, @untagged_bwd
 // REPORT-NEXT:    #  value
 // REPORT-NEXT:    0  rt.exp               tensor<4x8xf32>                   128  cut      policy-prefer-recompute.mlir:
-// REPORT-NEXT:  saved bytes: 128 (no-remat baseline: 128, 100.0%)
+// REPORT-NEXT:  saved bytes: 128 (rt.param: 0; no-remat baseline: 128, 100.0%)
 // REPORT-NEXT:  recomputed ops: 0 (moved to the backward: 0)
 // REPORT-LABEL: remat-mincut: @tagged -> @tagged_fwd, @tagged_bwd
 // REPORT-NEXT:    #  value
 // REPORT-NEXT:    0  %arg0                tensor<4x8xf32>                   128  primal   policy-prefer-recompute.mlir:
-// REPORT-NEXT:  saved bytes: 128 (no-remat baseline: 128, 100.0%)
+// REPORT-NEXT:  saved bytes: 128 (rt.param: 0; no-remat baseline: 128, 100.0%)
 // REPORT-NEXT:  recomputed ops: 1 (moved to the backward: 0)
 
 func.func @untagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})

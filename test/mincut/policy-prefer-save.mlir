@@ -11,12 +11,12 @@
 
 // REPORT-LABEL: remat-mincut: @untagged -> @untagged_fwd, @untagged_bwd
 // REPORT:         0  %arg0                tensor<4x8xf32>                   128  primal   policy-prefer-save.mlir:
-// REPORT-NEXT:  saved bytes: 128 (no-remat baseline: 384, 33.3%)
+// REPORT-NEXT:  saved bytes: 128 (rt.param: 0; no-remat baseline: 384, 33.3%)
 // REPORT-NEXT:  recomputed ops: 2 (moved to the backward: 0)
 // REPORT-LABEL: remat-mincut: @tagged -> @tagged_fwd, @tagged_bwd
 // REPORT:         0  %arg0                tensor<4x8xf32>                   128  primal   policy-prefer-save.mlir:
 // REPORT-NEXT:    1  rt.exp               tensor<4x8xf32>                   128  policy   policy-prefer-save.mlir:36:9
-// REPORT-NEXT:  saved bytes: 256 (no-remat baseline: 384, 66.7%)
+// REPORT-NEXT:  saved bytes: 256 (rt.param: 0; no-remat baseline: 384, 66.7%)
 // REPORT-NEXT:  recomputed ops: 1 (moved to the backward: 0)
 
 func.func @untagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})
