@@ -957,7 +957,7 @@ static MlirPass create(const void *options) { return rematCreateMincutPass(optio
 
 const RematPassInfo remat_mincut_pass = {
     "remat-mincut",
-    "min-cut split of joint functions into @f_fwd (saves) and @f_bwd (recomputes)",
+    "min-cut split of joint functions into @f_fwd and @f_bwd",
     "requires verified rt IR, joint functions of rt/arith ops with rt.tangent arguments; "
     "keeps op order, locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
     mincut_options,
