@@ -37,7 +37,7 @@ build-asan: deps $(ASAN)/CMakeCache.txt
 
 # The main job on the bundled example: split the dropout joint function, report bytes.
 run: build
-	$(BUILD)/bin/remat-opt examples/dropout.mlir
+	$(BUILD)/bin/remat-opt --remat-mincut --remat-report examples/dropout.mlir
 
 # Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build.
 test: build build-asan
