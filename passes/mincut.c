@@ -125,6 +125,7 @@ enum { /* op flags */
   O_IN_BWD = 1 << 5,        /* cloned into the backward */
   O_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
   O_IN_FWD = 1 << 7,
+  O_SINK_SIDE = 1 << 8, /* a result's in-node is on the sink side of the cut */
 };
 
 typedef struct joint {
@@ -393,28 +394,6 @@ static int classify(joint *j, const mincut_pass *p) {
         j->vf[v] |= any;
     }
   }
-  /* A value that may be neither saved (recompute tag) nor recomputed (banned, and the
-   * forward computes it for its outputs) but that the backward reads: no finite cut. */
-  for (int i = 0; i < j->nops; i++) {
-    unsigned f = j->of[i];
-    if ((f & O_BW) || !(f & O_BANNED) || !(f & O_RECOMPUTE_TAG))
-      continue;
-    bool reach = false, out = false;
-    FOR_RESULTS(j, i, v) {
-      reach |= (j->vf[v] & V_REACH) != 0;
-      out |= (j->vf[v] & V_OUT_NEED) != 0;
-    }
-    if (reach && out) {
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[i]));
-      rt_emit_error(j->ops[i], "no valid split of '@%.*s': '%.*s' is tagged \"%s\" (never "
-                               "saved) but is banned from recomputation, and both the forward "
-                               "outputs and the backward need it (\"must_recompute\" lifts the "
-                               "ban)",
-                    (int)fname.length, fname.data, (int)n.length, n.data,
-                    rt_policy_name(rt_policy_get(j->ops[i])));
-      return -1;
-    }
-  }
   return 0;
 }
 
@@ -427,8 +406,60 @@ static void add_edge(flow_network *net, int from, int to, double cap) {
     INTERNAL("flow_network_add_edge failed");
 }
 
-/* Builds the network of DESIGN.md, solves it and marks V_SAVED. 0, or -1 after a
- * diagnostic. */
+static bool has_source_edge(const joint *j, int v) {
+  int op = j->val_op[v];
+  if (op < 0)
+    return true; /* a primal argument */
+  unsigned f = j->of[op];
+  return (f & O_SAVE_TAG) || ((f & O_BANNED) && (j->vf[v] & V_OUT_NEED));
+}
+
+/* A banned op runs once. DESIGN.md's network lets the cut put a banned op b on the sink
+ * side (the backward computes it) while the forward still computes b for a consumer
+ * whose value it saves: b would run twice. So each value u downstream of a banned op
+ * gets a node A(u), "u or a value computed from u is on the source side", with infinite
+ * edges u_in -> A(u), A(u) -> A(v) for each operand v, and A(b) -> b_in: a source-side
+ * consumer pulls b_in to the source side, where b is computed in the forward (and saved
+ * if the backward needs it). Before solving, finds a value that these infinite edges
+ * force onto the source side although it is tagged never to be saved; emits the
+ * diagnostic and returns -1 (no finite cut exists). */
+static int check_forced(joint *j, const int *anode) {
+  unsigned char *reached = xcalloc(j->nvals, 1), *marked = xcalloc(j->nvals, 1);
+  int culprit = -1;
+  for (int v = 0; v < j->nvals; v++)
+    reached[v] = j->node[v] >= 0 && has_source_edge(j, v);
+  for (int i = j->nops - 1; i >= 0 && culprit < 0; i--) {
+    FOR_RESULTS(j, i, u) {
+      if (anode[u] < 0)
+        continue;
+      if ((j->of[i] & O_BANNED) && marked[u])
+        reached[u] = 1; /* A(b) -> b_in */
+      marked[u] |= reached[u];
+      if (reached[u] && (j->of[i] & O_RECOMPUTE_TAG))
+        culprit = i;
+      FOR_OPERANDS(j, i, v) {
+        if (anode[v] >= 0)
+          marked[v] |= marked[u];
+      }
+    }
+  }
+  free(reached);
+  free(marked);
+  if (culprit < 0)
+    return 0;
+  MlirStringRef fname = rt_func_name(j->func);
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[culprit]));
+  rt_emit_error(j->ops[culprit], "no valid split of '@%.*s': '%.*s' is tagged \"%s\" (never "
+                                 "saved) but is banned from recomputation, and both the "
+                                 "forward and the backward need it (\"must_recompute\" lifts "
+                                 "the ban)",
+                (int)fname.length, fname.data, (int)n.length, n.data,
+                rt_policy_name(rt_policy_get(j->ops[culprit])));
+  return -1;
+}
+
+/* Builds the network of DESIGN.md (plus the run-once nodes above), solves it and marks
+ * V_SAVED. 0, or -1 after a diagnostic. */
 static int cut(joint *j, const mincut_pass *p) {
   remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
   int nodes = 2;
@@ -438,6 +469,22 @@ static int cut(joint *j, const mincut_pass *p) {
       j->node[v] = nodes;
       nodes += 2;
     }
+  }
+  /* A(u) for the network's values computed from a banned op (or banned themselves). */
+  int *anode = xcalloc(j->nvals, sizeof *anode);
+  for (int v = 0; v < j->nvals; v++)
+    anode[v] = -1;
+  for (int i = 0; i < j->nops; i++) {
+    bool below = (j->of[i] & O_BANNED) != 0;
+    FOR_OPERANDS(j, i, v) below |= anode[v] >= 0;
+    FOR_RESULTS(j, i, u) {
+      if (below && j->node[u] >= 0)
+        anode[u] = nodes++;
+    }
+  }
+  if (check_forced(j, anode)) {
+    free(anode);
+    return -1;
   }
   flow_network *net = flow_network_create((size_t)nodes);
   if (!net)
@@ -452,27 +499,33 @@ static int cut(joint *j, const mincut_pass *p) {
     add_edge(net, in, out, w);
     if (j->vf[v] & V_BW_READ)
       add_edge(net, out, SINK, FLOW_INFINITY);
+    if (has_source_edge(j, v))
+      add_edge(net, SOURCE, in, FLOW_INFINITY);
     if (op < 0)
-      add_edge(net, SOURCE, in, FLOW_INFINITY); /* a primal argument */
-    else {
-      unsigned f = j->of[op];
-      if ((f & O_SAVE_TAG) || ((f & O_BANNED) && (j->vf[v] & V_OUT_NEED)))
-        add_edge(net, SOURCE, in, FLOW_INFINITY);
-      if (f & O_RECOMPUTE_TAG)
-        add_edge(net, in, SINK, FLOW_INFINITY);
-      FOR_OPERANDS(j, op, u) {
-        if (j->node[u] >= 0)
-          add_edge(net, j->node[u] + 1, in, FLOW_INFINITY);
-      }
+      continue;
+    unsigned f = j->of[op];
+    if (f & O_RECOMPUTE_TAG)
+      add_edge(net, in, SINK, FLOW_INFINITY);
+    FOR_OPERANDS(j, op, u) {
+      if (j->node[u] >= 0)
+        add_edge(net, j->node[u] + 1, in, FLOW_INFINITY);
+      if (anode[v] >= 0 && anode[u] >= 0)
+        add_edge(net, anode[v], anode[u], FLOW_INFINITY);
+    }
+    if (anode[v] >= 0) {
+      add_edge(net, in, anode[v], FLOW_INFINITY);
+      if (f & O_BANNED)
+        add_edge(net, anode[v], in, FLOW_INFINITY);
     }
   }
+  free(anode);
   double t0 = now_ms();
   j->flow = flow_network_max_flow(net, SOURCE, SINK);
   j->solve_ms = now_ms() - t0;
   if (j->flow < 0)
     INTERNAL("max-flow failed");
   if (j->flow == FLOW_INFINITY)
-    INTERNAL("infinite cut not caught by the tag check");
+    INTERNAL("infinite cut not caught by check_forced");
   unsigned char *side = xcalloc((size_t)nodes, 1);
   if (flow_network_source_side(net, side))
     INTERNAL("no minimum cut after a finite max-flow");
@@ -485,27 +538,28 @@ static int cut(joint *j, const mincut_pass *p) {
     if ((j->vf[v] & V_BW_READ) && side[in + 1])
       INTERNAL("a value the backward reads is on the source side");
     if (!side[in] && j->val_op[v] >= 0)
-      j->of[j->val_op[v]] |= O_RECOMPUTE; /* candidate for recompute; confirmed below */
+      j->of[j->val_op[v]] |= O_SINK_SIDE; /* may be recomputed in the backward */
   }
   free(side);
   flow_network_destroy(net);
   return 0;
 }
 
-/* What each new function contains: reverse walks from the gradients and from the forward
- * outputs plus the saved values. */
-static void plan(joint *j) {
+/* The backward's ops: a reverse walk from the gradients, reading saved values and
+ * recomputing the rest (ops whose in-node the cut left on the sink side, and constants). */
+static void plan_backward(joint *j) {
+  for (int v = 0; v < j->nvals; v++)
+    j->vf[v] &= ~V_BNEED;
   for (int r = (int)j->num_outputs; r < j->nret; r++)
     j->vf[j->ret_val[r]] |= V_BNEED;
   for (int i = j->nops - 1; i >= 0; i--) {
-    unsigned f = j->of[i];
+    unsigned f = j->of[i] & ~(O_IN_BWD | O_RECOMPUTE);
     bool need = false;
     FOR_RESULTS(j, i, v) need |= (j->vf[v] & V_BNEED) && !(j->vf[v] & V_SAVED);
-    if (!need) {
-      j->of[i] &= ~O_RECOMPUTE;
+    j->of[i] = f;
+    if (!need)
       continue;
-    }
-    if (!(f & O_BW) && !(f & O_CONST) && !(f & O_RECOMPUTE))
+    if (!(f & (O_BW | O_CONST | O_SINK_SIDE)))
       INTERNAL("the backward needs a value that is neither saved nor recomputed");
     j->of[i] |= O_IN_BWD | (f & O_BW ? 0 : O_RECOMPUTE);
     FOR_OPERANDS(j, i, v) j->vf[v] |= V_BNEED;
@@ -513,14 +567,15 @@ static void plan(joint *j) {
   for (int a = 0; a < j->nargs; a++)
     if ((j->vf[a] & V_BNEED) && !(j->vf[a] & (V_SAVED | V_TANGENT)))
       INTERNAL("the backward needs a primal argument that is not saved");
+}
 
-  j->saved = xcalloc(j->nvals, sizeof *j->saved);
-  for (int v = 0; v < j->nvals; v++) {
-    if (!(j->vf[v] & V_SAVED))
-      continue;
-    j->saved[j->nsaved++] = v;
-    j->vf[v] |= V_FNEED;
-  }
+/* What each new function contains; the forward: a reverse walk from its outputs and the
+ * saved values. */
+static void plan(joint *j) {
+  plan_backward(j);
+  for (int v = 0; v < j->nvals; v++)
+    if (j->vf[v] & V_SAVED)
+      j->vf[v] |= V_FNEED;
   for (int r = 0; r < j->num_outputs; r++)
     j->vf[j->ret_val[r]] |= V_FNEED;
   for (int i = j->nops - 1; i >= 0; i--) {
@@ -533,9 +588,17 @@ static void plan(joint *j) {
     j->of[i] |= O_IN_FWD;
     FOR_OPERANDS(j, i, v) j->vf[v] |= V_FNEED;
   }
-  for (int i = 0; i < j->nops; i++)
-    if ((j->of[i] & O_RECOMPUTE) && !(j->of[i] & O_CONST))
-      (j->of[i] & O_IN_FWD) ? j->recomputed++ : j->moved++;
+  j->saved = xcalloc(j->nvals, sizeof *j->saved);
+  for (int v = 0; v < j->nvals; v++)
+    if (j->vf[v] & V_SAVED)
+      j->saved[j->nsaved++] = v;
+  for (int i = 0; i < j->nops; i++) {
+    unsigned f = j->of[i];
+    if ((f & O_BANNED) && (f & O_RECOMPUTE) && (f & O_IN_FWD))
+      INTERNAL("a banned op runs in both functions");
+    if ((f & O_RECOMPUTE) && !(f & O_CONST))
+      (f & O_IN_FWD) ? j->recomputed++ : j->moved++;
+  }
 }
 
 /* ---- rewriting -------------------------------------------------------------------- */
@@ -768,6 +831,7 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
         snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
       if (j->of[op] & O_SAVE_TAG)
         why = "policy";
+
     }
     uint64_t bytes = 0;
     rt_value_bytes(j->vals[v], &bytes);

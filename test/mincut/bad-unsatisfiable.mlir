@@ -10,7 +10,7 @@
 // LIFTED-NEXT: "rt.matmul"(%arg0, %arg1) {rt.policy = "must_recompute"}
 func.func @unsat(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %g: tensor<4x4xf32> {rt.tangent})
     -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64} {
-  // CHECK: bad-unsatisfiable.mlir:[[@LINE+1]]:8: error: no valid split of '@unsat': 'rt.matmul' is tagged "prefer_recompute" (never saved) but is banned from recomputation, and both the forward outputs and the backward need it ("must_recompute" lifts the ban)
+  // CHECK: bad-unsatisfiable.mlir:[[@LINE+1]]:8: error: no valid split of '@unsat': 'rt.matmul' is tagged "prefer_recompute" (never saved) but is banned from recomputation, and both the forward and the backward need it ("must_recompute" lifts the ban)
   %y = "rt.matmul"(%x, %w) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %o = "rt.exp"(%y) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
   %d = "rt.mul"(%g, %o) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
