@@ -18,3 +18,11 @@ void rematFuseOptionsInit(RematFuseOptions *o) { remat_fuse_pass.init_options(o)
 MlirPass rematCreateFusePass(const RematFuseOptions *o, char *err, size_t cap) {
   return rematCreatePassFromOptions(&remat_fuse_pass, o, err, cap);
 }
+
+extern const RematPassInfo remat_mincut_pass;
+
+void rematMincutOptionsInit(RematMincutOptions *o) { remat_mincut_pass.init_options(o); }
+
+MlirPass rematCreateMincutPass(const RematMincutOptions *o, char *err, size_t cap) {
+  return rematCreatePassFromOptions(&remat_mincut_pass, o, err, cap);
+}

@@ -32,7 +32,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
-#include "remat-c/Remat.h"
+#include "remat-c/Passes.h"
 #include "report.h"
 #include "rt.h"
 
@@ -983,14 +983,13 @@ static const RematOptionInfo mincut_options[] = {
      "write the report: - for stderr, or a file to append to (default none)"},
 };
 
-void rematMincutOptionsInit(RematMincutOptions *o) {
+static void init_options(void *opts) {
+  RematMincutOptions *o = opts;
   memset(o, 0, sizeof *o);
   o->scalar_factor = 0.1;
   o->params_free = true;
   snprintf(o->ban, sizeof o->ban, "%s", default_ban);
 }
-
-static void init_options(void *o) { rematMincutOptionsInit(o); }
 
 static int check_options(const void *opts, char *err, size_t cap) {
   const RematMincutOptions *o = opts;
@@ -1004,20 +1003,20 @@ static int check_options(const void *opts, char *err, size_t cap) {
 
 static _Alignas(8) const char mincut_type_id;
 
-MlirPass rematCreateMincutPass(const RematMincutOptions *o) {
+/* Options arrive checked (rematParsePassOptions or rematCreatePassFromOptions). */
+static MlirPass create(const void *options) {
+  const RematMincutOptions *o = options;
   mincut_pass *p = xcalloc(1, sizeof *p);
   p->opts = *o;
   char err[256];
   if (parse_ban(o->ban, o->ban_random, p->banned, err, sizeof err))
-    parse_ban(default_ban, o->ban_random, p->banned, err, sizeof err); /* unchecked input */
+    INTERNAL("unchecked ban list");
   MlirExternalPassCallbacks cb = {construct, destruct, NULL, clone_state, run};
   return mlirCreateExternalPass(
       mlirTypeIDCreate(&mincut_type_id), str("RematMincut"), str("remat-mincut"),
       str("min-cut split of joint functions into forward and backward"),
       str("builtin.module"), 0, NULL, cb, p);
 }
-
-static MlirPass create(const void *options) { return rematCreateMincutPass(options); }
 
 const RematPassInfo remat_mincut_pass = {
     "remat-mincut",

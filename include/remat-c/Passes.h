@@ -63,6 +63,28 @@ typedef struct RematFuseOptions {
 void rematFuseOptionsInit(RematFuseOptions *options);
 MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error, size_t error_cap);
 
+/* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
+
+typedef struct RematMincutOptions {
+  /* [scalar-factor] weight per byte of scalars and 0-d values, >= 0 (default 0.1) */
+  double scalar_factor;
+  /* [params-free] rt.param arguments weigh 0 (default true) */
+  bool params_free;
+  /* [ban] ops never recomputed: comma list of op names ("rt.matmul" or "matmul") and kind
+   * names (matmul, reduction, collective, random, elementwise, compare, structural);
+   * "none" bans nothing (default "matmul,reduction,collective") */
+  char ban[REMAT_OPTION_STRING_MAX];
+  /* [ban-random] also ban rt.uniform_philox, so masks are saved (default false) */
+  bool ban_random;
+  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
+   * (default "") */
+  char report[REMAT_OPTION_STRING_MAX];
+} RematMincutOptions;
+
+void rematMincutOptionsInit(RematMincutOptions *options);
+MlirPass rematCreateMincutPass(const RematMincutOptions *options, char *error,
+                               size_t error_cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -129,27 +129,6 @@ MlirPass rematCreatePass(const char *argument, const char *options, char *error,
 MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
                                     char *error, size_t error_cap);
 
-/* ---- --remat-mincut (passes/mincut.c) --------------------------------------------- */
-
-/* Options of the min-cut split; option names in brackets. */
-typedef struct RematMincutOptions {
-  double scalar_factor; /* [scalar-factor] weight of scalars and 0-d values, x bytes (0.1) */
-  bool params_free;     /* [params-free] rt.param arguments weigh 0 (true) */
-  /* [ban] ops never recomputed: comma list of op names (rt.matmul or matmul) and kind
-   * names (matmul, reduction, collective, random, elementwise, compare, structural);
-   * "none" bans nothing. Default "matmul,reduction,collective". */
-  char ban[REMAT_OPTION_STRING_MAX];
-  bool ban_random; /* [ban-random] also ban rt.uniform_philox (false) */
-  /* [report] where the --remat-report table goes: "" nowhere, "-" stderr, else a file
-   * the pass appends to. */
-  char report[REMAT_OPTION_STRING_MAX];
-} RematMincutOptions;
-
-void rematMincutOptionsInit(RematMincutOptions *options);
-/* The pass, with a copy of options (unchecked: use rematCreatePass or
- * rematParsePassOptions for checked text). */
-MlirPass rematCreateMincutPass(const RematMincutOptions *options);
-
 #ifdef __cplusplus
 }
 #endif
