@@ -3,6 +3,7 @@
 #include "remat-c/Passes.h"
 
 extern const RematPassInfo remat_checkpoint_pass;
+extern const RematPassInfo remat_mincut_pass;
 extern const RematPassInfo remat_fuse_pass;
 
 void rematCheckpointOptionsInit(RematCheckpointOptions *o) {
@@ -13,16 +14,14 @@ MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *o, char *err, s
   return rematCreatePassFromOptions(&remat_checkpoint_pass, o, err, cap);
 }
 
-void rematFuseOptionsInit(RematFuseOptions *o) { remat_fuse_pass.init_options(o); }
-
-MlirPass rematCreateFusePass(const RematFuseOptions *o, char *err, size_t cap) {
-  return rematCreatePassFromOptions(&remat_fuse_pass, o, err, cap);
-}
-
-extern const RematPassInfo remat_mincut_pass;
-
 void rematMincutOptionsInit(RematMincutOptions *o) { remat_mincut_pass.init_options(o); }
 
 MlirPass rematCreateMincutPass(const RematMincutOptions *o, char *err, size_t cap) {
   return rematCreatePassFromOptions(&remat_mincut_pass, o, err, cap);
+}
+
+void rematFuseOptionsInit(RematFuseOptions *o) { remat_fuse_pass.init_options(o); }
+
+MlirPass rematCreateFusePass(const RematFuseOptions *o, char *err, size_t cap) {
+  return rematCreatePassFromOptions(&remat_fuse_pass, o, err, cap);
 }
