@@ -344,8 +344,15 @@ static int classify(joint *j, const mincut_pass *p) {
       f |= O_RECOMPUTE_TAG;
     if (!bw && !(f & O_SAVE_TAG) && is_constant_op(op, id))
       f |= O_CONST;
-    if (id != RT_OP_NONE && p->banned[id] && pol != RT_POLICY_MUST_RECOMPUTE)
-      f |= O_BANNED;
+    if (id != RT_OP_NONE && p->banned[id] && !rt_policy_is_recompute(pol))
+      f |= O_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
+    if (bw && pol == RT_POLICY_MUST_SAVE) {
+      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+      rt_emit_error(op, "no valid split of '@%.*s': '%.*s' is tagged \"must_save\" but depends "
+                        "on a tangent, so the forward cannot compute it",
+                    (int)fname.length, fname.data, (int)n.length, n.data);
+      return -1;
+    }
     j->of[i] = f;
     FOR_RESULTS(j, i, v) j->vf[v] |= (bw ? V_BW : 0) | (f & O_CONST ? V_CONST : 0);
   }
@@ -420,44 +427,12 @@ static bool has_source_edge(const joint *j, int v) {
  * gets a node A(u), "u or a value computed from u is on the source side", with infinite
  * edges u_in -> A(u), A(u) -> A(v) for each operand v, and A(b) -> b_in: a source-side
  * consumer pulls b_in to the source side, where b is computed in the forward (and saved
- * if the backward needs it). Before solving, finds a value that these infinite edges
- * force onto the source side although it is tagged never to be saved; emits the
- * diagnostic and returns -1 (no finite cut exists). */
-static int check_forced(joint *j, const int *anode) {
-  unsigned char *reached = xcalloc(j->nvals, 1), *marked = xcalloc(j->nvals, 1);
-  int culprit = -1;
-  for (int v = 0; v < j->nvals; v++)
-    reached[v] = j->node[v] >= 0 && has_source_edge(j, v);
-  for (int i = j->nops - 1; i >= 0 && culprit < 0; i--) {
-    FOR_RESULTS(j, i, u) {
-      if (anode[u] < 0)
-        continue;
-      if ((j->of[i] & O_BANNED) && marked[u])
-        reached[u] = 1; /* A(b) -> b_in */
-      marked[u] |= reached[u];
-      if (reached[u] && (j->of[i] & O_RECOMPUTE_TAG))
-        culprit = i;
-      FOR_OPERANDS(j, i, v) {
-        if (anode[v] >= 0)
-          marked[v] |= marked[u];
-      }
-    }
-  }
-  free(reached);
-  free(marked);
-  if (culprit < 0)
-    return 0;
-  MlirStringRef fname = rt_func_name(j->func);
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[culprit]));
-  rt_emit_error(j->ops[culprit], "no valid split of '@%.*s': '%.*s' is tagged \"%s\" (never "
-                                 "saved) but is banned from recomputation, and both the "
-                                 "forward and the backward need it (\"must_recompute\" lifts "
-                                 "the ban)",
-                (int)fname.length, fname.data, (int)n.length, n.data,
-                rt_policy_name(rt_policy_get(j->ops[culprit])));
-  return -1;
-}
-
+ * if the backward needs it).
+ *
+ * No cut is infinite: every v_in -> v_out edge is finite, and no in-node has both an
+ * infinite way in from the source (arguments, save tags, banned ops the outputs need and,
+ * through A, banned ops a source-side value needs) and an edge to the sink (recompute
+ * tags, which lift bans and exclude save tags). */
 /* Builds the network of DESIGN.md (plus the run-once nodes above), solves it and marks
  * V_SAVED. 0, or -1 after a diagnostic. */
 static int cut(joint *j, const mincut_pass *p) {
@@ -481,10 +456,6 @@ static int cut(joint *j, const mincut_pass *p) {
       if (below && j->node[u] >= 0)
         anode[u] = nodes++;
     }
-  }
-  if (check_forced(j, anode)) {
-    free(anode);
-    return -1;
   }
   flow_network *net = flow_network_create((size_t)nodes);
   if (!net)
@@ -525,7 +496,7 @@ static int cut(joint *j, const mincut_pass *p) {
   if (j->flow < 0)
     INTERNAL("max-flow failed");
   if (j->flow == FLOW_INFINITY)
-    INTERNAL("infinite cut not caught by check_forced");
+    INTERNAL("infinite cut (see the comment above cut)");
   unsigned char *side = xcalloc((size_t)nodes, 1);
   if (flow_network_source_side(net, side))
     INTERNAL("no minimum cut after a finite max-flow");

@@ -1,5 +1,5 @@
-// rt.policy = "prefer_recompute": never saved (v_in -> sink); unlike must_recompute it does
-// not lift a ban (see bad-unsatisfiable.mlir for a banned op tagged prefer_recompute).
+// rt.policy = "prefer_recompute": never saved (v_in -> sink); like must_recompute it also
+// lifts a ban (policy-recompute-lifts-ban.mlir).
 // RUN: remat-opt --remat-mincut %s | FileCheck %s
 // RUN: remat-opt --remat-mincut --remat-report %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 //

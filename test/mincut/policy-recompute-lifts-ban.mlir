@@ -1,0 +1,45 @@
+// A recompute tag lifts the ban on a matmul, prefer_recompute as well as must_recompute
+// (as in PyTorch's partitioner; --remat-checkpoint's save list and memory budget rely on
+// it). o = exp(x w) is the output and the backward reads o (4x4 f32 = 64 bytes each).
+// RUN: remat-opt --remat-mincut %s | FileCheck %s
+// @untagged: the matmul is banned and the output needs it (source -> y_in): y or o (64,
+//   a tie) is saved, o being closer to the sink; flow 64.
+// @tagged (matmul prefer_recompute, exp must_recompute): y and o are never saved, so the
+//   backward recomputes both from x and w: saved {x, w}, flow 128.
+
+func.func @untagged(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %g: tensor<4x4xf32> {rt.tangent})
+    -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64} {
+  %y = "rt.matmul"(%x, %w) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %o = "rt.exp"(%y) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %d = "rt.mul"(%g, %o) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o, %d : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+func.func @tagged(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %g: tensor<4x4xf32> {rt.tangent})
+    -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64} {
+  %y = "rt.matmul"(%x, %w) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %o = "rt.exp"(%y) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %d = "rt.mul"(%g, %o) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %o, %d : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// CHECK-LABEL: func.func @untagged_fwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64} {
+// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %1, %1 : tensor<4x4xf32>, tensor<4x4xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func @untagged_bwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32> {rt.tangent}) -> tensor<4x4xf32> attributes {rt.forward = @untagged_fwd} {
+// CHECK-NEXT:  %0 = "rt.mul"(%arg1, %arg0) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %0 : tensor<4x4xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func @tagged_fwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
+// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %1 = "rt.exp"(%0) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %1, %arg0, %arg1 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+// CHECK-NEXT:  }
+// CHECK-LABEL: func.func @tagged_bwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>, %arg2: tensor<4x4xf32> {rt.tangent}) -> tensor<4x4xf32> attributes {rt.forward = @tagged_fwd} {
+// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %1 = "rt.exp"(%0) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %2 = "rt.mul"(%arg2, %1) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %2 : tensor<4x4xf32>
+// CHECK-NEXT:  }
