@@ -162,7 +162,6 @@ typedef struct block_ops {
   MlirOperation *ops;
   int *grp;     /* group of each op, -1: stays in the host */
   int *next;    /* next member of the same group, -1 at the end */
-  bool *konst;  /* scalar arith.constant */
   op_index index;
   group *groups;
   int ngroups;
@@ -259,7 +258,8 @@ typedef struct kernel {
   int nargs;
   MlirValue *results; /* member values used outside the group, in program order */
   int nresults;
-  int *consts; /* positions of the scalar constants to clone, in order of first use */
+  MlirOperation *consts; /* scalar constants to clone (any block), in order of first use */
+  MlirOperation *const_clones; /* their clones in the kernel */
   int nconsts;
   MlirOperation call;
 } kernel;
@@ -286,6 +286,14 @@ static bool used_outside(const block_ops *b, int g, MlirValue v) {
   return false;
 }
 
+/* Position of constant c in k's constants, -1 if absent. */
+static int const_index(const kernel *k, MlirOperation c) {
+  for (int i = 0; i < k->nconsts; i++)
+    if (mlirOperationEqual(k->consts[i], c))
+      return i;
+  return -1;
+}
+
 /* Results of group g: its values used outside it, in program order. A group none of
  * whose values is used (dead code) still returns its last value, so that every kernel
  * has an iteration space and no user op disappears. */
@@ -306,7 +314,7 @@ static void collect_results(const block_ops *b, int g, kernel *k) {
 }
 
 /* Arguments and cloned constants of group g: operands of its members defined outside
- * it, in order of first use; scalar constants of this block are cloned instead. */
+ * it, in order of first use; scalar constants (from any block) are cloned instead. */
 static void collect_args(const block_ops *b, int g, kernel *k) {
   int acap = 0, ccap = 0;
   for (int i = b->groups[g].first; i >= 0; i = b->next[i])
@@ -315,16 +323,14 @@ static void collect_args(const block_ops *b, int g, kernel *k) {
       int j = mlirValueIsAOpResult(v) ? op_index_get(&b->index, mlirOpResultGetOwner(v)) : -1;
       if (j >= 0 && b->grp[j] == g)
         continue;
-      if (j >= 0 && b->konst[j]) {
-        bool seen = false;
-        for (int c = 0; c < k->nconsts && !seen; c++)
-          seen = k->consts[c] == j;
-        if (!seen) {
+      if (mlirValueIsAOpResult(v) && is_scalar_constant(mlirOpResultGetOwner(v))) {
+        MlirOperation c = mlirOpResultGetOwner(v);
+        if (const_index(k, c) < 0) {
           if (k->nconsts == ccap) {
             ccap = ccap ? 2 * ccap : 4;
             k->consts = xrealloc(k->consts, (size_t)ccap, sizeof *k->consts);
           }
-          k->consts[k->nconsts++] = j;
+          k->consts[k->nconsts++] = c;
         }
         continue;
       }
@@ -347,9 +353,12 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 static MlirValue kernel_value(const block_ops *b, int g, const kernel *k, MlirBlock body,
                               const MlirOperation *clones, MlirValue v) {
   if (mlirValueIsAOpResult(v)) {
-    int j = op_index_get(&b->index, mlirOpResultGetOwner(v));
-    if (j >= 0 && (b->grp[j] == g || b->konst[j]))
+    MlirOperation owner = mlirOpResultGetOwner(v);
+    int j = op_index_get(&b->index, owner), c = const_index(k, owner);
+    if (j >= 0 && b->grp[j] == g)
       return mlirOperationGetResult(clones[j], mlirOpResultGetResultNumber(v));
+    if (c >= 0)
+      return mlirOperationGetResult(k->const_clones[c], mlirOpResultGetResultNumber(v));
   }
   int at;
   if (!value_in(k->args, k->nargs, v, &at))
@@ -376,9 +385,10 @@ static MlirOperation build_kernel(const block_ops *b, int g, kernel *k, const ch
 
   /* Body: cloned constants, cloned members with remapped operands, func.return. */
   MlirBlock body = mlirBlockCreate(k->nargs, in, locs);
+  k->const_clones = xcalloc((size_t)k->nconsts, sizeof *k->const_clones);
   for (int c = 0; c < k->nconsts; c++) {
-    clones[k->consts[c]] = mlirOperationClone(b->ops[k->consts[c]]);
-    mlirBlockAppendOwnedOperation(body, clones[k->consts[c]]);
+    k->const_clones[c] = mlirOperationClone(k->consts[c]);
+    mlirBlockAppendOwnedOperation(body, k->const_clones[c]);
   }
   for (int i = b->groups[g].first; i >= 0; i = b->next[i]) {
     MlirOperation op = b->ops[i], copy = mlirOperationClone(op);
@@ -440,13 +450,11 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
   b.ops = xcalloc((size_t)b.n, sizeof *b.ops);
   b.grp = xcalloc((size_t)b.n, sizeof *b.grp);
   b.next = xcalloc((size_t)b.n, sizeof *b.next);
-  b.konst = xcalloc((size_t)b.n, sizeof *b.konst);
   op_index_init(&b.index, b.n);
   int i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op), i++) {
     b.ops[i] = op;
-    b.konst[i] = is_scalar_constant(op);
     op_index_put(&b.index, op, i);
   }
   group_block(&b, o);
@@ -492,24 +500,36 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
     for (int j = b.n - 1; j >= 0; j--)
       if (b.grp[j] >= 0)
         mlirOperationDestroy(b.ops[j]);
-    /* Scalar constants that only fused ops used are now dead in the host. */
-    for (int j = b.n - 1; j >= 0; j--)
-      if (b.konst[j] && !mlirOperationIsNull(clones[j]) &&
-          mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(b.ops[j], 0))))
-        mlirOperationDestroy(b.ops[j]);
+    /* Scalar constants that only fused ops used are now dead in the host (each is
+     * looked at once: several kernels may clone the same one). */
+    int total = 0;
+    for (int g = 0; g < b.ngroups; g++)
+      total += ks[g].nconsts;
+    op_index seen;
+    op_index_init(&seen, total);
+    for (int g = 0; g < b.ngroups; g++)
+      for (int c = 0; c < ks[g].nconsts; c++) {
+        MlirOperation k = ks[g].consts[c];
+        if (op_index_get(&seen, k) >= 0)
+          continue;
+        op_index_put(&seen, k, 1);
+        if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(k, 0))))
+          mlirOperationDestroy(k);
+      }
+    op_index_free(&seen);
   }
 
   for (int g = 0; g < b.ngroups; g++) {
     free(ks[g].args);
     free(ks[g].results);
     free(ks[g].consts);
+    free(ks[g].const_clones);
   }
   free(ks);
   free(names);
   free(clones);
   op_index_free(&b.index);
   free(b.groups);
-  free(b.konst);
   free(b.next);
   free(b.grp);
   free(b.ops);
