@@ -63,3 +63,26 @@ func.func @zero_d(%x: tensor<f32>) -> tensor<f32> {
   %a = "rt.sqrt"(%x) : (tensor<f32>) -> tensor<f32>
   return %a : tensor<f32>
 }
+
+// A group whose values nobody uses (dead code) is still a kernel: it returns its last
+// value, which the host leaves unused.
+// CHECK-LABEL: func.func @dead(%arg0: tensor<4xf32>, %arg1: tensor<8xf32>) -> tensor<4xf32> {
+// CHECK-NEXT: %0 = call @dead_k0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %1 = call @dead_k1(%arg1) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: return %0 : tensor<4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @dead_k0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %0 : tensor<4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @dead_k1(%arg0: tensor<8xf32>) -> tensor<8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %0 = "rt.neg"(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: %1 = "rt.abs"(%0) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: return %1 : tensor<8xf32>
+// CHECK-NEXT: }
+func.func @dead(%x: tensor<4xf32>, %v: tensor<8xf32>) -> tensor<4xf32> {
+  %a = "rt.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %d = "rt.neg"(%v) : (tensor<8xf32>) -> tensor<8xf32>
+  %e = "rt.abs"(%d) : (tensor<8xf32>) -> tensor<8xf32>
+  return %a : tensor<4xf32>
+}
