@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
+
 #include "rt.h"
 
 FILE *remat_report_open(const char *dest, int *failed) {
@@ -51,6 +53,20 @@ char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
       break;
   }
   snprintf(buf, cap, "?");
+  return buf;
+}
+
+const char *remat_report_tag_why(MlirOperation op, char *buf, size_t cap) {
+  MlirAttribute r = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString("rt.ac_reason"));
+  if (mlirAttributeIsNull(r) || !mlirAttributeIsAString(r))
+    return "policy";
+  MlirStringRef s = mlirStringAttrGetValue(r);
+  int64_t region;
+  if (rt_str_eq(s, "ac-stage") && rt_get_i64(op, "rt.ac_region", &region))
+    snprintf(buf, cap, "stage %lld", (long long)region);
+  else
+    snprintf(buf, cap, "%.*s", (int)s.length, s.data);
   return buf;
 }
 

@@ -25,6 +25,12 @@ void remat_report_close(FILE *f);
  * has none. Returns buf. */
 char *remat_report_loc(MlirLocation loc, char *buf, size_t cap);
 
+/* The "why" of a value saved because of its op's rt.policy save tag: "policy" for a tag
+ * the user wrote; for one written by --remat-checkpoint, its rule (rt.ac_reason:
+ * "fsdp", "save-ops", "budget", or "stage N" for a stage boundary). Returns a static
+ * string or buf. */
+const char *remat_report_tag_why(MlirOperation op, char *buf, size_t cap);
+
 /* The table header and one row of it. */
 void remat_report_table_header(FILE *f);
 void remat_report_row(FILE *f, int index, const char *value, MlirType type, uint64_t bytes,

@@ -21,6 +21,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
 #include "remat-c/Passes.h"
+#include "report.h"
 #include "rt.h"
 
 #define OOM() (fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__), abort())
@@ -43,6 +44,7 @@ typedef struct plan {
   int64_t save_every;
   int64_t budget; /* -1: off */
   bool greedy;
+  char report[REMAT_OPTION_STRING_MAX]; /* "": none */
 } plan;
 
 static void init_options(void *p) {
@@ -114,6 +116,7 @@ static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap
     return -1;
   }
   p->greedy = o->budget_greedy;
+  strcpy(p->report, o->report);
   return 0;
 }
 
@@ -140,8 +143,22 @@ typedef struct node {
   bool bwd_use;     /* a backward op uses it, or it is returned as a gradient */
 } node;
 
+/* One stage of the stage heuristic, for the report. */
+typedef struct stage {
+  int nops, point;
+  uint64_t bytes, live;
+} stage;
+
 typedef struct graph {
   MlirOperation func;
+  /* what the run decided, for the report */
+  int fsdp_chains, save_matched;
+  double stage_gib;
+  stage *stages;
+  int nstages;
+  uint64_t fixed, chosen, recompute_cost;
+  int candidates;
+  bool exact;
   node *n;
   int count; /* ops of the entry block; the last one is the terminator */
   intptr_t nargs;
@@ -198,6 +215,7 @@ static void graph_free(graph *g) {
   free(g->arg_param);
   free(g->keys);
   free(g->vals);
+  free(g->stages);
 }
 
 /* Builds the graph of joint function FUNC with NUM_OUTPUTS forward outputs. Tags written
@@ -381,6 +399,7 @@ static void tag_fsdp(graph *g, enum fsdp_mode mode) {
     fsdp_chain c;
     if (!fsdp_find(g, w, &c))
       continue;
+    g->fsdp_chains++;
     for (int k = 0; k < c.n; k++) {
       if (mode == FSDP_RECOMPUTE)
         tag(g, c.ops[k], RT_POLICY_MUST_RECOMPUTE, 0, "fsdp");
@@ -408,6 +427,7 @@ static void tag_save_ops(graph *g, const plan *p) {
           "save-ops");
     k++;
   }
+  g->save_matched = (int)k;
 }
 
 /* ---- stages (ac=auto|<GiB>) ---------------------------------------------------------- */
@@ -473,6 +493,10 @@ static void tag_stages(graph *g, const plan *p) {
   if (!open)
     OOM();
   int64_t region = 0;
+  g->stage_gib = stage_bytes / 1073741824.0;
+  g->stages = malloc(sizeof *g->stages * (nwalk + 1));
+  if (!g->stages)
+    OOM();
   for (int a = 0; a < nwalk;) {
     /* one stage: walk[a..b) */
     double sum = 0;
@@ -484,6 +508,7 @@ static void tag_stages(graph *g, const plan *p) {
     for (int k = a; k < b; k++)
       if (live[walk[k]] <= live[best]) /* ties: the later point */
         best = walk[k];
+    g->stages[g->nstages++] = (stage){b - a, best, (uint64_t)sum, live[best]};
     for (; next <= best; next++)
       if (live_weight(g, next) && g->n[next].last_fwd_use > next)
         open[nopen++] = next;
@@ -670,6 +695,37 @@ static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64
   return exact;
 }
 
+/* The cost of recomputing candidate v from what the backward has: its op and every
+ * non-candidate forward op it needs back to arguments, constants, candidates
+ * (index[] != -1) and tagged ops, each counted once (seen[] == stamp); UINT64_MAX when
+ * that needs a collective's result or a non-rt op. With mark, tags those ops
+ * prefer_recompute. */
+static uint64_t recompute_chain(graph *g, int v, const int *index, int *seen, int stamp,
+                                int *stack, bool mark) {
+  uint64_t cost = op_cost(g, v);
+  int head = 0, tail = 0; /* stack[] as a queue: afterwards it lists what was visited */
+  seen[v] = stamp;
+  stack[tail++] = v;
+  while (head < tail) {
+    node *n = &g->n[stack[head++]];
+    for (int a = 0; a < n->nin; a++) {
+      int s = n->in[a];
+      if (s < 0 || seen[s] == stamp || index[s] != -1 || g->n[s].constant ||
+          policy_of(g, s) != RT_POLICY_NONE)
+        continue;
+      seen[s] = stamp;
+      if (rt_op_kind_of(g->n[s].id) == RT_KIND_COLLECTIVE || g->n[s].id == RT_OP_NONE)
+        cost = UINT64_MAX;
+      else
+        cost = sat_add(cost, op_cost(g, s));
+      stack[tail++] = s;
+    }
+  }
+  for (int k = 1; mark && k < tail; k++)
+    tag(g, stack[k], RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
+  return cost;
+}
+
 static void budget_error(const graph *g, const plan *p, uint64_t fixed) {
   MlirStringRef name = rt_func_name(g->func);
   rt_emit_error(g->func, "memory-budget=%lld is infeasible for '@%.*s': values that must be "
@@ -726,26 +782,8 @@ static int tag_budget(graph *g, const plan *p) {
   /* A candidate whose recompute would need a collective's result (never recomputed) is
    * saved instead: fixed, and marked by cost UINT64_MAX. */
   for (int k = 0; k < nc; k++) {
-    int v = cand[k], sp = 0;
-    bytes[k] = g->n[v].bytes;
-    cost[k] = op_cost(g, v);
-    seen[v] = k;
-    stack[sp++] = v;
-    while (sp) { /* the non-candidate ops v needs, each counted once for v */
-      node *n = &g->n[stack[--sp]];
-      for (int a = 0; a < n->nin; a++) {
-        int s = n->in[a];
-        if (s < 0 || seen[s] == k || index[s] >= 0 || g->n[s].constant ||
-            policy_of(g, s) != RT_POLICY_NONE)
-          continue;
-        seen[s] = k;
-        if (rt_op_kind_of(g->n[s].id) == RT_KIND_COLLECTIVE || g->n[s].id == RT_OP_NONE)
-          cost[k] = UINT64_MAX;
-        else
-          cost[k] = sat_add(cost[k], op_cost(g, s));
-        stack[sp++] = s;
-      }
-    }
+    bytes[k] = g->n[cand[k]].bytes;
+    cost[k] = recompute_chain(g, cand[k], index, seen, k, stack, false);
     if (cost[k] == UINT64_MAX)
       fixed = sat_add(fixed, bytes[k]);
   }
@@ -762,28 +800,84 @@ static int tag_budget(graph *g, const plan *p) {
     free(cand), free(index), free(stack), free(seen), free(needed);
     return -1;
   }
-  knapsack(nfree, bytes, cost, (uint64_t)p->budget - fixed, p->greedy, take);
+  g->exact = knapsack(nfree, bytes, cost, (uint64_t)p->budget - fixed, p->greedy, take);
+  g->fixed = fixed;
+  g->candidates = nfree;
+  for (int k = 0; k < nfree; k++)
+    if (take[k])
+      g->chosen += bytes[k];
+    else
+      g->recompute_cost = sat_add(g->recompute_cost, cost[k]);
   for (int k = 0; k < nc; k++) {
     int i = index[cand[k]];
     tag(g, cand[k], i == -2 || take[i] ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0,
         "budget");
   }
-  /* Every other forward op the choice did not keep is recomputed, never saved. */
-  for (int i = 0; i < g->count; i++) {
-    node *n = &g->n[i];
-    if (n->forward && !n->constant && index[i] < 0 && policy_of(g, i) == RT_POLICY_NONE &&
-        rt_op_kind_of(n->id) != RT_KIND_COLLECTIVE && n->id != RT_OP_NONE)
-      tag(g, i, RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
-  }
+  /* The ops the recompute of the others needs are recomputed too, never saved. Other
+   * forward ops stay untagged: a recompute tag on an op nothing needs would only force
+   * the min-cut to cut above it. */
+  for (int k = 0; k < nc; k++)
+    if (rt_policy_is_recompute(g->n[cand[k]].tag))
+      recompute_chain(g, cand[k], index, seen, nc + k, stack, true);
   free(bytes), free(cost), free(take);
   free(cand), free(index), free(stack), free(seen), free(needed);
   return 0;
 }
 
+/* ---- report ------------------------------------------------------------------------- */
+
+/* One block per joint function: the values this run tagged must_save and the rule that
+ * did it, then what each rule found. */
+static void report(FILE *f, const graph *g, const plan *p) {
+  MlirStringRef name = rt_func_name(g->func);
+  int count[RT_POLICY_INVALID + 1] = {0}, user = 0, row = 0;
+  fprintf(f, "remat-checkpoint: @%.*s\n", (int)name.length, name.data);
+  remat_report_table_header(f);
+  for (int i = 0; i < g->count; i++) {
+    const node *n = &g->n[i];
+    user += n->user != RT_POLICY_NONE;
+    count[n->user != RT_POLICY_NONE ? RT_POLICY_NONE : n->tag]++;
+    if (n->user != RT_POLICY_NONE || n->tag != RT_POLICY_MUST_SAVE)
+      continue;
+    char why[32]; /* the tags are written: the same words as the min-cut's report */
+    MlirValue v = mlirOperationGetResult(n->op, 0);
+    remat_report_row(f, row++, rt_op_name(n->id), mlirValueGetType(v), n->bytes,
+                     remat_report_tag_why(n->op, why, sizeof why),
+                     mlirOperationGetLocation(n->op));
+  }
+  if (p->fsdp != FSDP_OFF)
+    fprintf(f, "  fsdp: %d parameter gather%s (%s)\n", g->fsdp_chains,
+            g->fsdp_chains == 1 ? "" : "s", p->fsdp == FSDP_SAVE ? "save" : "recompute");
+  if (p->budget < 0 && p->any_save_op)
+    fprintf(f, "  save-ops: %d matched; saved the 1st of every %lld\n", g->save_matched,
+            (long long)p->save_every);
+  if (p->budget < 0 && p->ac != AC_NONE) {
+    fprintf(f, "  stages: %d of %.6g GiB\n", g->nstages, g->stage_gib);
+    for (int k = 0; k < g->nstages; k++) {
+      const stage *s = &g->stages[k];
+      char loc[256];
+      fprintf(f, "  stage %d: %d ops, %llu bytes; point %s %s, %llu bytes live\n", k + 1,
+              s->nops, (unsigned long long)s->bytes, rt_op_name(g->n[s->point].id),
+              remat_report_loc(mlirOperationGetLocation(g->n[s->point].op), loc, sizeof loc),
+              (unsigned long long)s->live);
+    }
+  }
+  if (p->budget >= 0)
+    fprintf(f, "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidates; recompute "
+               "cost %llu (%s)\n",
+            (long long)p->budget, (unsigned long long)g->fixed, (unsigned long long)g->chosen,
+            g->candidates, (unsigned long long)g->recompute_cost,
+            p->greedy ? "greedy" : g->exact ? "exact" : "best found");
+  fprintf(f, "  tags: %d must_save, %d must_recompute, %d prefer_recompute; user tags kept: "
+             "%d\n",
+          count[RT_POLICY_MUST_SAVE], count[RT_POLICY_MUST_RECOMPUTE],
+          count[RT_POLICY_PREFER_RECOMPUTE], user);
+}
+
 /* ---- the pass ------------------------------------------------------------------------- */
 
 /* Tags one joint function; 0, or -1 after an error. */
-static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p) {
+static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p, FILE *rep) {
   graph g;
   graph_build(&g, func, num_outputs);
   int rc = 0;
@@ -800,6 +894,8 @@ static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p) 
     }
     if (rc == 0)
       write_tags(&g);
+    if (rc == 0 && rep)
+      report(rep, &g, p);
   }
   graph_free(&g);
   return rc;
@@ -807,6 +903,13 @@ static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p) 
 
 static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   const plan *p = ud;
+  int failed;
+  FILE *rep = remat_report_open(p->report, &failed);
+  if (failed) {
+    rt_emit_error(module, "--remat-checkpoint: cannot open the report file '%s'", p->report);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   MlirRegion body = mlirOperationGetRegion(module, 0);
   for (MlirBlock b = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b))
@@ -817,11 +920,12 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
           !rt_func_num_outputs(op, &num_outputs) ||
           mlirBlockIsNull(rt_func_entry_block(op)))
         continue;
-      if (tag_function(op, num_outputs, p)) {
+      if (tag_function(op, num_outputs, p, rep)) {
         mlirExternalPassSignalFailure(pass);
-        return;
+        break;
       }
     }
+  remat_report_close(rep);
 }
 
 static void construct(void *ud) { (void)ud; }
@@ -871,6 +975,8 @@ static const RematOptionInfo checkpoint_option_table[] = {
         "replaces save-ops (default -1: off)"),
     OPT("budget-greedy", REMAT_OPTION_BOOL, budget_greedy,
         "use the greedy budget choice even where the exact one fits (default false)"),
+    OPT("report", REMAT_OPTION_STRING, report,
+        "write the report: - for stderr, or a file to append to (default none)"),
 };
 
 const RematPassInfo remat_checkpoint_pass = {

@@ -47,6 +47,9 @@ typedef struct RematCheckpointOptions {
   int64_t memory_budget;
   /* [budget-greedy] the greedy budget choice even where the exact one fits (false) */
   bool budget_greedy;
+  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
+   * (default "") */
+  char report[REMAT_OPTION_STRING_MAX];
 } RematCheckpointOptions;
 
 void rematCheckpointOptionsInit(RematCheckpointOptions *options);

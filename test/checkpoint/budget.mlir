@@ -17,12 +17,27 @@
 // @chain: d = exp(neg(r)) and e = mul(s, t), both 4096 bytes; neg is needed only by d, so
 // recomputing d costs exp + neg = 8192 + 8192 = 16384, e costs 3 x 4096 = 12288. With
 // 4096 bytes d is saved (it would be e if the chain were not counted: 8192 < 12288).
-// Forward ops the backward does not use (neg, the output add) are prefer_recompute.
+// The ops an unsaved candidate needs are prefer_recompute too (neg when d is not saved);
+// other forward ops (the output add) stay untagged.
 //
 // RUN: remat-opt --remat-checkpoint=memory-budget=10240 %s | FileCheck %s --check-prefix=EXACT
 // RUN: remat-opt --remat-checkpoint=memory-budget=10240,budget-greedy=true %s | FileCheck %s --check-prefix=GREEDY
 // RUN: remat-opt --remat-checkpoint=memory-budget=11264 %s | FileCheck %s --check-prefix=PAIR
 // RUN: remat-opt --remat-checkpoint=memory-budget=4096 %s | FileCheck %s --check-prefix=SMALL
+// Budget 0: nothing is saved; neg, needed to recompute d, is prefer_recompute as well.
+// RUN: remat-opt --remat-checkpoint=memory-budget=0 %s | FileCheck %s --check-prefix=ZERO
+// ZERO-LABEL: func.func @chain(
+// ZERO-NEXT: "rt.neg"(%arg0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// ZERO-NEXT: "rt.exp"(%0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// ZERO-NEXT: "rt.mul"(%arg1, %arg2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// ZERO-NEXT: "rt.add"(%1, %2) :
+//
+// Then the min-cut saves exactly the chosen values and the arguments the recomputation
+// needs. Exact, @knap: b, c and p, q (to recompute a): 2 x 5120 + 2 x 6144 = 22528 bytes.
+// Greedy: a and xb, xc: 6144 + 2 x 5120 = 16384 bytes of which only a (6144) is an
+// activation; its backward recomputes both exps. @chain: d and e, 8192 bytes.
+// RUN: remat-opt --remat-checkpoint=memory-budget=10240 --remat-mincut %s | FileCheck %s --check-prefix=EXACT-SPLIT
+// RUN: remat-opt --remat-checkpoint=memory-budget=10240,budget-greedy=true --remat-mincut %s | FileCheck %s --check-prefix=GREEDY-SPLIT
 
 // EXACT-LABEL: func.func @knap(
 // EXACT-NEXT: %0 = "rt.add"(%arg0, %arg1) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1536xf32>, tensor<1536xf32>) -> tensor<1536xf32>
@@ -33,10 +48,10 @@
 // EXACT-NEXT: %5 = "rt.mul"(%arg6, %2) : (tensor<1280xf32>, tensor<1280xf32>) -> tensor<1280xf32>
 // EXACT-NEXT: return %0, %1, %2, %3, %4, %5 : tensor<1536xf32>, tensor<1280xf32>, tensor<1280xf32>, tensor<1536xf32>, tensor<1280xf32>, tensor<1280xf32>
 // EXACT-LABEL: func.func @chain(
-// EXACT-NEXT: %0 = "rt.neg"(%arg0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>) -> tensor<1024xf32>
+// EXACT-NEXT: %0 = "rt.neg"(%arg0) : (tensor<1024xf32>) -> tensor<1024xf32>
 // EXACT-NEXT: %1 = "rt.exp"(%0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<1024xf32>) -> tensor<1024xf32>
 // EXACT-NEXT: %2 = "rt.mul"(%arg1, %arg2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
-// EXACT-NEXT: %3 = "rt.add"(%1, %2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+// EXACT-NEXT: %3 = "rt.add"(%1, %2) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // EXACT-NEXT: %4 = "rt.mul"(%arg3, %1) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // EXACT-NEXT: %5 = "rt.mul"(%4, %2) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // EXACT-NEXT: return %3, %5 : tensor<1024xf32>, tensor<1024xf32>
@@ -50,10 +65,10 @@
 // GREEDY-NEXT: %5 = "rt.mul"(%arg6, %2) : (tensor<1280xf32>, tensor<1280xf32>) -> tensor<1280xf32>
 // GREEDY-NEXT: return %0, %1, %2, %3, %4, %5 : tensor<1536xf32>, tensor<1280xf32>, tensor<1280xf32>, tensor<1536xf32>, tensor<1280xf32>, tensor<1280xf32>
 // GREEDY-LABEL: func.func @chain(
-// GREEDY-NEXT: %0 = "rt.neg"(%arg0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>) -> tensor<1024xf32>
+// GREEDY-NEXT: %0 = "rt.neg"(%arg0) : (tensor<1024xf32>) -> tensor<1024xf32>
 // GREEDY-NEXT: %1 = "rt.exp"(%0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<1024xf32>) -> tensor<1024xf32>
 // GREEDY-NEXT: %2 = "rt.mul"(%arg1, %arg2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
-// GREEDY-NEXT: %3 = "rt.add"(%1, %2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+// GREEDY-NEXT: %3 = "rt.add"(%1, %2) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // GREEDY-NEXT: %4 = "rt.mul"(%arg3, %1) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // GREEDY-NEXT: %5 = "rt.mul"(%4, %2) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // GREEDY-NEXT: return %3, %5 : tensor<1024xf32>, tensor<1024xf32>
@@ -73,13 +88,32 @@
 // SMALL-NEXT: %5 = "rt.mul"(%arg6, %2) : (tensor<1280xf32>, tensor<1280xf32>) -> tensor<1280xf32>
 // SMALL-NEXT: return %0, %1, %2, %3, %4, %5 : tensor<1536xf32>, tensor<1280xf32>, tensor<1280xf32>, tensor<1536xf32>, tensor<1280xf32>, tensor<1280xf32>
 // SMALL-LABEL: func.func @chain(
-// SMALL-NEXT: %0 = "rt.neg"(%arg0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>) -> tensor<1024xf32>
+// SMALL-NEXT: %0 = "rt.neg"(%arg0) : (tensor<1024xf32>) -> tensor<1024xf32>
 // SMALL-NEXT: %1 = "rt.exp"(%0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<1024xf32>) -> tensor<1024xf32>
 // SMALL-NEXT: %2 = "rt.mul"(%arg1, %arg2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
-// SMALL-NEXT: %3 = "rt.add"(%1, %2) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+// SMALL-NEXT: %3 = "rt.add"(%1, %2) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // SMALL-NEXT: %4 = "rt.mul"(%arg3, %1) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // SMALL-NEXT: %5 = "rt.mul"(%4, %2) : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
 // SMALL-NEXT: return %3, %5 : tensor<1024xf32>, tensor<1024xf32>
+
+// EXACT-SPLIT-LABEL: func.func @knap_fwd(
+// EXACT-SPLIT-SAME: rt.saved_bytes = 22528 : i64
+// EXACT-SPLIT: return %0, %1, %2, %arg0, %arg1, %1, %2 :
+// EXACT-SPLIT-LABEL: func.func @knap_bwd(
+// EXACT-SPLIT-NEXT: %0 = "rt.add"(%arg0, %arg1) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// EXACT-SPLIT-NEXT: %1 = "rt.mul"(%arg4, %0)
+// EXACT-SPLIT-NEXT: %2 = "rt.mul"(%arg5, %arg2)
+// EXACT-SPLIT-NEXT: %3 = "rt.mul"(%arg6, %arg3)
+// EXACT-SPLIT-LABEL: func.func @chain_fwd(
+// EXACT-SPLIT-SAME: rt.saved_bytes = 8192 : i64
+// EXACT-SPLIT: return %3, %1, %2 :
+
+// GREEDY-SPLIT-LABEL: func.func @knap_fwd(
+// GREEDY-SPLIT-SAME: rt.saved_bytes = 16384 : i64
+// GREEDY-SPLIT: return %0, %1, %2, %arg2, %arg3, %0 :
+// GREEDY-SPLIT-LABEL: func.func @knap_bwd(
+// GREEDY-SPLIT-NEXT: %0 = "rt.exp"(%arg0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// GREEDY-SPLIT-NEXT: %1 = "rt.exp"(%arg1) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
 
 func.func @knap(%p: tensor<1536xf32>, %q: tensor<1536xf32>, %xb: tensor<1280xf32>,
                 %xc: tensor<1280xf32>, %ga: tensor<1536xf32> {rt.tangent},

@@ -19,6 +19,48 @@
 // RUN: remat-opt --remat-checkpoint %s | FileCheck %s --check-prefix=REC
 // RUN: remat-opt --remat-checkpoint=fsdp=save %s | FileCheck %s --check-prefix=SAVE
 // RUN: remat-opt --remat-checkpoint=fsdp=off %s | FileCheck %s --check-prefix=OFF
+//
+// Then the min-cut. @fsdp: the backward needs the gathered weight (for dx).
+// - recompute: the forward saves only the shard %w (rt.param), xc and y; the backward
+//   converts, gathers, waits and reshapes again.
+// - save: the forward saves the wait's result (512 x bf16), the backward only reshapes it.
+// - off: the min-cut alone saves the reshaped weight (16x32 bf16).
+// @chain: recompute saves the parameter shards; save keeps the converted f32 weight
+// (512 x f32, the must_save op); off lets the min-cut save the smaller bf16 wait result.
+// RUN: remat-opt --remat-checkpoint --remat-mincut %s | FileCheck %s --check-prefix=REC-SPLIT
+// RUN: remat-opt --remat-checkpoint=fsdp=save --remat-mincut %s | FileCheck %s --check-prefix=SAVE-SPLIT
+// RUN: remat-opt --remat-checkpoint=fsdp=off --remat-mincut %s | FileCheck %s --check-prefix=OFF-SPLIT
+
+// REC-SPLIT-LABEL: func.func @fsdp_fwd(
+// REC-SPLIT: return %10, %arg2, %7, %8 : tensor<8x32xf32>, tensor<256xf32>, tensor<8x16xbf16>, tensor<8x32xbf16>
+// REC-SPLIT-LABEL: func.func @fsdp_bwd(%arg0: tensor<256xf32> {rt.param}, %arg1: tensor<8x16xbf16>, %arg2: tensor<8x32xbf16>, %arg3: tensor<8x32xf32> {rt.tangent})
+// REC-SPLIT-NEXT: %0 = "rt.convert"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: %1 = "rt.all_gather"(%0) {dim = 0 : i64, group = "dp", group_size = 2 : i64, rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: %2 = "rt.wait"(%1) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: %3 = "rt.reshape"(%2) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT: "rt.matmul"(%3, %{{.*}}) : (tensor<16x32xbf16>, tensor<32x8xbf16>)
+// REC-SPLIT-LABEL: func.func @chain_fwd(
+// REC-SPLIT: return %6, %arg0, %arg1, %arg2, %6 :
+// REC-SPLIT-LABEL: func.func @chain_bwd(
+// REC-SPLIT-NEXT: "rt.reshape"(%arg0)
+// REC-SPLIT-NEXT: "rt.convert"
+// REC-SPLIT-NEXT: "rt.all_gather"
+// REC-SPLIT-NEXT: "rt.wait"
+// REC-SPLIT-NEXT: "rt.convert"
+// REC-SPLIT-NEXT: "rt.reshape"
+
+// SAVE-SPLIT-LABEL: func.func @fsdp_fwd(
+// SAVE-SPLIT: return %10, %2, %7, %8 : tensor<8x32xf32>, tensor<512xbf16>, tensor<8x16xbf16>, tensor<8x32xbf16>
+// SAVE-SPLIT-LABEL: func.func @fsdp_bwd(%arg0: tensor<512xbf16>, %arg1: tensor<8x16xbf16>, %arg2: tensor<8x32xbf16>, %arg3: tensor<8x32xf32> {rt.tangent})
+// SAVE-SPLIT-NEXT: %0 = "rt.reshape"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// SAVE-SPLIT-NOT: rt.all_gather
+// SAVE-SPLIT-LABEL: func.func @chain_fwd(
+// SAVE-SPLIT: return %6, %arg1, %arg2, %4, %6 : tensor<8x16xf32>, tensor<256xf32>, f32, tensor<512xf32>, tensor<8x16xf32>
+
+// OFF-SPLIT-LABEL: func.func @fsdp_fwd(
+// OFF-SPLIT: return %10, %3, %7, %8 : tensor<8x32xf32>, tensor<16x32xbf16>, tensor<8x16xbf16>, tensor<8x32xbf16>
+// OFF-SPLIT-LABEL: func.func @chain_fwd(
+// OFF-SPLIT: return %6, %arg1, %arg2, %3, %6 : tensor<8x16xf32>, tensor<256xf32>, f32, tensor<512xbf16>, tensor<8x16xf32>
 
 // REC-LABEL: func.func @fsdp(
 // REC-NEXT: %0 = "rt.convert"(%arg2) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<256xf32>) -> tensor<256xbf16>

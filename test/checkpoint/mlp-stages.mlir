@@ -27,6 +27,17 @@
 //
 // RUN: remat-opt --remat-checkpoint=ac=auto %s | FileCheck %s --check-prefix=AUTO
 // RUN: remat-opt --remat-checkpoint=ac=1 %s | FileCheck %s --check-prefix=GIB
+//
+// Then the min-cut (rt.param arguments are free to save). The backward reads x, a1..a4
+// and the weights. ac=auto: saved z1, z3 (save list; a1 and a3 are recomputed from them),
+// a2, a4 (stage boundaries), and x: 268435456 (x) + 402751488 (rt.param) +
+// 2 x 0.5 GiB + 2 x 0.25 GiB = 2281799680 bytes. z2 and z4 are
+// not needed (a2 and a4 are saved), so no matmul is recomputed.
+// ac=1: h1 replaces z1 (h1 is saved, so z1 is not needed); a2, z3 (for a3), a4 as above.
+// RUN: remat-opt --remat-checkpoint=ac=auto --remat-mincut %s | FileCheck %s --check-prefix=AUTO-SPLIT
+// RUN: remat-opt --remat-checkpoint=ac=1 --remat-mincut %s | FileCheck %s --check-prefix=GIB-SPLIT
+// The report says which rule saved each value:
+// RUN: remat-opt --remat-checkpoint=ac=auto --remat-mincut --remat-report %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // AUTO: "rt.matmul"({{.*}}) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "must_save"}
 // AUTO-NEXT: "rt.broadcast"({{.*}}) {dims = array<i64: 1>, rt.ac_reason = "ac-stage", rt.ac_region = 1 : i64, rt.policy = "prefer_recompute"}
 // AUTO-NEXT: "rt.add"({{.*}}) {rt.ac_reason = "ac-stage", rt.ac_region = 1 : i64, rt.policy = "prefer_recompute"}
@@ -62,6 +73,56 @@
 // GIB-NEXT: "rt.add"({{.*}}) {rt.ac_reason = "ac-stage", rt.ac_region = 4 : i64, rt.policy = "must_save"}
 // GIB-NEXT: "rt.tanh"({{.*}}) {rt.ac_reason = "ac-stage", rt.ac_region = 5 : i64, rt.policy = "must_save"}
 // GIB-NOT: rt.policy
+
+// AUTO-SPLIT-LABEL: func.func @mlp_fwd(
+// AUTO-SPLIT-SAME: rt.saved_bytes = 2281799680 : i64
+// AUTO-SPLIT: %0 = "rt.matmul"(%arg0, %arg1)
+// AUTO-SPLIT: %7 = "rt.tanh"(%6)
+// AUTO-SPLIT-NEXT: %8 = "rt.matmul"(%7, %arg5)
+// AUTO-SPLIT: %15 = "rt.tanh"(%14)
+// AUTO-SPLIT-NEXT: return %15, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %0, %7, %8, %15 :
+// AUTO-SPLIT-LABEL: func.func @mlp_bwd(
+// AUTO-SPLIT-NEXT: %0 = "rt.broadcast"(%arg1)
+// AUTO-SPLIT-NEXT: %1 = "rt.add"(%arg8, %0)
+// AUTO-SPLIT-NEXT: %2 = "rt.tanh"(%1)
+// AUTO-SPLIT-NEXT: %3 = "rt.broadcast"(%arg5)
+// AUTO-SPLIT-NEXT: %4 = "rt.add"(%arg10, %3)
+// AUTO-SPLIT-NEXT: %5 = "rt.tanh"(%4)
+// AUTO-SPLIT-NEXT: %6 = "rt.mul"(%arg12, %arg11)
+// AUTO-SPLIT-NOT: "rt.matmul"(%{{.*}}, %arg{{.*}}) {rt.ac_reason
+
+// GIB-SPLIT-LABEL: func.func @mlp_fwd(
+// GIB-SPLIT-SAME: rt.saved_bytes = 2281799680 : i64
+// GIB-SPLIT: %2 = "rt.add"(%0, %1)
+// GIB-SPLIT: %7 = "rt.tanh"(%6)
+// GIB-SPLIT-NEXT: %8 = "rt.matmul"(%7, %arg5)
+// GIB-SPLIT: %15 = "rt.tanh"(%14)
+// GIB-SPLIT-NEXT: return %15, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %2, %7, %8, %15 :
+// GIB-SPLIT-LABEL: func.func @mlp_bwd(
+// GIB-SPLIT-NEXT: %0 = "rt.tanh"(%arg8)
+// GIB-SPLIT-NEXT: %1 = "rt.broadcast"(%arg5)
+// GIB-SPLIT-NEXT: %2 = "rt.add"(%arg10, %1)
+// GIB-SPLIT-NEXT: %3 = "rt.tanh"(%2)
+// GIB-SPLIT-NEXT: %4 = "rt.mul"(%arg12, %arg11)
+
+// REPORT-LABEL: remat-checkpoint: @mlp
+// REPORT-NEXT: #  value                type                            bytes  why      location
+// REPORT-NEXT: 0  rt.matmul            tensor<16384x8192xf32>      536870912  save-ops mlp-stages.mlir:{{[0-9]+}}:9
+// REPORT-NEXT: 1  rt.tanh              tensor<16384x4096xf32>      268435456  stage 1  mlp-stages.mlir:{{[0-9]+}}:9
+// REPORT-NEXT: 2  rt.matmul            tensor<16384x8192xf32>      536870912  save-ops mlp-stages.mlir:{{[0-9]+}}:9
+// REPORT-NEXT: 3  rt.tanh              tensor<16384x4096xf32>      268435456  stage 2  mlp-stages.mlir:{{[0-9]+}}:9
+// REPORT-NEXT: fsdp: 0 parameter gathers (recompute)
+// REPORT-NEXT: save-ops: 4 matched; saved the 1st of every 2
+// REPORT-NEXT: stages: 2 of 2.12132 GiB
+// REPORT-NEXT: stage 1: 6 ops, 2415919104 bytes; point rt.tanh mlp-stages.mlir:{{[0-9]+}}:9, 268435456 bytes live
+// REPORT-NEXT: stage 2: 6 ops, 2415919104 bytes; point rt.tanh mlp-stages.mlir:{{[0-9]+}}:9, 268435456 bytes live
+// REPORT-NEXT: tags: 4 must_save, 0 must_recompute, 12 prefer_recompute; user tags kept: 0
+// REPORT-LABEL: remat-mincut: @mlp -> @mlp_fwd, @mlp_bwd
+// REPORT: 8  rt.matmul            tensor<16384x8192xf32>      536870912  save-ops
+// REPORT-NEXT: 9  rt.tanh              tensor<16384x4096xf32>      268435456  stage 1
+// REPORT-NEXT: 10  rt.matmul            tensor<16384x8192xf32>      536870912  save-ops
+// REPORT-NEXT: 11  rt.tanh              tensor<16384x4096xf32>      268435456  stage 2
+// REPORT-NEXT: saved bytes: 2281799680
 
 func.func @mlp(%x: tensor<16384x4096xf32>,
                %w1: tensor<4096x8192xf32> {rt.param}, %b1: tensor<8192xf32> {rt.param},

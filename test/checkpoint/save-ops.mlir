@@ -9,6 +9,47 @@
 // RUN: remat-opt --remat-checkpoint=save-every=3 %s | FileCheck %s --check-prefix=THREE
 // RUN: remat-opt --remat-checkpoint=save-ops=rt.matmul,rt.mul,save-every=4 %s | FileCheck %s --check-prefix=LIST
 // RUN: remat-opt --remat-checkpoint=save-ops=none %s | FileCheck %s --check-prefix=NONE
+//
+// Then the min-cut: the backward reads every z_i. The saved matmuls are forward results
+// the backward gets; the others (prefer_recompute, which lifts the min-cut's ban on
+// recomputing matmuls, as in PyTorch's partitioner) run again in the backward, from the
+// saved z before them: a_{i-1} = z_{i-1}^2, z_i = matmul(a_{i-1}, w_i).
+// RUN: remat-opt --remat-checkpoint --remat-mincut %s | FileCheck %s --check-prefix=TWO-SPLIT
+// RUN: remat-opt --remat-checkpoint=save-every=3 --remat-mincut %s | FileCheck %s --check-prefix=THREE-SPLIT
+
+// TWO-SPLIT-LABEL: func.func @six_fwd(
+// TWO-SPLIT: %0 = "rt.matmul"(%arg0, %arg1)
+// TWO-SPLIT: %4 = "rt.matmul"(%3, %arg3)
+// TWO-SPLIT: %8 = "rt.matmul"(%7, %arg5)
+// TWO-SPLIT: return %11, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %0, %4, %8 :
+// TWO-SPLIT-LABEL: func.func @six_bwd(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32> {rt.param}, %arg2: tensor<16x16xf32> {rt.param}, %arg3: tensor<16x16xf32> {rt.param}, %arg4: tensor<16x16xf32> {rt.param}, %arg5: tensor<16x16xf32> {rt.param}, %arg6: tensor<8x16xf32>, %arg7: tensor<8x16xf32>, %arg8: tensor<8x16xf32>, %arg9: tensor<8x16xf32> {rt.tangent})
+// TWO-SPLIT-NEXT: arith.constant
+// TWO-SPLIT-NEXT: %0 = "rt.mul"(%arg6, %arg6)
+// TWO-SPLIT-NEXT: %1 = "rt.matmul"(%0, %arg1) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// TWO-SPLIT-NEXT: %2 = "rt.mul"(%1, %1)
+// TWO-SPLIT-NEXT: %3 = "rt.mul"(%arg7, %arg7)
+// TWO-SPLIT-NEXT: %4 = "rt.matmul"(%3, %arg3) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// TWO-SPLIT-NEXT: %5 = "rt.mul"(%4, %4)
+// TWO-SPLIT-NEXT: %6 = "rt.mul"(%arg8, %arg8)
+// TWO-SPLIT-NEXT: %7 = "rt.matmul"(%6, %arg5) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// TWO-SPLIT-NEXT: %8 = "rt.mul"(%arg9, %7)
+// TWO-SPLIT-NOT: rt.ac_reason
+
+// THREE-SPLIT-LABEL: func.func @six_fwd(
+// THREE-SPLIT: return %11, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %0, %6 :
+// THREE-SPLIT-LABEL: func.func @six_bwd(
+// THREE-SPLIT-NEXT: arith.constant
+// THREE-SPLIT-NEXT: %0 = "rt.mul"(%arg6, %arg6)
+// THREE-SPLIT-NEXT: %1 = "rt.matmul"(%0, %arg1) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %2 = "rt.mul"(%1, %1)
+// THREE-SPLIT-NEXT: %3 = "rt.matmul"(%2, %arg2) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %4 = "rt.mul"(%3, %3)
+// THREE-SPLIT-NEXT: %5 = "rt.mul"(%arg7, %arg7)
+// THREE-SPLIT-NEXT: %6 = "rt.matmul"(%5, %arg4) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %7 = "rt.mul"(%6, %6)
+// THREE-SPLIT-NEXT: %8 = "rt.matmul"(%7, %arg5) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %9 = "rt.mul"(%arg8, %8)
+// THREE-SPLIT-NOT: rt.ac_reason
 
 // TWO-LABEL: func.func @six(
 // TWO-NEXT: %cst = arith.constant 2.000000e+00 : f32
