@@ -791,6 +791,7 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
     int v = j->saved[s], op = j->val_op[v];
     char name[64];
     const char *why = "cut";
+    char whybuf[32];
     if (op < 0) {
       snprintf(name, sizeof name, "%%arg%d", v);
       why = "primal";
@@ -800,8 +801,8 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
         snprintf(name, sizeof name, "%.*s#%d", (int)n.length, n.data, v - j->op_res[op]);
       else
         snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
-      if (j->of[op] & O_SAVE_TAG)
-        why = "policy";
+      if (j->of[op] & O_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
+        why = remat_report_tag_why(j->ops[op], whybuf, sizeof whybuf);
 
     }
     uint64_t bytes = 0;
