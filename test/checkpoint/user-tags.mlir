@@ -16,6 +16,15 @@
 //
 // A second run with other options removes the first run's tags, keeps the user's:
 // RUN: remat-opt --remat-checkpoint=ac=0.000001 %s | remat-opt --remat-checkpoint=fsdp=off,save-ops=none | FileCheck %s --check-prefixes=CHECK,CLEAR
+// The min-cut honours the user's save tags (the report's "why" is "policy" for them):
+// RUN: remat-opt --remat-checkpoint --remat-mincut --remat-report %s 2>&1 >/dev/null | FileCheck %s --check-prefix=SPLIT
+// SPLIT-LABEL: remat-mincut: @tagged -> @tagged_fwd, @tagged_bwd
+// SPLIT-NEXT: #  value
+// SPLIT-NEXT: 0  %arg1                tensor<2048xf32>                 8192  primal
+// SPLIT-NEXT: 1  %arg2                tensor<64x64xf32>               16384  primal
+// SPLIT-NEXT: 2  rt.wait              tensor<4096xf32>                16384  policy
+// SPLIT-NEXT: 3  rt.exp               tensor<64x64xf32>               16384  policy
+// SPLIT-NEXT: saved bytes: 57344
 // Running twice with the same options changes nothing:
 // RUN: remat-opt --remat-checkpoint=ac=0.000001 %s > %t.1
 // RUN: remat-opt --remat-checkpoint=ac=0.000001 %t.1 > %t.2
