@@ -10,6 +10,7 @@
 #include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
 #include "runtime/check.h"
+#include "runtime/compiled.h"
 #include "runtime/interp.h"
 #include "runtime/io.h"
 #include "rt.h"
@@ -20,6 +21,7 @@ static void usage(FILE *f) {
           "                 [--print=summary|full|none] [--outputs FILE]\n"
           "       remat-run JOINT --check-split NAME --split SPLIT [--seed N] [--max-ulp N]\n"
           "       remat-run JOINT --check-split-all --split SPLIT [--seed N]\n"
+          "       remat-run FILE --check-compiled NAME [--seed N]\n"
           "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n\n"
           "Runs function NAME of FILE on the CPU and prints its results.\n\n"
           "options:\n"
@@ -29,7 +31,14 @@ static void usage(FILE *f) {
           "                       scalars (seeds, offsets) full-width\n"
           "  --inputs FILE        inputs in the text format (one 'TYPE values...' per\n"
           "                       argument; see docs/design.md, Runtime)\n"
-          "  --reference          run every op with the reference interpreter\n"
+          "  --reference          run every op with the reference interpreter (default:\n"
+          "                       kernels and reductions compiled for the host by the\n"
+          "                       codegen and JIT-compiled, other ops in the C runtime)\n"
+          "  --check-compiled NAME  run NAME compiled and with --reference on the same\n"
+          "                       inputs; exit 1 unless every result is bit-identical\n"
+          "  --check-compiled-all the same for every function that is not a kernel\n"
+          "  --jit-opt 0|3        optimization of the compiled kernels (default 3; 0\n"
+          "                       compiles much faster, same bits)\n"
           "  --print=MODE         summary (default: type, sum, min, max, hash), full (every\n"
           "                       value, in the inputs format) or none\n"
           "  --outputs FILE       also write the results to FILE in the inputs format\n"
@@ -52,14 +61,14 @@ static void usage(FILE *f) {
 
 typedef struct options {
   const char *file, *fn, *inputs, *outputs, *split, *check_split, *check_fd, *wrt;
+  const char *check_compiled;
   const char *print;
   unsigned long long seed;
   long long max_ulp;
+  int jit_opt;
   double atol, rtol;
   bool reference, quiet, split_all;
 } options;
-
-static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
 
 static MlirModule parse(MlirContext ctx, const char *path) {
   FILE *f = fopen(path, "r");
@@ -78,7 +87,7 @@ static MlirModule parse(MlirContext ctx, const char *path) {
   return m;
 }
 
-static int run_fn(MlirOperation module, const options *o) {
+static int run_fn(MlirOperation module, const options *o, const rt_interp_options *run) {
   MlirOperation f = rt_interp_lookup(module, o->fn);
   if (mlirOperationIsNull(f)) {
     fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fn, o->file);
@@ -90,8 +99,7 @@ static int run_fn(MlirOperation module, const options *o) {
   if (!in)
     return 1;
   rt_buffer **out = NULL;
-  rt_interp_options run = {false, o->reference ? 0 : 64, NULL, NULL, NULL, NULL};
-  int rc = rt_interp_run(module, f, &run, in, nin, &out, &nout) ? 1 : 0;
+  int rc = rt_interp_run(module, f, run, in, nin, &out, &nout) ? 1 : 0;
   if (!rc) {
     for (int k = 0; k < nout; k++) {
       if (!strcmp(o->print, "full")) {
@@ -126,12 +134,17 @@ static int run_fn(MlirOperation module, const options *o) {
 
 /* --check-split NAME, or every joint function of the module for --check-split-all. */
 static int check_splits(MlirOperation joint, MlirOperation split, const options *o,
-                        const rt_check_options *co, rt_split_stats *st) {
+                        const rt_check_options *co, rt_split_stats *st,
+                        const rt_compiled *c) {
   if (!o->split_all) {
     int rc = rt_check_split(joint, split, o->check_split, co, st) ? 1 : 0;
-    if (!rc)
-      printf("ok: %ld values bit-exact%s, %ld ops executed\n", st->values,
+    if (!rc) {
+      printf("ok: %ld values bit-exact%s, %ld ops executed", st->values,
              o->max_ulp ? " or within tolerance" : "", st->ops);
+      if (c && rt_compiled_launches(c))
+        printf(", %ld compiled kernel and reduction launches", rt_compiled_launches(c));
+      putchar('\n');
+    }
     return rc;
   }
   long graphs = 0, failed = 0;
@@ -149,8 +162,8 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
     failed += rt_check_split(joint, split, buf, co, st) != 0;
   }
   printf("check-split-all: %ld joint functions, %ld ops executed, %ld values compared, %ld "
-         "random tensors recomputed in backwards\n",
-         graphs, st->ops, st->values, st->random);
+         "random tensors recomputed in backwards, %ld compiled launches\n",
+         graphs, st->ops, st->values, st->random, c ? rt_compiled_launches(c) : 0L);
   if (failed) {
     fprintf(stderr, "remat-run: error: %ld of %ld splits differ from their joint function\n",
             failed, graphs);
@@ -162,6 +175,46 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
   }
   printf("ok: every split matches its joint function bit for bit%s\n",
          o->max_ulp ? " or within tolerance" : "");
+  return 0;
+}
+
+/* --check-compiled NAME, or every function that is not a kernel for
+ * --check-compiled-all. */
+static int check_compiled(MlirOperation module, const options *o, const rt_check_options *co,
+                          const rt_compiled *c) {
+  long funcs = 0, failed = 0, values = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func"))
+      continue;
+    MlirStringRef name = rt_func_name(f);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+    bool kernel = !mlirAttributeIsNull(
+        mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("rt.kernel")));
+    if (o->split_all ? kernel || mlirBlockIsNull(rt_func_entry_block(f))
+                     : strcmp(buf, o->check_compiled))
+      continue;
+    int v = 0;
+    funcs++;
+    failed += rt_check_same(module, buf, &co->run, co, &v) != 0;
+    values += v;
+  }
+  if (!funcs) {
+    fprintf(stderr, "remat-run: error: no function '@%s' in %s\n",
+            o->split_all ? "(any)" : o->check_compiled, o->file);
+    return 1;
+  }
+  if (failed) {
+    fprintf(stderr, "remat-run: error: %ld of %ld functions differ between compiled and "
+                    "reference runs\n",
+            failed, funcs);
+    return 1;
+  }
+  printf("ok: %ld functions, %ld results bit-exact, %ld compiled kernel and reduction "
+         "launches\n",
+         funcs, values, rt_compiled_launches(c));
   return 0;
 }
 
@@ -179,29 +232,64 @@ static int parse_list(const char *s, int *out, int cap) {
   return *s ? -1 : n;
 }
 
+/* The options that run functions of M: the reference interpreter, or M compiled (*c,
+ * destroyed by the caller). -1 when compilation fails (reported). */
+static int executor(MlirOperation m, const options *o, rt_compiled **c, rt_interp_options *run) {
+  *c = NULL;
+  *run = (rt_interp_options){.promote_f64 = false};
+  if (o->reference)
+    return 0;
+  char err[512];
+  *c = rt_compiled_create(m, o->jit_opt, err, sizeof err);
+  if (!*c) {
+    fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", o->split ? o->split : o->file,
+            err);
+    return -1;
+  }
+  *run = rt_compiled_options(*c);
+  return 0;
+}
+
 static int run(MlirContext ctx, const options *o) {
-  MlirModule m = parse(ctx, o->file);
+  MlirModule m = parse(ctx, o->file), s = {NULL};
   if (mlirModuleIsNull(m))
     return 1;
   MlirOperation top = mlirModuleGetOperation(m);
-  int rc = 1;
-  rt_check_options co = {o->seed, o->max_ulp, {false, o->reference ? 0 : 64, NULL, NULL, NULL, NULL},
-                         o->atol, o->rtol, stdout, o->quiet};
   if (o->check_split) {
-    MlirModule s = parse(ctx, o->split);
-    if (!mlirModuleIsNull(s)) {
-      rt_split_stats st = {0, 0, 0};
-      rc = check_splits(top, mlirModuleGetOperation(s), o, &co, &st);
-      mlirModuleDestroy(s);
+    s = parse(ctx, o->split);
+    if (mlirModuleIsNull(s)) {
+      mlirModuleDestroy(m);
+      return 1;
     }
-  } else if (o->check_fd) {
-    int wrt[256], nwrt = -1;
-    if (o->wrt && (nwrt = parse_list(o->wrt, wrt, 256)) < 0)
-      fprintf(stderr, "remat-run: error: --wrt expects a list of argument numbers\n");
-    else
-      rc = rt_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co) ? 1 : 0;
-  } else
-    rc = run_fn(top, o);
+  }
+  /* The functions under test run compiled unless --reference: the split's for
+   * --check-split, the file's otherwise. */
+  rt_compiled *c = NULL;
+  rt_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
+                         o->atol, o->rtol, stdout, o->quiet};
+  int rc = 1;
+  if (executor(o->check_split ? mlirModuleGetOperation(s) : top, o, &c, &co.run) == 0) {
+    if (o->check_split) {
+      rt_split_stats st = {0, 0, 0};
+      rc = check_splits(top, mlirModuleGetOperation(s), o, &co, &st, c);
+    } else if (o->check_fd) {
+      int wrt[256], nwrt = -1;
+      if (o->wrt && (nwrt = parse_list(o->wrt, wrt, 256)) < 0)
+        fprintf(stderr, "remat-run: error: --wrt expects a list of argument numbers\n");
+      else
+        rc = rt_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co) ? 1 : 0;
+    } else if (o->check_compiled) {
+      if (o->reference)
+        fprintf(stderr, "remat-run: error: --check-compiled compares against --reference; "
+                        "do not pass both\n");
+      else
+        rc = check_compiled(top, o, &co, c);
+    } else
+      rc = run_fn(top, o, &co.run);
+  }
+  rt_compiled_destroy(c);
+  if (!mlirModuleIsNull(s))
+    mlirModuleDestroy(s);
   mlirModuleDestroy(m);
   return rc;
 }
@@ -216,6 +304,7 @@ static bool parse_u64(const char *s, unsigned long long *v) {
 int main(int argc, char **argv) {
   options o = {0};
   o.print = "summary";
+  o.jit_opt = 3;
   o.atol = 1e-4;
   o.rtol = 1e-3;
   int files = 0;
@@ -244,6 +333,14 @@ int main(int argc, char **argv) {
       o.split = val;
     else if (TAKES("--check-fd"))
       o.check_fd = val;
+    else if (TAKES("--jit-opt")) {
+      if (strcmp(val, "0") && strcmp(val, "3")) {
+        fprintf(stderr, "remat-run: error: --jit-opt expects 0 or 3\n");
+        return 1;
+      }
+      o.jit_opt = atoi(val);
+    } else if (TAKES("--check-compiled"))
+      o.check_compiled = val;
     else if (TAKES("--wrt"))
       o.wrt = val;
     else if (TAKES("--max-ulp")) {
@@ -259,6 +356,8 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(a, "--reference"))
       o.reference = true;
+    else if (!strcmp(a, "--check-compiled-all"))
+      o.split_all = true, o.quiet = true, o.check_compiled = "*";
     else if (!strcmp(a, "--check-split-all"))
       o.split_all = true, o.quiet = true, o.check_split = "*";
     else if (!strcmp(a, "--quiet"))
@@ -278,10 +377,11 @@ int main(int argc, char **argv) {
     }
 #undef TAKES
   }
-  int modes = !!o.fn + !!o.check_split + !!o.check_fd;
+  int modes = !!o.fn + !!o.check_split + !!o.check_fd + !!o.check_compiled;
   if (files != 1 || modes != 1) {
     fprintf(stderr, "remat-run: error: expected one input file and one of --fn, "
-                    "--check-split, --check-fd (see --help)\n");
+                    "--check-split, --check-split-all, --check-fd, --check-compiled (see "
+                    "--help)\n");
     return 1;
   }
   if (o.check_split && !o.split) {
@@ -300,6 +400,5 @@ int main(int argc, char **argv) {
   else
     fprintf(stderr, "remat-run: error: cannot load the rt dialect\n");
   mlirContextDestroy(ctx);
-  (void)write_to_file;
   return rc;
 }

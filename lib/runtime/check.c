@@ -9,6 +9,11 @@
 #include "runtime/io.h"
 #include "runtime/ops.h"
 
+/* The inputs of a check: from the inputs file when given, else from the seed. */
+static rt_buffer **inputs_for(MlirOperation f, const rt_check_options *o, int *n) {
+  return o->inputs ? rt_inputs_read(f, o->inputs, n) : rt_inputs_random(f, o->seed, n);
+}
+
 /* ---- comparing values --------------------------------------------------------------- */
 
 /* The bits of element i as an integer that orders like the float value. */
@@ -165,7 +170,7 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
     return 2;
   }
   int nin = 0, nj = 0, nf = 0, nb = 0, rc = 2;
-  rt_buffer **in = rt_inputs_random(jf, o->seed, &nin), **J = NULL, **F = NULL, **B = NULL;
+  rt_buffer **in = inputs_for(jf, o, &nin), **J = NULL, **F = NULL, **B = NULL;
   rt_buffer **primals = calloc((size_t)nin + 1, sizeof *primals);
   rt_buffer **bargs = NULL;
   trace tj = {true, NULL, 0, 0, 0, 0, 0}, tf = tj, tb = tj;
@@ -177,7 +182,8 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
     if (!rt_func_arg_has_attr(jf, k, "rt.tangent"))
       primals[np++] = in[k];
   nt = nin - np;
-  if (run_traced(joint, jf, &o->run, &tj, in, nin, &J, &nj) ||
+  rt_interp_options ref = {.promote_f64 = false};
+  if (run_traced(joint, jf, &ref, &tj, in, nin, &J, &nj) ||
       run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf))
     goto out;
   int nsaved = nf - (int)num_out;
@@ -286,7 +292,7 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
     return 2;
   }
   int nin = 0, nj = 0, rc = 2;
-  rt_buffer **in = rt_inputs_random(f, o->seed, &nin), **J = NULL, **P = NULL;
+  rt_buffer **in = inputs_for(f, o, &nin), **J = NULL, **P = NULL;
   int *tangent_arg = calloc((size_t)nin + 1, sizeof *tangent_arg);
   int *args = calloc((size_t)nin + 1, sizeof *args);
   if (!in || !tangent_arg || !args)
@@ -312,8 +318,7 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
             name, nt, (long long)num_out);
     goto out;
   }
-  rt_interp_options ref = o->run;
-  ref.call_kernel = NULL;
+  rt_interp_options ref = {.promote_f64 = false};
   if (rt_interp_run(module, f, &o->run, in, nin, &J, &nj))
     goto out;
   int ngrads = nj - (int)num_out;
@@ -396,13 +401,14 @@ int rt_check_same(MlirOperation module, const char *name, const rt_interp_option
   if (mlirOperationIsNull(f))
     return 2;
   int nin = 0, nr = 0, nc = 0, rc = 2;
-  rt_buffer **in = rt_inputs_random(f, o->seed, &nin), **R = NULL, **C = NULL;
-  rt_interp_options ref = {false, 0, NULL, NULL, NULL, NULL};
+  rt_buffer **in = inputs_for(f, o, &nin), **R = NULL, **C = NULL;
+  rt_interp_options ref = {.promote_f64 = false};
   if (!in || rt_interp_run(module, f, &ref, in, nin, &R, &nr) ||
       rt_interp_run(module, f, compiled, in, nin, &C, &nc))
     goto out;
-  fprintf(o->report, "check-compiled @%s (seed %llu): %d results\n", name,
-          (unsigned long long)o->seed, nr);
+  if (!o->quiet)
+    fprintf(o->report, "check-compiled @%s (seed %llu): %d results\n", name,
+            (unsigned long long)o->seed, nr);
   int bad = 0;
   for (int k = 0; k < nr; k++)
     bad += compare_line(o, "result", k, R[k], C[k]);

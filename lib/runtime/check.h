@@ -14,9 +14,13 @@
 #include "runtime/interp.h"
 
 typedef struct rt_check_options {
-  uint64_t seed;      /* inputs: rt_inputs_random(func, seed) */
+  uint64_t seed;      /* inputs: rt_inputs_random(func, seed) ... */
+  const char *inputs; /* ... or, when set, read from this file (runtime/io.h) */
   int64_t max_ulp;    /* allowed distance in units in the last place; 0: bit-exact */
-  rt_interp_options run; /* how functions are executed (reference or compiled) */
+  rt_interp_options run; /* how the checked functions run (the split's, the joint
+                          * function's gradients): reference or compiled; the joint
+                          * function of a split check and the f64 forward always run
+                          * on the reference interpreter */
   double fd_atol, fd_rtol; /* finite differences: |g - fd| <= atol + rtol |fd| */
   FILE *report;
   bool quiet; /* no per-value lines on success */

@@ -536,9 +536,14 @@ static int call_func(interp *in, MlirOperation func, rt_buffer *const *args, int
     }
     if (rc)
       break;
-    if (name_is(op, "func.call"))
+    int done = 0;
+    if (in->opts->host_op)
+      done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
+    if (done < 0)
+      rc = -1;
+    else if (done == 0 && name_is(op, "func.call"))
       rc = exec_call(in, op, ops, (int)no, res, (int)nr);
-    else
+    else if (done == 0)
       rc = exec_op(in, op, ops, (int)no, res, (int)nr);
     if (!rc && in->opts->trace)
       in->opts->trace(in->opts->trace_ctx, op, res, (int)nr);
@@ -561,7 +566,7 @@ static int call_func(interp *in, MlirOperation func, rt_buffer *const *args, int
 int rt_interp_run(MlirOperation module, MlirOperation func, const rt_interp_options *opts,
                   rt_buffer *const *inputs, int num_inputs, rt_buffer ***outputs,
                   int *num_outputs) {
-  rt_interp_options none = {false, 0, NULL, NULL, NULL, NULL};
+  rt_interp_options none = {.promote_f64 = false};
   interp in = {module, opts ? opts : &none, 0};
   *outputs = NULL;
   *num_outputs = 0;

@@ -35,6 +35,11 @@ typedef struct rt_interp_options {
    * remat-run records the random tensors of a run this way. */
   void (*trace)(void *trace_ctx, MlirOperation op, rt_buffer *const *results, int nresults);
   void *trace_ctx;
+  /* When set, offered every op of a function before the interpreter runs it (with ctx):
+   * returns 1 when it computed RESULTS, 0 to let the interpreter run the op, -1 after
+   * emitting a diagnostic. The compiled path runs reductions this way. */
+  int (*host_op)(void *ctx, MlirOperation op, rt_buffer *const *args, int nargs,
+                 rt_buffer *const *results, int nresults);
 } rt_interp_options;
 
 /* The func.func named NAME in MODULE, or a null operation. */

@@ -1,0 +1,138 @@
+/* compiled.c: kernels and reductions through the codegen's host JIT (see compiled.h). */
+#include "runtime/compiled.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "rt.h"
+
+typedef struct entry {
+  MlirOperation source; /* kernel func.func or rt.sum / rt.amax op */
+  remat_cg_kind kind;
+  int64_t numel;
+  int num_params;
+  remat_packed_fn fn;
+} entry;
+
+struct rt_compiled {
+  remat_codegen *cg;
+  remat_jit *jit;
+  entry *entries;
+  int count;
+  long launches;
+};
+
+static const entry *find(const rt_compiled *c, MlirOperation source, remat_cg_kind kind) {
+  for (int i = 0; i < c->count; i++)
+    if (c->entries[i].kind == kind && mlirOperationEqual(c->entries[i].source, source))
+      return &c->entries[i];
+  return NULL;
+}
+
+enum { MAX_PARAMS = 512 };
+
+/* func.call of an rt.kernel function: one launch over [0, numel). Tensor buffers are
+ * passed as their data pointers, scalars as pointers to their value: a scalar buffer
+ * stores exactly the type the ABI wants (f32, f64, i64, i32, i1 as a byte). */
+static int call_kernel(void *ctx, MlirOperation call, MlirOperation callee,
+                       const rt_buffer *const *args, int nargs, rt_buffer *const *results,
+                       int nresults) {
+  rt_compiled *c = ctx;
+  const entry *e = find(c, callee, REMAT_CG_KERNEL);
+  if (!e) {
+    rt_emit_error(call, "kernel '@%.*s' was not compiled", (int)rt_func_name(callee).length,
+                  rt_func_name(callee).data);
+    return -1;
+  }
+  if (nargs + nresults != e->num_params || e->num_params > MAX_PARAMS) {
+    rt_emit_error(call, "kernel call passes %d values, the compiled kernel takes %d",
+                  nargs + nresults, e->num_params);
+    return -1;
+  }
+  void *p[MAX_PARAMS];
+  for (int k = 0; k < nargs; k++)
+    p[k] = args[k]->data;
+  for (int k = 0; k < nresults; k++)
+    p[nargs + k] = results[k]->data;
+  e->fn(p, 0, e->numel);
+  c->launches++;
+  return 0;
+}
+
+/* rt.sum / rt.amax of a host function: the compiled reduction; anything else: 0, the
+ * interpreter's C runtime runs it. */
+static int host_op(void *ctx, MlirOperation op, rt_buffer *const *args, int nargs,
+                   rt_buffer *const *results, int nresults) {
+  rt_compiled *c = ctx;
+  rt_op_id id = rt_op_lookup(op);
+  if ((id != RT_OP_SUM && id != RT_OP_AMAX) || nargs != 1 || nresults != 1)
+    return 0;
+  const entry *e = find(c, op, REMAT_CG_REDUCTION);
+  if (!e)
+    return 0;
+  void *p[2] = {args[0]->data, results[0]->data};
+  e->fn(p, 0, e->numel);
+  c->launches++;
+  return 1;
+}
+
+rt_compiled *rt_compiled_create(MlirOperation module, int opt_level, char *err,
+                                size_t err_cap) {
+  remat_codegen_options opts = {REMAT_TARGET_HOST, 0, opt_level};
+  err[0] = 0;
+  remat_codegen *cg = remat_codegen_create(module, &opts);
+  if (!cg) {
+    snprintf(err, err_cap, "the codegen cannot lower this module");
+    return NULL;
+  }
+  rt_compiled *c = calloc(1, sizeof *c);
+  if (!c)
+    abort();
+  c->cg = cg;
+  c->count = remat_codegen_num_functions(cg);
+  c->entries = calloc((size_t)c->count + 1, sizeof *c->entries);
+  if (!c->entries)
+    abort();
+  c->jit = remat_jit_create(cg, err, err_cap);
+  if (!c->jit) {
+    rt_compiled_destroy(c);
+    return NULL;
+  }
+  for (int i = 0; i < c->count; i++) {
+    const remat_cg_function *f = remat_codegen_function(cg, i);
+    char name[512];
+    snprintf(name, sizeof name, "%s_packed", f->name);
+    entry *e = &c->entries[i];
+    e->source = f->source;
+    e->kind = f->kind;
+    e->numel = f->numel;
+    e->num_params = f->num_params;
+    e->fn = (remat_packed_fn)(uintptr_t)remat_jit_lookup(c->jit, name);
+    if (!e->fn) {
+      snprintf(err, err_cap, "JIT: no symbol '%s'", name);
+      rt_compiled_destroy(c);
+      return NULL;
+    }
+  }
+  return c;
+}
+
+void rt_compiled_destroy(rt_compiled *c) {
+  if (!c)
+    return;
+  if (c->jit)
+    remat_jit_destroy(c->jit);
+  remat_codegen_destroy(c->cg);
+  free(c->entries);
+  free(c);
+}
+
+rt_interp_options rt_compiled_options(rt_compiled *c) {
+  return (rt_interp_options){
+      .matmul_block = 64, .call_kernel = call_kernel, .ctx = c, .host_op = host_op};
+}
+
+long rt_compiled_launches(const rt_compiled *c) { return c->launches; }
