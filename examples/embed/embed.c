@@ -2,7 +2,8 @@
  *
  * Builds the joint forward+backward function of a tanh layer in memory with the MLIR C
  * API, runs remat's checkpoint and min-cut passes in the host's own pass manager, and
- * prints the split: the forward, the backward and what the forward saves for it.
+ * prints the split (the forward, the backward and what the forward saves for it), then
+ * the module.
  *
  *   forward : y = tanh(x @ w)
  *   backward: dh = g * (1 - y*y);  dx = dh @ transpose(w);  dw = transpose(x) @ dh
@@ -15,7 +16,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
-#include "remat-c/Remat.h"
+#include "remat-c/Passes.h"
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
@@ -96,19 +97,49 @@ static MlirOperation build_layer(MlirContext ctx) {
   return mlirOperationCreate(&func);
 }
 
-/* Adds the pass ARGUMENT with option text to pm; 0 or -1 with a message. */
-static int add_pass(MlirPassManager pm, const char *argument, const char *options) {
+/* The host's pipeline: remat's checkpoint tagging, then the min-cut split, with options
+ * set in structs (remat-c/Passes.h). 0, or -1 with a message. */
+static int add_remat_passes(MlirPassManager pm) {
   char error[256];
-  MlirPass pass = rematCreatePass(argument, options, error, sizeof error);
-  if (!pass.ptr) {
-    fprintf(stderr, "embed: %s: %s\n", argument, error);
+  RematCheckpointOptions checkpoint;
+  rematCheckpointOptionsInit(&checkpoint);
+  /* Of the forward's tanh and sub, save every second one: tanh is tagged must_save, the
+   * sub (1 - y*y) prefer_recompute, so the backward recomputes it. */
+  snprintf(checkpoint.save_ops, sizeof checkpoint.save_ops, "rt.tanh,rt.sub");
+  checkpoint.save_every = 2;
+  MlirPass p = rematCreateCheckpointPass(&checkpoint, error, sizeof error);
+  if (!p.ptr) {
+    fprintf(stderr, "embed: remat-checkpoint: %s\n", error);
     return -1;
   }
-  mlirPassManagerAddOwnedPass(pm, pass);
+  mlirPassManagerAddOwnedPass(pm, p);
+
+  RematMincutOptions mincut;
+  rematMincutOptionsInit(&mincut);
+  mincut.scalar_factor = 0.1; /* scalars weigh a tenth of their bytes (the default) */
+  p = rematCreateMincutPass(&mincut, error, sizeof error);
+  if (!p.ptr) {
+    fprintf(stderr, "embed: remat-mincut: %s\n", error);
+    return -1;
+  }
+  mlirPassManagerAddOwnedPass(pm, p);
   return 0;
 }
 
-/* One line per function: its name and type; for the forward, what it saves. */
+/* What a saved value is: "argument N" or the op that computes it. */
+static void print_value(MlirValue v) {
+  if (mlirValueIsABlockArgument(v)) {
+    printf("argument %ld", (long)mlirBlockArgumentGetArgNumber(v));
+  } else {
+    MlirIdentifier name = mlirOperationGetName(mlirOpResultGetOwner(v));
+    MlirStringRef s = mlirIdentifierStr(name);
+    printf("%.*s", (int)s.length, s.data);
+  }
+  printf(" : ");
+  mlirTypePrint(mlirValueGetType(v), print_to_stdout, NULL);
+}
+
+/* One line per function, its name and type; for the forward, what it saves. */
 static void print_split(MlirModule module) {
   for (MlirOperation f = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
        !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
@@ -121,14 +152,16 @@ static void print_split(MlirModule module) {
     MlirAttribute saved = mlirOperationGetAttributeByName(f, str("rt.saved_bytes"));
     if (mlirAttributeIsNull(outputs) || mlirAttributeIsNull(saved))
       continue;
-    intptr_t first = mlirIntegerAttrGetValueInt(outputs);
-    printf("  saves %ld values, %ld bytes:", (long)(mlirFunctionTypeGetNumResults(type) - first),
+    /* The forward returns its outputs, then the values saved for the backward. */
+    MlirOperation ret = mlirBlockGetTerminator(mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)));
+    intptr_t first = mlirIntegerAttrGetValueInt(outputs), n = mlirOperationGetNumOperands(ret);
+    printf("  saves %ld values, %ld bytes:\n", (long)(n - first),
            (long)mlirIntegerAttrGetValueInt(saved));
-    for (intptr_t i = first; i < mlirFunctionTypeGetNumResults(type); i++) {
-      printf(" ");
-      mlirTypePrint(mlirFunctionTypeGetResult(type, i), print_to_stdout, NULL);
+    for (intptr_t i = first; i < n; i++) {
+      printf("    ");
+      print_value(mlirOperationGetOperand(ret, i));
+      printf("\n");
     }
-    printf("\n");
   }
 }
 
@@ -147,10 +180,12 @@ int main(void) {
   int rc = 1;
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   if (mlirOperationVerify(top) && mlirLogicalResultIsSuccess(rematVerify(top)) &&
-      add_pass(pm, "remat-checkpoint", "save-ops=rt.matmul") == 0 &&
-      add_pass(pm, "remat-mincut", "scalar-factor=0.1") == 0 &&
+      add_remat_passes(pm) == 0 &&
       mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, top))) {
     print_split(module);
+    printf("\n");
+    mlirOperationPrint(top, print_to_stdout, NULL);
+    printf("\n");
     rc = 0;
   }
   mlirPassManagerDestroy(pm);
