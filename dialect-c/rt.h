@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
+#include "support.h"
 
 /* Every op of the dialect, in the order of DESIGN.md. RT_OP_NONE: not an rt op. */
 typedef enum rt_op_id {
@@ -77,9 +78,9 @@ int rt_type_numel(MlirType type, int64_t *numel);
  * dynamic shape, an unsupported type or overflow of uint64. */
 int rt_type_bytes(MlirType type, uint64_t *bytes);
 int rt_value_bytes(MlirValue value, uint64_t *bytes);
-/* Shape of a static tensor type: writes min(rank, cap) dims and returns the rank;
- * scalars have rank 0. */
-int rt_type_shape(MlirType type, int64_t *dims, int cap);
+/* Shape of a static tensor type; scalars have rank 0. A rank above RT_MAX_RANK is an
+ * internal error: the verifier rejects it before any pass runs. */
+remat_shape rt_shape_of(MlirType type);
 /* Element type of a tensor, or the type itself for a scalar. */
 MlirType rt_element_type(MlirType type);
 

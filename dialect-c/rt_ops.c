@@ -132,13 +132,17 @@ MlirType rt_element_type(MlirType type) {
   return mlirTypeIsAShaped(type) ? mlirShapedTypeGetElementType(type) : type;
 }
 
-int rt_type_shape(MlirType type, int64_t *dims, int cap) {
+remat_shape rt_shape_of(MlirType type) {
+  remat_shape s = {0, {0}};
   if (!mlirTypeIsARankedTensor(type))
-    return 0;
-  int rank = (int)mlirShapedTypeGetRank(type);
-  for (int i = 0; i < rank && i < cap; i++)
-    dims[i] = mlirShapedTypeGetDimSize(type, i);
-  return rank;
+    return s;
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  if (rank > RT_MAX_RANK)
+    remat_fatal("rank %ld above %d (the verifier rejects it)", (long)rank, RT_MAX_RANK);
+  s.rank = (int)rank;
+  for (int i = 0; i < s.rank; i++)
+    s.d[i] = mlirShapedTypeGetDimSize(type, i);
+  return s;
 }
 
 int rt_type_numel(MlirType type, int64_t *numel) {

@@ -10,32 +10,6 @@
 #include "remat-c/Remat.h"
 #include "rt.h"
 
-#define MAX_RANK 16
-
-typedef struct shape {
-  int rank;
-  int64_t d[MAX_RANK];
-} shape;
-
-static shape shape_of(MlirType t) {
-  shape s = {0, {0}};
-  s.rank = rt_type_shape(t, s.d, MAX_RANK);
-  return s;
-}
-
-static bool shape_eq(const shape *a, const shape *b) {
-  return a->rank == b->rank && !memcmp(a->d, b->d, sizeof(int64_t) * (size_t)a->rank);
-}
-
-static void shape_str(const shape *s, char *buf, size_t cap) {
-  size_t n = 0;
-  buf[0] = 0;
-  for (int i = 0; i < s->rank && n + 24 < cap; i++)
-    n += (size_t)snprintf(buf + n, cap - n, i ? "x%lld" : "%lld", (long long)s->d[i]);
-  if (s->rank == 0)
-    snprintf(buf, cap, "scalar");
-}
-
 /* Each operand and result of an rt op is a static tensor of a supported element type or
  * a scalar. Returns the number of errors. */
 static int check_types(MlirOperation op, const char *name) {
@@ -59,9 +33,9 @@ static int check_types(MlirOperation op, const char *name) {
                     name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
-    if (mlirShapedTypeGetRank(t) > MAX_RANK) {
+    if (mlirShapedTypeGetRank(t) > RT_MAX_RANK) {
       rt_emit_error(op, "'%s' %s #%ld has rank %ld, above the supported %d", name, what,
-                    (long)idx, (long)mlirShapedTypeGetRank(t), MAX_RANK);
+                    (long)idx, (long)mlirShapedTypeGetRank(t), RT_MAX_RANK);
       return 1;
     }
     if (!rt_element_type_is_supported(mlirShapedTypeGetElementType(t))) {
@@ -99,20 +73,20 @@ static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
   char a[128], b[128];
   intptr_t n = mlirOperationGetNumOperands(op);
   int first = -1;
-  shape s0 = {0, {0}};
+  remat_shape s0 = {0, {0}};
   MlirType elem0 = {NULL};
   for (intptr_t i = 0; i < n; i++) {
     MlirType t = operand_type(op, i);
     if (!mlirTypeIsATensor(t))
       continue;
-    shape s = shape_of(t);
+    remat_shape s = rt_shape_of(t);
     bool is_cond = id == RT_OP_SELECT && i == 0;
     if (first < 0) {
       first = (int)i;
       s0 = s;
-    } else if (!shape_eq(&s, &s0)) {
-      shape_str(&s0, a, sizeof a);
-      shape_str(&s, b, sizeof b);
+    } else if (!remat_shape_eq(&s, &s0)) {
+      remat_shape_str(&s0, a, sizeof a);
+      remat_shape_str(&s, b, sizeof b);
       rt_emit_error(op, "'%s' operand shapes differ: operand #%d is %s, operand #%ld is %s",
                     name, first, a, (long)i, b);
       return 1;
@@ -134,10 +108,10 @@ static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
     return 1;
   }
   MlirType rt = result_type(op);
-  shape rs = shape_of(rt);
-  if (!shape_eq(&rs, &s0)) {
-    shape_str(&s0, a, sizeof a);
-    shape_str(&rs, b, sizeof b);
+  remat_shape rs = rt_shape_of(rt);
+  if (!remat_shape_eq(&rs, &s0)) {
+    remat_shape_str(&s0, a, sizeof a);
+    remat_shape_str(&rs, b, sizeof b);
     rt_emit_error(op, "'%s' result shape %s differs from the operand shape %s", name, b, a);
     return 1;
   }
@@ -166,12 +140,12 @@ static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
 /* Reads an i64 array attribute that must have exactly `want` entries (-1: any). */
 static int get_dims(MlirOperation op, const char *name, const char *attr, int64_t *out,
                     int want) {
-  int n = rt_get_i64_array(op, attr, out, MAX_RANK);
+  int n = rt_get_i64_array(op, attr, out, RT_MAX_RANK);
   if (n < 0) {
     rt_emit_error(op, "'%s' attribute '%s' must be array<i64: ...>", name, attr);
     return -1;
   }
-  if (n > MAX_RANK || (want >= 0 && n != want)) {
+  if (n > RT_MAX_RANK || (want >= 0 && n != want)) {
     rt_emit_error(op, "'%s' attribute '%s' has %d entries, expected %d", name, attr, n,
                   want);
     return -1;
@@ -180,8 +154,8 @@ static int get_dims(MlirOperation op, const char *name, const char *attr, int64_
 }
 
 static int check_broadcast(MlirOperation op) {
-  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
-  int64_t dims[MAX_RANK];
+  remat_shape in = rt_shape_of(operand_type(op, 0)), out = rt_shape_of(result_type(op));
+  int64_t dims[RT_MAX_RANK];
   if (get_dims(op, "rt.broadcast", "dims", dims, in.rank) < 0)
     return 1;
   for (int k = 0; k < in.rank; k++) {
@@ -224,9 +198,9 @@ static int check_reshape(MlirOperation op) {
 }
 
 static int check_transpose(MlirOperation op) {
-  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
-  int64_t perm[MAX_RANK];
-  bool seen[MAX_RANK] = {false};
+  remat_shape in = rt_shape_of(operand_type(op, 0)), out = rt_shape_of(result_type(op));
+  int64_t perm[RT_MAX_RANK];
+  bool seen[RT_MAX_RANK] = {false};
   if (get_dims(op, "rt.transpose", "perm", perm, in.rank) < 0)
     return 1;
   for (int k = 0; k < in.rank; k++) {
@@ -250,8 +224,8 @@ static int check_transpose(MlirOperation op) {
 }
 
 static int check_slice(MlirOperation op) {
-  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
-  int64_t start[MAX_RANK], limit[MAX_RANK], stride[MAX_RANK];
+  remat_shape in = rt_shape_of(operand_type(op, 0)), out = rt_shape_of(result_type(op));
+  int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK];
   if (get_dims(op, "rt.slice", "start", start, in.rank) < 0 ||
       get_dims(op, "rt.slice", "limit", limit, in.rank) < 0 ||
       get_dims(op, "rt.slice", "stride", stride, in.rank) < 0)
@@ -280,7 +254,7 @@ static int check_slice(MlirOperation op) {
 
 static int check_concat(MlirOperation op) {
   intptr_t n = mlirOperationGetNumOperands(op);
-  shape out = shape_of(result_type(op));
+  remat_shape out = rt_shape_of(result_type(op));
   int64_t dim, total = 0;
   if (n < 1) {
     rt_emit_error(op, "'rt.concat' needs at least one operand");
@@ -291,7 +265,7 @@ static int check_concat(MlirOperation op) {
     return 1;
   }
   for (intptr_t i = 0; i < n; i++) {
-    shape s = shape_of(operand_type(op, i));
+    remat_shape s = rt_shape_of(operand_type(op, i));
     bool ok = s.rank == out.rank;
     for (int k = 0; ok && k < s.rank; k++)
       ok = k == dim || s.d[k] == out.d[k];
@@ -316,7 +290,7 @@ static int check_concat(MlirOperation op) {
 }
 
 static int check_iota(MlirOperation op) {
-  shape out = shape_of(result_type(op));
+  remat_shape out = rt_shape_of(result_type(op));
   int64_t dim;
   if (!rt_get_i64(op, "dim", &dim) || dim < 0 || dim >= out.rank) {
     rt_emit_error(op, "'rt.iota' dim must be within the result rank %d", out.rank);
@@ -326,9 +300,9 @@ static int check_iota(MlirOperation op) {
 }
 
 static int check_reduction(MlirOperation op, const char *name) {
-  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
-  int64_t dims[MAX_RANK];
-  bool reduced[MAX_RANK] = {false};
+  remat_shape in = rt_shape_of(operand_type(op, 0)), out = rt_shape_of(result_type(op));
+  int64_t dims[RT_MAX_RANK];
+  bool reduced[RT_MAX_RANK] = {false};
   int n = get_dims(op, name, "dims", dims, -1);
   if (n < 0)
     return 1;
@@ -340,14 +314,14 @@ static int check_reduction(MlirOperation op, const char *name) {
     }
     reduced[dims[k]] = true;
   }
-  shape want = {0, {0}};
+  remat_shape want = {0, {0}};
   for (int k = 0; k < in.rank; k++)
     if (!reduced[k])
       want.d[want.rank++] = in.d[k];
-  if (!shape_eq(&want, &out)) {
+  if (!remat_shape_eq(&want, &out)) {
     char a[128], b[128];
-    shape_str(&want, a, sizeof a);
-    shape_str(&out, b, sizeof b);
+    remat_shape_str(&want, a, sizeof a);
+    remat_shape_str(&out, b, sizeof b);
     rt_emit_error(op, "'%s' result shape %s, expected %s (the reduced dims are dropped)",
                   name, b, a);
     return 1;
@@ -356,12 +330,12 @@ static int check_reduction(MlirOperation op, const char *name) {
 }
 
 static int check_matmul(MlirOperation op) {
-  shape a = shape_of(operand_type(op, 0)), b = shape_of(operand_type(op, 1)),
-        c = shape_of(result_type(op));
+  remat_shape a = rt_shape_of(operand_type(op, 0)), b = rt_shape_of(operand_type(op, 1)),
+        c = rt_shape_of(result_type(op));
   char sa[64], sb[64], sc[64];
-  shape_str(&a, sa, sizeof sa);
-  shape_str(&b, sb, sizeof sb);
-  shape_str(&c, sc, sizeof sc);
+  remat_shape_str(&a, sa, sizeof sa);
+  remat_shape_str(&b, sb, sizeof sb);
+  remat_shape_str(&c, sc, sizeof sc);
   bool ok = (a.rank == 2 || a.rank == 3) && b.rank == a.rank && c.rank == a.rank;
   int o = a.rank - 2;
   if (ok)
@@ -399,7 +373,7 @@ static int check_philox(MlirOperation op) {
 
 static int check_collective(MlirOperation op, rt_op_id id, const char *name) {
   int64_t size, dim = 0;
-  shape in = shape_of(operand_type(op, 0)), out = shape_of(result_type(op));
+  remat_shape in = rt_shape_of(operand_type(op, 0)), out = rt_shape_of(result_type(op));
   if (id == RT_OP_WAIT)
     return 0;
   if (!rt_get_i64(op, "group_size", &size) || size < 1) {
@@ -418,7 +392,7 @@ static int check_collective(MlirOperation op, rt_op_id id, const char *name) {
       return 1;
     }
   }
-  shape want = in;
+  remat_shape want = in;
   if (id == RT_OP_ALL_GATHER && __builtin_mul_overflow(in.d[dim], size, &want.d[dim])) {
     rt_emit_error(op, "'%s' gathered size overflows", name);
     return 1;
@@ -431,10 +405,10 @@ static int check_collective(MlirOperation op, rt_op_id id, const char *name) {
     }
     want.d[dim] = in.d[dim] / size;
   }
-  if (!shape_eq(&want, &out)) {
+  if (!remat_shape_eq(&want, &out)) {
     char a[128], b[128];
-    shape_str(&want, a, sizeof a);
-    shape_str(&out, b, sizeof b);
+    remat_shape_str(&want, a, sizeof a);
+    remat_shape_str(&out, b, sizeof b);
     rt_emit_error(op, "'%s' result shape %s, expected %s", name, b, a);
     return 1;
   }
@@ -456,8 +430,8 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
     }
     return 0;
   case RT_OP_CONVERT: {
-    shape a = shape_of(operand_type(op, 0)), b = shape_of(result_type(op));
-    if (!shape_eq(&a, &b)) {
+    remat_shape a = rt_shape_of(operand_type(op, 0)), b = rt_shape_of(result_type(op));
+    if (!remat_shape_eq(&a, &b)) {
       rt_emit_error(op, "'rt.convert' changes the shape; it may only change the element "
                         "type");
       return 1;

@@ -5,6 +5,7 @@
 
 #include "mlir-c/Diagnostics.h"
 #include "remat-c/Remat.h"
+#include "support.h"
 
 typedef struct diag_sink {
   FILE *out;
@@ -27,14 +28,12 @@ static bool file_loc(MlirLocation loc, MlirLocation *found) {
       loc = mlirLocationCallSiteGetCallee(loc);
     else if (mlirLocationIsAFused(loc)) {
       unsigned n = mlirLocationFusedGetNumLocations(loc);
-      MlirLocation *locs = n ? malloc(n * sizeof *locs) : NULL;
+      MlirLocation *locs = xcalloc(n, sizeof *locs);
       bool ok = false;
-      if (locs) {
-        mlirLocationFusedGetLocations(loc, locs);
-        for (unsigned i = 0; i < n && !ok; i++)
-          ok = file_loc(locs[i], found);
-        free(locs);
-      }
+      mlirLocationFusedGetLocations(loc, locs);
+      for (unsigned i = 0; i < n && !ok; i++)
+        ok = file_loc(locs[i], found);
+      free(locs);
       return ok;
     } else
       return false;
@@ -72,9 +71,7 @@ static MlirLogicalResult handle(MlirDiagnostic d, void *ud) {
 }
 
 void rematAttachDiagnosticPrinter(MlirContext ctx, FILE *out, int *errors) {
-  diag_sink *s = malloc(sizeof *s);
-  if (!s)
-    abort();
+  diag_sink *s = xmalloc(sizeof *s);
   s->out = out;
   s->errors = errors;
   mlirContextAttachDiagnosticHandler(ctx, handle, s, free);

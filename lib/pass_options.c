@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "remat-c/Remat.h"
+#include "support.h"
 
 static int set_value(const RematOptionInfo *o, void *opts, const char *v, char *err,
                      size_t cap) {
@@ -60,11 +61,7 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
                           char *err, size_t cap) {
   if (!text)
     text = "";
-  char *buf = strdup(text);
-  if (!buf) {
-    snprintf(err, cap, "out of memory");
-    return -1;
-  }
+  char *buf = xstrdup(text);
   const RematOptionInfo *last = NULL; /* the string option a bare item continues */
   int rc = 0;
   for (char *save = NULL, *item = strtok_r(buf, ", \t\n", &save); item && rc == 0;
@@ -124,7 +121,7 @@ MlirPass rematCreatePass(const char *argument, const char *options, char *err,
   /* Options structs are small plain values: one aligned buffer fits any of them. */
   _Alignas(max_align_t) unsigned char opts[4096];
   if (p->options_size > sizeof opts)
-    abort(); /* internal: a pass's options outgrew the buffer */
+    remat_fatal("the options of '%s' outgrew the buffer", argument);
   p->init_options(opts);
   /* rematParsePassOptions has run check_options already. */
   if (rematParsePassOptions(p, options, opts, err, cap))

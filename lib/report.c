@@ -1,6 +1,7 @@
 /* report.c: the per-value tables of --remat-report (see report.h). */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -44,11 +45,10 @@ char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
     else if (mlirLocationIsACallSite(loc))
       loc = mlirLocationCallSiteGetCallee(loc);
     else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) > 0) {
-      MlirLocation first[64];
-      if (mlirLocationFusedGetNumLocations(loc) > 64)
-        break;
-      mlirLocationFusedGetLocations(loc, first);
-      loc = first[0];
+      MlirLocation *all = xcalloc(mlirLocationFusedGetNumLocations(loc), sizeof *all);
+      mlirLocationFusedGetLocations(loc, all);
+      loc = all[0];
+      free(all);
     } else
       break;
   }

@@ -24,8 +24,6 @@
 #include "report.h"
 #include "rt.h"
 
-#define OOM() (fprintf(stderr, "%s:%d: out of memory\n", __FILE__, __LINE__), abort())
-
 /* ---- options -------------------------------------------------------------------------- */
 
 /* RematCheckpointOptions: remat-c/Passes.h. */
@@ -163,34 +161,8 @@ typedef struct graph {
   int count; /* ops of the entry block; the last one is the terminator */
   intptr_t nargs;
   bool *arg_param;
-  /* op pointer -> index, open addressing */
-  const void **keys;
-  int *vals;
-  size_t cap;
+  ptr_map index; /* op pointer -> index */
 } graph;
-
-static size_t ptr_hash(const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
-static void map_put(graph *g, const void *k, int v) {
-  size_t i = ptr_hash(k) & (g->cap - 1);
-  while (g->keys[i])
-    i = (i + 1) & (g->cap - 1);
-  g->keys[i] = k;
-  g->vals[i] = v;
-}
-
-static int map_get(const graph *g, const void *k) {
-  for (size_t i = ptr_hash(k) & (g->cap - 1); g->keys[i]; i = (i + 1) & (g->cap - 1))
-    if (g->keys[i] == k)
-      return g->vals[i];
-  return -1;
-}
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
@@ -204,7 +176,7 @@ static int source_of(const graph *g, MlirBlock entry, MlirValue v) {
     return mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry)
                ? -1 - (int)mlirBlockArgumentGetArgNumber(v)
                : INT32_MIN;
-  int i = map_get(g, mlirOpResultGetOwner(v).ptr);
+  int i = ptr_map_get(&g->index, mlirOpResultGetOwner(v).ptr);
   return i >= 0 ? i : INT32_MIN;
 }
 
@@ -213,8 +185,7 @@ static void graph_free(graph *g) {
     free(g->n[i].in);
   free(g->n);
   free(g->arg_param);
-  free(g->keys);
-  free(g->vals);
+  ptr_map_free(&g->index);
   free(g->stages);
 }
 
@@ -225,10 +196,8 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
   g->func = func;
   MlirBlock entry = rt_func_entry_block(func);
   g->nargs = mlirBlockGetNumArguments(entry);
-  g->arg_param = calloc(g->nargs + 1, sizeof *g->arg_param);
-  bool *arg_tangent = calloc(g->nargs + 1, sizeof *arg_tangent);
-  if (!g->arg_param || !arg_tangent)
-    OOM();
+  g->arg_param = xcalloc(g->nargs + 1, sizeof *g->arg_param);
+  bool *arg_tangent = xcalloc(g->nargs + 1, sizeof *arg_tangent);
   for (intptr_t a = 0; a < g->nargs; a++) {
     g->arg_param[a] = rt_func_arg_has_attr(func, a, "rt.param");
     arg_tangent[a] = rt_func_arg_has_attr(func, a, "rt.tangent");
@@ -236,13 +205,8 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     g->count++;
-  g->n = calloc(g->count + 1, sizeof *g->n);
-  for (g->cap = 16; g->cap < 2 * (size_t)g->count + 2; g->cap *= 2)
-    ;
-  g->keys = calloc(g->cap, sizeof *g->keys);
-  g->vals = calloc(g->cap, sizeof *g->vals);
-  if (!g->n || !g->keys || !g->vals)
-    OOM();
+  g->n = xcalloc(g->count + 1, sizeof *g->n);
+  ptr_map_init(&g->index, (size_t)g->count);
   int i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op), i++) {
@@ -250,7 +214,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     n->op = op;
     n->id = rt_op_lookup(op);
     n->last_fwd_use = -1;
-    map_put(g, op.ptr, i);
+    ptr_map_put(&g->index, op.ptr, i);
     if (has_attr(op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(op, RT_POLICY_NONE);
       mlirOperationRemoveDiscardableAttributeByName(op, str("rt.ac_region"));
@@ -262,9 +226,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
   for (i = 0; i < g->count; i++) {
     node *n = &g->n[i];
     n->nin = (int)mlirOperationGetNumOperands(n->op);
-    n->in = calloc(n->nin + 1, sizeof *n->in);
-    if (!n->in)
-      OOM();
+    n->in = xcalloc(n->nin + 1, sizeof *n->in);
     n->constant = n->nin == 0;
     bool tangent = false;
     for (int k = 0; k < n->nin; k++) {
@@ -285,7 +247,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(n->op, r));
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-        int j = map_get(g, mlirOpOperandGetOwner(u).ptr);
+        int j = ptr_map_get(&g->index, mlirOpOperandGetOwner(u).ptr);
         if (j == term && mlirOpOperandGetOperandNumber(u) < num_outputs)
           n->last_fwd_use = g->count;
         else if (j >= 0 && j != term && g->n[j].forward) {
@@ -367,9 +329,7 @@ static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
   }
   if (s >= 0 || s == INT32_MIN || !g->arg_param[-1 - s])
     return false;
-  c->ops = malloc(sizeof *c->ops * (g->count + 1));
-  if (!c->ops)
-    OOM();
+  c->ops = xmalloc(sizeof *c->ops * (g->count + 1));
   c->n = npre;
   for (int k = npre - 1, t = g->n[ag].in[0]; k >= 0; k--, t = g->n[t].in[0])
     c->ops[k] = t;
@@ -383,7 +343,7 @@ static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
     MlirOpOperand u = mlirValueGetFirstUse(v);
     if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
       break;
-    int j = map_get(g, mlirOpOperandGetOwner(u).ptr);
+    int j = ptr_map_get(&g->index, mlirOpOperandGetOwner(u).ptr);
     if (j < 0 || !g->n[j].forward || !single_input(&g->n[j]) ||
         mlirOperationGetNumResults(g->n[j].op) != 1)
       break;
@@ -459,10 +419,8 @@ static uint64_t live_weight(const graph *g, int i) {
 }
 
 static void tag_stages(graph *g, const plan *p) {
-  int *walk = malloc(sizeof *walk * (g->count + 1));
-  uint64_t *live = calloc(g->count + 2, sizeof *live); /* live[q]: bytes live after op q */
-  if (!walk || !live)
-    OOM();
+  int *walk = xmalloc(sizeof *walk * (g->count + 1));
+  uint64_t *live = xcalloc(g->count + 2, sizeof *live); /* live[q]: bytes live after op q */
   int nwalk = 0;
   double total = 0;
   for (int i = 0; i < g->count; i++)
@@ -472,9 +430,7 @@ static void tag_stages(graph *g, const plan *p) {
     }
   /* Live after q: defined at or before q, used by a forward op after q (or a forward
    * output). Difference array over [def, last use). */
-  int64_t *diff = calloc(g->count + 2, sizeof *diff);
-  if (!diff)
-    OOM();
+  int64_t *diff = xcalloc(g->count + 2, sizeof *diff);
   for (int i = 0; i < g->count; i++) {
     uint64_t w = live_weight(g, i);
     if (w && g->n[i].last_fwd_use > i) {
@@ -489,14 +445,10 @@ static void tag_stages(graph *g, const plan *p) {
                                         : p->stage_gib * 1073741824.0;
   /* Values defined up to the current point that may still be live: each leaves the list
    * once dead, so tagging costs the sizes of the live sets, not n per stage. */
-  int *open = malloc(sizeof *open * (g->count + 1)), nopen = 0, next = 0;
-  if (!open)
-    OOM();
+  int *open = xmalloc(sizeof *open * (g->count + 1)), nopen = 0, next = 0;
   int64_t region = 0;
   g->stage_gib = stage_bytes / 1073741824.0;
-  g->stages = malloc(sizeof *g->stages * (nwalk + 1));
-  if (!g->stages)
-    OOM();
+  g->stages = xmalloc(sizeof *g->stages * (nwalk + 1));
   for (int a = 0; a < nwalk;) {
     /* one stage: walk[a..b) */
     double sum = 0;
@@ -550,12 +502,11 @@ static uint64_t op_cost(const graph *g, int i) {
       c += b;
   }
   if (n->id == RT_OP_MATMUL) {
-    int64_t a[16], r[16];
-    int ra = rt_type_shape(mlirValueGetType(mlirOperationGetOperand(n->op, 0)), a, 16);
-    int rr = rt_type_shape(mlirValueGetType(mlirOperationGetResult(n->op, 0)), r, 16);
-    double flops = 2.0 * (double)a[ra - 1]; /* K */
-    for (int d = 0; d < rr; d++)
-      flops *= (double)r[d]; /* B*M*N */
+    remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(n->op, 0)));
+    remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
+    double flops = 2.0 * (double)a.d[a.rank - 1]; /* K */
+    for (int d = 0; d < r.rank; d++)
+      flops *= (double)r.d[d]; /* B*M*N */
     double fc = flops / FLOPS_PER_BYTE;
     if (fc > (double)c)
       c = fc >= 1.8e19 ? UINT64_MAX : (uint64_t)fc;
@@ -642,11 +593,9 @@ static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64
   uint64_t W = u ? cap / u : 0;
   if (!force_greedy && (n == 0 || u == 0 ||
                         (W < BUDGET_DP_CAPACITY && (uint64_t)n * (W + 1) <= BUDGET_DP_CELLS))) {
-    uint64_t *best = calloc(W + 1, sizeof *best);
+    uint64_t *best = xcalloc(W + 1, sizeof *best);
     size_t words = (size_t)((W + 64) / 64);
-    uint64_t *keep = calloc((size_t)n * words + 1, sizeof *keep); /* keep[k][w] bits */
-    if (!best || !keep)
-      OOM();
+    uint64_t *keep = xcalloc((size_t)n * words + 1, sizeof *keep); /* keep[k][w] bits */
     for (int k = 0; k < n; k++) {
       uint64_t wk = u ? bytes[k] / u : 0;
       if (wk > W)
@@ -669,10 +618,8 @@ static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64
     free(keep);
     return true;
   }
-  item *it = malloc(sizeof *it * (n + 1));
-  bool *cur = calloc(n + 1, sizeof *cur), *got = calloc(n + 1, sizeof *got);
-  if (!it || !cur || !got)
-    OOM();
+  item *it = xmalloc(sizeof *it * (n + 1));
+  bool *cur = xcalloc(n + 1, sizeof *cur), *got = xcalloc(n + 1, sizeof *got);
   for (int k = 0; k < n; k++)
     it[k] = (item){bytes[k], value[k], k};
   qsort(it, n, sizeof *it, by_density);
@@ -741,17 +688,13 @@ static void budget_error(const graph *g, const plan *p, uint64_t fixed) {
  * back to arguments, constants, candidates or tagged ops. Returns 0, or -1 after an error
  * when the fixed bytes exceed the budget. */
 static int tag_budget(graph *g, const plan *p) {
-  int *cand = malloc(sizeof *cand * (g->count + 1)), nc = 0;
-  int *index = malloc(sizeof *index * (g->count + 1)); /* op -> candidate number, -1 */
-  int *stack = malloc(sizeof *stack * (g->count + 1));
-  int *seen = malloc(sizeof *seen * (g->count + 1));
-  if (!cand || !index || !stack || !seen)
-    OOM();
+  int *cand = xmalloc(sizeof *cand * (g->count + 1)), nc = 0;
+  int *index = xmalloc(sizeof *index * (g->count + 1)); /* op -> candidate number, -1 */
+  int *stack = xmalloc(sizeof *stack * (g->count + 1));
+  int *seen = xmalloc(sizeof *seen * (g->count + 1));
   /* Needed by the backward: used by it, or an input of a value it recomputes because of
    * a recompute tag (user or FSDP) and needs. Producers come first: one reverse pass. */
-  bool *needed = malloc(sizeof *needed * (g->count + 1));
-  if (!needed)
-    OOM();
+  bool *needed = xmalloc(sizeof *needed * (g->count + 1));
   for (int i = 0; i < g->count; i++)
     needed[i] = g->n[i].forward && g->n[i].bwd_use;
   for (int i = g->count - 1; i >= 0; i--)
@@ -775,10 +718,8 @@ static int tag_budget(graph *g, const plan *p) {
       cand[nc++] = i;
     }
   }
-  uint64_t *bytes = malloc(sizeof *bytes * (nc + 1)), *cost = malloc(sizeof *cost * (nc + 1));
-  bool *take = malloc(sizeof *take * (nc + 1));
-  if (!bytes || !cost || !take)
-    OOM();
+  uint64_t *bytes = xmalloc(sizeof *bytes * (nc + 1)), *cost = xmalloc(sizeof *cost * (nc + 1));
+  bool *take = xmalloc(sizeof *take * (nc + 1));
   /* A candidate whose recompute would need a collective's result (never recomputed) is
    * saved instead: fixed, and marked by cost UINT64_MAX. */
   for (int k = 0; k < nc; k++) {
@@ -932,9 +873,7 @@ static void construct(void *ud) { (void)ud; }
 static void destruct(void *ud) { free(ud); }
 
 static void *clone(void *ud) {
-  plan *c = malloc(sizeof *c);
-  if (!c)
-    OOM();
+  plan *c = xmalloc(sizeof *c);
   memcpy(c, ud, sizeof *c);
   return c;
 }
@@ -946,12 +885,10 @@ static const char contract[] =
     "rt.ac_reason); keeps user tags; replaces only its own earlier tags";
 
 static MlirPass create(const void *options) {
-  plan *p = malloc(sizeof *p);
+  plan *p = xmalloc(sizeof *p);
   char err[256];
-  if (!p)
-    OOM();
   if (make_plan(options, p, err, sizeof err)) /* check_options ran before: a bug */
-    abort();
+    remat_fatal("unchecked options: %s", err);
   return mlirCreateExternalPass(
       mlirTypeIDCreate(&checkpoint_pass_id), str("RematCheckpoint"), str("remat-checkpoint"),
       str(contract), str("builtin.module"), 0, NULL,

@@ -37,82 +37,11 @@
 #include "remat-c/Passes.h"
 #include "rt.h"
 
-#define MAX_RANK 16
-
 /* RematFuseOptions (remat-c/Passes.h): max_ops, ops per kernel, constants not counted;
  * 0: unlimited. */
 typedef RematFuseOptions fuse_options;
 
-#define BUG(msg) (fprintf(stderr, "remat: internal error at %s:%d: %s\n", __FILE__, \
-                          __LINE__, msg), abort())
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    BUG("out of memory");
-  return p;
-}
-
-static void *xrealloc(void *p, size_t n, size_t size) {
-  if (n && size > (size_t)-1 / n)
-    BUG("size overflow");
-  p = realloc(p, n * size > 0 ? n * size : 1);
-  if (!p)
-    BUG("out of memory");
-  return p;
-}
-
-/* ---- op -> position in its block (open addressing on the pointer) ---- */
-
-typedef struct op_index {
-  const void **keys;
-  int *vals;
-  size_t cap; /* power of two, at least twice the number of ops */
-} op_index;
-
-static size_t op_hash(const void *p, size_t cap) {
-  return (size_t)(((uintptr_t)p >> 3) * 0x9E3779B97F4A7C15ull) & (cap - 1);
-}
-
-static void op_index_init(op_index *m, int n) {
-  m->cap = 16;
-  while (m->cap < 2 * (size_t)n)
-    m->cap *= 2;
-  m->keys = xcalloc(m->cap, sizeof *m->keys);
-  m->vals = xcalloc(m->cap, sizeof *m->vals);
-}
-
-static void op_index_put(op_index *m, MlirOperation op, int val) {
-  size_t h = op_hash(op.ptr, m->cap);
-  while (m->keys[h] && m->keys[h] != op.ptr)
-    h = (h + 1) & (m->cap - 1);
-  m->keys[h] = op.ptr;
-  m->vals[h] = val;
-}
-
-/* Position of op in the block, -1 if it is not a top-level op of the block. */
-static int op_index_get(const op_index *m, MlirOperation op) {
-  for (size_t h = op_hash(op.ptr, m->cap); m->keys[h]; h = (h + 1) & (m->cap - 1))
-    if (m->keys[h] == op.ptr)
-      return m->vals[h];
-  return -1;
-}
-
-static void op_index_free(op_index *m) {
-  free(m->keys);
-  free(m->vals);
-}
-
 /* ---- classification ---- */
-
-typedef struct shape {
-  int rank;
-  int64_t d[MAX_RANK];
-} shape;
-
-static bool shape_eq(const shape *a, const shape *b) {
-  return a->rank == b->rank && !memcmp(a->d, b->d, sizeof(int64_t) * (size_t)a->rank);
-}
 
 static bool op_is_named(MlirOperation op, const char *name) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
@@ -121,7 +50,7 @@ static bool op_is_named(MlirOperation op, const char *name) {
 /* An rt op that computes each element of its one result independently from its index:
  * elementwise, compare, structural (broadcast, reshape, transpose, slice, concat, iota)
  * and rt.uniform_philox. */
-static bool is_fusible(MlirOperation op, shape *s) {
+static bool is_fusible(MlirOperation op, remat_shape *s) {
   switch (rt_op_kind_of(rt_op_lookup(op))) {
   case RT_KIND_ELEMENTWISE:
   case RT_KIND_COMPARE:
@@ -136,8 +65,10 @@ static bool is_fusible(MlirOperation op, shape *s) {
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   if (!rt_type_is_static_tensor(t))
     return false;
-  s->rank = rt_type_shape(t, s->d, MAX_RANK);
-  return s->rank <= MAX_RANK;
+  if (mlirShapedTypeGetRank(t) > RT_MAX_RANK) /* unverified IR (mlir-opt): not fused */
+    return false;
+  *s = rt_shape_of(t);
+  return true;
 }
 
 /* A scalar arith.constant: cloned into each kernel that uses it instead of passed. */
@@ -149,7 +80,7 @@ static bool is_scalar_constant(MlirOperation op) {
 /* ---- grouping ---- */
 
 typedef struct group {
-  shape s;
+  remat_shape s;
   bool sealed;
   int size;        /* members */
   int first, last; /* positions of the first and last member */
@@ -162,7 +93,7 @@ typedef struct block_ops {
   MlirOperation *ops;
   int *grp;     /* group of each op, -1: stays in the host */
   int *next;    /* next member of the same group, -1 at the end */
-  op_index index;
+  ptr_map index;
   group *groups;
   int ngroups;
 } block_ops;
@@ -180,7 +111,7 @@ static MlirWalkResult seal_operands(MlirOperation op, void *ud) {
     MlirValue v = mlirOperationGetOperand(op, k);
     if (!mlirValueIsAOpResult(v))
       continue;
-    int j = op_index_get(&c->b->index, mlirOpResultGetOwner(v));
+    int j = ptr_map_get(&c->b->index, mlirOpResultGetOwner(v).ptr);
     if (j >= 0 && c->b->grp[j] >= 0 && c->b->grp[j] != c->user_group)
       c->b->groups[c->b->grp[j]].sealed = true;
   }
@@ -211,7 +142,7 @@ static void group_block(block_ops *b, const fuse_options *o) {
   int *tail = NULL; /* last member of each group, to chain the next one */
   int *open = NULL; /* groups not sealed yet (at most one per shape), cap entries */
   for (int i = 0; i < b->n; i++) {
-    shape s;
+    remat_shape s;
     b->grp[i] = -1;
     b->next[i] = -1;
     if (is_fusible(b->ops[i], &s)) {
@@ -219,7 +150,7 @@ static void group_block(block_ops *b, const fuse_options *o) {
       for (int h = 0; h < nopen; h++) /* drops the groups sealed since the last look */
         if (!b->groups[open[h]].sealed) {
           open[kept++] = open[h];
-          if (shape_eq(&b->groups[open[h]].s, &s))
+          if (remat_shape_eq(&b->groups[open[h]].s, &s))
             g = open[h];
         }
       nopen = kept;
@@ -279,7 +210,7 @@ static bool value_in(const MlirValue *vs, int n, MlirValue v, int *at) {
 static bool used_outside(const block_ops *b, int g, MlirValue v) {
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
-    int j = op_index_get(&b->index, mlirOpOperandGetOwner(u));
+    int j = ptr_map_get(&b->index, mlirOpOperandGetOwner(u).ptr);
     if (j < 0 || b->grp[j] != g)
       return true;
   }
@@ -320,7 +251,7 @@ static void collect_args(const block_ops *b, int g, kernel *k) {
   for (int i = b->groups[g].first; i >= 0; i = b->next[i])
     for (intptr_t a = 0; a < mlirOperationGetNumOperands(b->ops[i]); a++) {
       MlirValue v = mlirOperationGetOperand(b->ops[i], a);
-      int j = mlirValueIsAOpResult(v) ? op_index_get(&b->index, mlirOpResultGetOwner(v)) : -1;
+      int j = mlirValueIsAOpResult(v) ? ptr_map_get(&b->index, mlirOpResultGetOwner(v).ptr) : -1;
       if (j >= 0 && b->grp[j] == g)
         continue;
       if (mlirValueIsAOpResult(v) && is_scalar_constant(mlirOpResultGetOwner(v))) {
@@ -354,7 +285,7 @@ static MlirValue kernel_value(const block_ops *b, int g, const kernel *k, MlirBl
                               const MlirOperation *clones, MlirValue v) {
   if (mlirValueIsAOpResult(v)) {
     MlirOperation owner = mlirOpResultGetOwner(v);
-    int j = op_index_get(&b->index, owner), c = const_index(k, owner);
+    int j = ptr_map_get(&b->index, owner.ptr), c = const_index(k, owner);
     if (j >= 0 && b->grp[j] == g)
       return mlirOperationGetResult(clones[j], mlirOpResultGetResultNumber(v));
     if (c >= 0)
@@ -362,7 +293,7 @@ static MlirValue kernel_value(const block_ops *b, int g, const kernel *k, MlirBl
   }
   int at;
   if (!value_in(k->args, k->nargs, v, &at))
-    BUG("kernel operand neither inside nor an argument");
+    remat_fatal("kernel operand neither inside nor an argument");
   return mlirBlockGetArgument(body, at);
 }
 
@@ -450,12 +381,12 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
   b.ops = xcalloc((size_t)b.n, sizeof *b.ops);
   b.grp = xcalloc((size_t)b.n, sizeof *b.grp);
   b.next = xcalloc((size_t)b.n, sizeof *b.next);
-  op_index_init(&b.index, b.n);
+  ptr_map_init(&b.index, (size_t)b.n);
   int i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op), i++) {
     b.ops[i] = op;
-    op_index_put(&b.index, op, i);
+    ptr_map_put(&b.index, op.ptr, i);
   }
   group_block(&b, o);
 
@@ -505,18 +436,18 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
     int total = 0;
     for (int g = 0; g < b.ngroups; g++)
       total += ks[g].nconsts;
-    op_index seen;
-    op_index_init(&seen, total);
+    ptr_map seen;
+    ptr_map_init(&seen, (size_t)total);
     for (int g = 0; g < b.ngroups; g++)
       for (int c = 0; c < ks[g].nconsts; c++) {
         MlirOperation k = ks[g].consts[c];
-        if (op_index_get(&seen, k) >= 0)
+        if (ptr_map_get(&seen, k.ptr) >= 0)
           continue;
-        op_index_put(&seen, k, 1);
+        ptr_map_put(&seen, k.ptr, 1);
         if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(k, 0))))
           mlirOperationDestroy(k);
       }
-    op_index_free(&seen);
+    ptr_map_free(&seen);
   }
 
   for (int g = 0; g < b.ngroups; g++) {
@@ -528,7 +459,7 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
   free(ks);
   free(names);
   free(clones);
-  op_index_free(&b.index);
+  ptr_map_free(&b.index);
   free(b.groups);
   free(b.next);
   free(b.grp);

@@ -36,20 +36,6 @@
 #include "report.h"
 #include "rt.h"
 
-#define INTERNAL(msg) internal_error(__FILE__, __LINE__, msg)
-
-static _Noreturn void internal_error(const char *file, int line, const char *msg) {
-  fprintf(stderr, "%s:%d: internal error in --remat-mincut: %s\n", file, line, msg);
-  abort();
-}
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    INTERNAL("out of memory");
-  return p;
-}
-
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -165,45 +151,6 @@ static void joint_free(joint *j) {
   free(j->saved);
 }
 
-/* Open-addressing map from a value's pointer to its index. */
-typedef struct value_map {
-  const void **keys;
-  int *idx;
-  size_t mask;
-} value_map;
-
-static size_t ptr_hash(const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
-static void map_init(value_map *m, int n) {
-  size_t cap = 16;
-  while (cap < (size_t)n * 2)
-    cap <<= 1;
-  m->keys = xcalloc(cap, sizeof *m->keys);
-  m->idx = xcalloc(cap, sizeof *m->idx);
-  m->mask = cap - 1;
-}
-
-static void map_put(value_map *m, MlirValue v, int idx) {
-  size_t h = ptr_hash(v.ptr) & m->mask;
-  while (m->keys[h])
-    h = (h + 1) & m->mask;
-  m->keys[h] = v.ptr;
-  m->idx[h] = idx;
-}
-
-static int map_get(const value_map *m, MlirValue v) {
-  for (size_t h = ptr_hash(v.ptr) & m->mask; m->keys[h]; h = (h + 1) & m->mask)
-    if (m->keys[h] == v.ptr)
-      return m->idx[h];
-  return -1;
-}
-
 static bool op_name_is(MlirOperation op, const char *name) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
@@ -249,7 +196,7 @@ static int load(joint *j) {
     nopnds += (int)mlirOperationGetNumOperands(op);
   }
   if (mlirOperationIsNull(op))
-    INTERNAL("verified func.func without a func.return terminator");
+    remat_fatal("verified func.func without a func.return terminator");
   j->ret = op;
   j->nops = nops;
   j->nvals = nvals;
@@ -263,12 +210,12 @@ static int load(joint *j) {
   j->of = xcalloc(nops, sizeof *j->of);
   j->node = xcalloc(nvals, sizeof *j->node);
 
-  value_map map;
-  map_init(&map, nvals);
+  ptr_map map; /* value pointer -> value index */
+  ptr_map_init(&map, (size_t)nvals);
   for (int a = 0; a < j->nargs; a++) {
     j->vals[a] = mlirBlockGetArgument(entry, a);
     j->val_op[a] = -1;
-    map_put(&map, j->vals[a], a);
+    ptr_map_put(&map, j->vals[a].ptr, a);
     if (rt_func_arg_has_attr(f, a, "rt.tangent"))
       j->vf[a] |= V_TANGENT;
     if (rt_func_arg_has_attr(f, a, "rt.param"))
@@ -280,15 +227,15 @@ static int load(joint *j) {
     j->op_res[i] = v;
     j->opnd_start[i] = k;
     for (intptr_t o = 0, n = mlirOperationGetNumOperands(op); o < n; o++) {
-      int idx = map_get(&map, mlirOperationGetOperand(op, o));
+      int idx = ptr_map_get(&map, mlirOperationGetOperand(op, o).ptr);
       if (idx < 0)
-        INTERNAL("operand defined outside the joint function's block");
+        remat_fatal("operand defined outside the joint function's block");
       j->opnd[k++] = idx;
     }
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; r++, v++) {
       j->vals[v] = mlirOperationGetResult(op, r);
       j->val_op[v] = i;
-      map_put(&map, j->vals[v], v);
+      ptr_map_put(&map, j->vals[v].ptr, v);
     }
   }
   j->op_res[nops] = v;
@@ -296,10 +243,9 @@ static int load(joint *j) {
   j->nret = (int)mlirOperationGetNumOperands(j->ret);
   j->ret_val = xcalloc(j->nret, sizeof *j->ret_val);
   for (int r = 0; r < j->nret; r++)
-    if ((j->ret_val[r] = map_get(&map, mlirOperationGetOperand(j->ret, r))) < 0)
-      INTERNAL("returned value defined outside the joint function's block");
-  free(map.keys);
-  free(map.idx);
+    if ((j->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(j->ret, r).ptr)) < 0)
+      remat_fatal("returned value defined outside the joint function's block");
+  ptr_map_free(&map);
   return 0;
 }
 
@@ -410,7 +356,7 @@ enum { SOURCE = 0, SINK = 1 };
 
 static void add_edge(flow_network *net, int from, int to, double cap) {
   if (flow_network_add_edge(net, (size_t)from, (size_t)to, cap))
-    INTERNAL("flow_network_add_edge failed");
+    remat_fatal("flow_network_add_edge failed");
 }
 
 static bool has_source_edge(const joint *j, int v) {
@@ -459,14 +405,14 @@ static int cut(joint *j, const mincut_pass *p) {
   }
   flow_network *net = flow_network_create((size_t)nodes);
   if (!net)
-    INTERNAL("flow_network_create failed");
+    remat_fatal("flow_network_create failed");
   for (int v = 0; v < j->nvals; v++) {
     if (j->node[v] < 0)
       continue;
     int in = j->node[v], out = in + 1, op = j->val_op[v];
     double w = remat_value_weight(&model, j->vals[v], (j->vf[v] & V_PARAM) != 0);
     if (w < 0)
-      INTERNAL("value without a byte size after rt_verify");
+      remat_fatal("value without a byte size after rt_verify");
     add_edge(net, in, out, w);
     if (j->vf[v] & V_BW_READ)
       add_edge(net, out, SINK, FLOW_INFINITY);
@@ -494,12 +440,12 @@ static int cut(joint *j, const mincut_pass *p) {
   j->flow = flow_network_max_flow(net, SOURCE, SINK);
   j->solve_ms = now_ms() - t0;
   if (j->flow < 0)
-    INTERNAL("max-flow failed");
+    remat_fatal("max-flow failed");
   if (j->flow == FLOW_INFINITY)
-    INTERNAL("infinite cut (see the comment above cut)");
+    remat_fatal("infinite cut (see the comment above cut)");
   unsigned char *side = xcalloc((size_t)nodes, 1);
   if (flow_network_source_side(net, side))
-    INTERNAL("no minimum cut after a finite max-flow");
+    remat_fatal("no minimum cut after a finite max-flow");
   for (int v = 0; v < j->nvals; v++) {
     int in = j->node[v];
     if (in < 0)
@@ -507,7 +453,7 @@ static int cut(joint *j, const mincut_pass *p) {
     if (side[in] && !side[in + 1])
       j->vf[v] |= V_SAVED;
     if ((j->vf[v] & V_BW_READ) && side[in + 1])
-      INTERNAL("a value the backward reads is on the source side");
+      remat_fatal("a value the backward reads is on the source side");
     if (!side[in] && j->val_op[v] >= 0)
       j->of[j->val_op[v]] |= O_SINK_SIDE; /* may be recomputed in the backward */
   }
@@ -531,13 +477,13 @@ static void plan_backward(joint *j) {
     if (!need)
       continue;
     if (!(f & (O_BW | O_CONST | O_SINK_SIDE)))
-      INTERNAL("the backward needs a value that is neither saved nor recomputed");
+      remat_fatal("the backward needs a value that is neither saved nor recomputed");
     j->of[i] |= O_IN_BWD | (f & O_BW ? 0 : O_RECOMPUTE);
     FOR_OPERANDS(j, i, v) j->vf[v] |= V_BNEED;
   }
   for (int a = 0; a < j->nargs; a++)
     if ((j->vf[a] & V_BNEED) && !(j->vf[a] & (V_SAVED | V_TANGENT)))
-      INTERNAL("the backward needs a primal argument that is not saved");
+      remat_fatal("the backward needs a primal argument that is not saved");
 }
 
 /* What each new function contains; the forward: a reverse walk from its outputs and the
@@ -566,7 +512,7 @@ static void plan(joint *j) {
   for (int i = 0; i < j->nops; i++) {
     unsigned f = j->of[i];
     if ((f & O_BANNED) && (f & O_RECOMPUTE) && (f & O_IN_FWD))
-      INTERNAL("a banned op runs in both functions");
+      remat_fatal("a banned op runs in both functions");
     if ((f & O_RECOMPUTE) && !(f & O_CONST))
       (f & O_IN_FWD) ? j->recomputed++ : j->moved++;
   }
@@ -672,7 +618,7 @@ static void clone_into(joint *j, int i, MlirBlock block, MlirValue *map) {
   int k = 0;
   FOR_OPERANDS(j, i, v) {
     if (mlirValueIsNull(map[v]))
-      INTERNAL("a cloned op's operand is not available in its new function");
+      remat_fatal("a cloned op's operand is not available in its new function");
     mlirOperationSetOperand(c, k++, map[v]);
   }
   mlirBlockAppendOwnedOperation(block, c);
@@ -684,7 +630,7 @@ static void add_return(joint *j, MlirBlock block, const int *vals, int n, const 
   MlirValue *opnds = xcalloc(n, sizeof *opnds);
   for (int i = 0; i < n; i++)
     if (mlirValueIsNull(opnds[i] = map[vals[i]]))
-      INTERNAL("a returned value is not available in its new function");
+      remat_fatal("a returned value is not available in its new function");
   MlirOperationState st =
       mlirOperationStateGet(str("func.return"), mlirOperationGetLocation(j->ret));
   mlirOperationStateAddOperands(&st, n, opnds);
@@ -871,7 +817,7 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep) {
   j.ctx = mlirOperationGetContext(func);
   j.func = func;
   if (!rt_func_num_outputs(func, &j.num_outputs))
-    INTERNAL("split of a function without rt.num_outputs");
+    remat_fatal("split of a function without rt.num_outputs");
   int rc = load(&j);
   if (rc == 0)
     rc = classify(&j, p);
@@ -902,9 +848,7 @@ static MlirWalkResult collect_joint(MlirOperation op, void *ud) {
       !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("rt.num_outputs")))) {
     if (l->n == l->cap) {
       l->cap = l->cap ? 2 * l->cap : 8;
-      l->items = realloc(l->items, l->cap * sizeof *l->items);
-      if (!l->items)
-        INTERNAL("out of memory");
+      l->items = xrealloc(l->items, l->cap, sizeof *l->items);
     }
     l->items[l->n++] = op;
     return MlirWalkResultSkip;
@@ -982,7 +926,7 @@ static MlirPass create(const void *options) {
   p->opts = *o;
   char err[256];
   if (parse_ban(o->ban, o->ban_random, p->banned, err, sizeof err))
-    INTERNAL("unchecked ban list");
+    remat_fatal("unchecked ban list");
   MlirExternalPassCallbacks cb = {construct, destruct, NULL, clone_state, run};
   return mlirCreateExternalPass(
       mlirTypeIDCreate(&mincut_type_id), str("RematMincut"), str("remat-mincut"),

@@ -79,6 +79,10 @@ static int add_flag(MlirPassManager pm, const char *arg, const char *report) {
     size_t n = strlen(pipe);
     /* The pass manager is anchored on builtin.module: strip that anchor if given. */
     char *inner = strdup(pipe);
+    if (!inner) {
+      fprintf(stderr, "remat-opt: error: out of memory\n");
+      return -1;
+    }
     if (!strncmp(pipe, "builtin.module(", 15) && n > 16 && pipe[n - 1] == ')') {
       memcpy(inner, pipe + 15, n - 16);
       inner[n - 16] = 0;

@@ -87,27 +87,27 @@ static MlirModule parse(MlirContext ctx, const char *path) {
   return m;
 }
 
-static int run_fn(MlirOperation module, const options *o, const rt_interp_options *run) {
-  MlirOperation f = rt_interp_lookup(module, o->fn);
+static int run_fn(MlirOperation module, const options *o, const rtr_interp_options *run) {
+  MlirOperation f = rtr_interp_lookup(module, o->fn);
   if (mlirOperationIsNull(f)) {
     fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fn, o->file);
     return 1;
   }
   int nin = 0, nout = 0;
-  rt_buffer **in = o->inputs ? rt_inputs_read(f, o->inputs, &nin)
-                             : rt_inputs_random(f, o->seed, &nin);
+  rtr_buffer **in = o->inputs ? rtr_inputs_read(f, o->inputs, &nin)
+                             : rtr_inputs_random(f, o->seed, &nin);
   if (!in)
     return 1;
-  rt_buffer **out = NULL;
-  int rc = rt_interp_run(module, f, run, in, nin, &out, &nout) ? 1 : 0;
+  rtr_buffer **out = NULL;
+  int rc = rtr_interp_run(module, f, run, in, nin, &out, &nout) ? 1 : 0;
   if (!rc) {
     for (int k = 0; k < nout; k++) {
       if (!strcmp(o->print, "full")) {
         printf("result #%d: ", k);
-        rt_buffer_write_text(stdout, out[k]);
+        rtr_buffer_write_text(stdout, out[k]);
       } else if (!strcmp(o->print, "summary")) {
         printf("result #%d: ", k);
-        rt_buffer_write_summary(stdout, out[k]);
+        rtr_buffer_write_summary(stdout, out[k]);
         putchar('\n');
       }
     }
@@ -119,7 +119,7 @@ static int run_fn(MlirOperation module, const options *o, const rt_interp_option
         rc = 1;
       } else {
         for (int k = 0; k < nout; k++)
-          rt_buffer_write_text(w, out[k]);
+          rtr_buffer_write_text(w, out[k]);
         if (fclose(w)) {
           fprintf(stderr, "remat-run: error: cannot write '%s'\n", o->outputs);
           rc = 1;
@@ -127,22 +127,22 @@ static int run_fn(MlirOperation module, const options *o, const rt_interp_option
       }
     }
   }
-  rt_buffers_free(in, nin);
-  rt_buffers_free(out, nout);
+  rtr_buffers_free(in, nin);
+  rtr_buffers_free(out, nout);
   return rc;
 }
 
 /* --check-split NAME, or every joint function of the module for --check-split-all. */
 static int check_splits(MlirOperation joint, MlirOperation split, const options *o,
-                        const rt_check_options *co, rt_split_stats *st,
-                        const rt_compiled *c) {
+                        const rtr_check_options *co, rtr_split_stats *st,
+                        const rtr_compiled *c) {
   if (!o->split_all) {
-    int rc = rt_check_split(joint, split, o->check_split, co, st) ? 1 : 0;
+    int rc = rtr_check_split(joint, split, o->check_split, co, st) ? 1 : 0;
     if (!rc) {
       printf("ok: %ld values bit-exact%s, %ld ops executed", st->values,
              o->max_ulp ? " or within tolerance" : "", st->ops);
-      if (c && rt_compiled_launches(c))
-        printf(", %ld compiled kernel and reduction launches", rt_compiled_launches(c));
+      if (c && rtr_compiled_launches(c))
+        printf(", %ld compiled kernel and reduction launches", rtr_compiled_launches(c));
       putchar('\n');
     }
     return rc;
@@ -159,11 +159,11 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
     char buf[256];
     snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
     graphs++;
-    failed += rt_check_split(joint, split, buf, co, st) != 0;
+    failed += rtr_check_split(joint, split, buf, co, st) != 0;
   }
   printf("check-split-all: %ld joint functions, %ld ops executed, %ld values compared, %ld "
          "random tensors recomputed in backwards, %ld compiled launches\n",
-         graphs, st->ops, st->values, st->random, c ? rt_compiled_launches(c) : 0L);
+         graphs, st->ops, st->values, st->random, c ? rtr_compiled_launches(c) : 0L);
   if (failed) {
     fprintf(stderr, "remat-run: error: %ld of %ld splits differ from their joint function\n",
             failed, graphs);
@@ -180,8 +180,8 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
 
 /* --check-compiled NAME, or every function that is not a kernel for
  * --check-compiled-all. */
-static int check_compiled(MlirOperation module, const options *o, const rt_check_options *co,
-                          const rt_compiled *c) {
+static int check_compiled(MlirOperation module, const options *o, const rtr_check_options *co,
+                          const rtr_compiled *c) {
   long funcs = 0, failed = 0, values = 0;
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
@@ -198,7 +198,7 @@ static int check_compiled(MlirOperation module, const options *o, const rt_check
       continue;
     int v = 0;
     funcs++;
-    failed += rt_check_same(module, buf, &co->run, co, &v) != 0;
+    failed += rtr_check_same(module, buf, &co->run, co, &v) != 0;
     values += v;
   }
   if (!funcs) {
@@ -214,7 +214,7 @@ static int check_compiled(MlirOperation module, const options *o, const rt_check
   }
   printf("ok: %ld functions, %ld results bit-exact, %ld compiled kernel and reduction "
          "launches\n",
-         funcs, values, rt_compiled_launches(c));
+         funcs, values, rtr_compiled_launches(c));
   return 0;
 }
 
@@ -234,19 +234,19 @@ static int parse_list(const char *s, int *out, int cap) {
 
 /* The options that run functions of M: the reference interpreter, or M compiled (*c,
  * destroyed by the caller). -1 when compilation fails (reported). */
-static int executor(MlirOperation m, const options *o, rt_compiled **c, rt_interp_options *run) {
+static int executor(MlirOperation m, const options *o, rtr_compiled **c, rtr_interp_options *run) {
   *c = NULL;
-  *run = (rt_interp_options){.promote_f64 = false};
+  *run = (rtr_interp_options){.promote_f64 = false};
   if (o->reference)
     return 0;
   char err[512];
-  *c = rt_compiled_create(m, o->jit_opt, err, sizeof err);
+  *c = rtr_compiled_create(m, o->jit_opt, err, sizeof err);
   if (!*c) {
     fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", o->split ? o->split : o->file,
             err);
     return -1;
   }
-  *run = rt_compiled_options(*c);
+  *run = rtr_compiled_options(*c);
   return 0;
 }
 
@@ -264,20 +264,20 @@ static int run(MlirContext ctx, const options *o) {
   }
   /* The functions under test run compiled unless --reference: the split's for
    * --check-split, the file's otherwise. */
-  rt_compiled *c = NULL;
-  rt_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
+  rtr_compiled *c = NULL;
+  rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
                          o->atol, o->rtol, stdout, o->quiet};
   int rc = 1;
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top, o, &c, &co.run) == 0) {
     if (o->check_split) {
-      rt_split_stats st = {0, 0, 0};
+      rtr_split_stats st = {0, 0, 0};
       rc = check_splits(top, mlirModuleGetOperation(s), o, &co, &st, c);
     } else if (o->check_fd) {
       int wrt[256], nwrt = -1;
       if (o->wrt && (nwrt = parse_list(o->wrt, wrt, 256)) < 0)
         fprintf(stderr, "remat-run: error: --wrt expects a list of argument numbers\n");
       else
-        rc = rt_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co) ? 1 : 0;
+        rc = rtr_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co) ? 1 : 0;
     } else if (o->check_compiled) {
       if (o->reference)
         fprintf(stderr, "remat-run: error: --check-compiled compares against --reference; "
@@ -287,7 +287,7 @@ static int run(MlirContext ctx, const options *o) {
     } else
       rc = run_fn(top, o, &co.run);
   }
-  rt_compiled_destroy(c);
+  rtr_compiled_destroy(c);
   if (!mlirModuleIsNull(s))
     mlirModuleDestroy(s);
   mlirModuleDestroy(m);

@@ -20,9 +20,7 @@ struct remat_codegen {
 static remat_cg_function *new_function(remat_codegen *cg) {
   if (cg->num_fns == cg->cap_fns) {
     cg->cap_fns = cg->cap_fns ? 2 * cg->cap_fns : 8;
-    cg->fns = realloc(cg->fns, sizeof *cg->fns * (size_t)cg->cap_fns);
-    if (!cg->fns)
-      CG_BUG("out of memory");
+    cg->fns = xrealloc(cg->fns, (size_t)cg->cap_fns, sizeof *cg->fns);
   }
   remat_cg_function *f = &cg->fns[cg->num_fns++];
   memset(f, 0, sizeof *f);
@@ -50,9 +48,9 @@ static int lower_reductions(remat_codegen *cg, MlirOperation func) {
     rt_op_id id = rt_op_lookup(op);
     if (id != RT_OP_SUM && id != RT_OP_AMAX)
       continue;
-    char name[512];
-    snprintf(name, sizeof name, "%.*s_r%d", (int)fname.length, fname.data, n++);
+    char *name = xasprintf("%.*s_r%d", (int)fname.length, fname.data, n++);
     errors += cg_emit_reduction(&cg->m, op, name, new_function(cg)) != 0;
+    free(name);
   }
   return errors;
 }
@@ -75,8 +73,8 @@ static void module_init(cg_module *m, remat_target target) {
 
 remat_codegen *remat_codegen_create(MlirOperation module, const remat_codegen_options *opts) {
   if (opts->target == REMAT_TARGET_NVPTX64 && !remat_codegen_sm_is_valid(opts->sm))
-    CG_BUG("unsupported sm_%d (callers check remat_codegen_sm_is_valid)", opts->sm);
-  remat_codegen *cg = calloc(1, sizeof *cg);
+    remat_fatal("unsupported sm_%d (callers check remat_codegen_sm_is_valid)", opts->sm);
+  remat_codegen *cg = xcalloc(1, sizeof *cg);
   cg->opts = *opts;
   module_init(&cg->m, opts->target);
   cg_set_target(&cg->m, opts->sm);
@@ -104,7 +102,7 @@ remat_codegen *remat_codegen_create(MlirOperation module, const remat_codegen_op
   char *msg = NULL;
   if (LLVMVerifyModule(cg->m.mod, LLVMReturnStatusAction, &msg)) {
     LLVMDumpModule(cg->m.mod);
-    CG_BUG("the LLVM module does not verify: %s", msg);
+    remat_fatal("the LLVM module does not verify: %s", msg);
   }
   LLVMDisposeMessage(msg);
   char err[512];
@@ -141,15 +139,15 @@ const remat_cg_function *remat_codegen_function(const remat_codegen *cg, int ind
 
 char *remat_codegen_llvm_ir(remat_codegen *cg) {
   if (cg->module_taken)
-    CG_BUG("the module was handed to the JIT");
-  char *s = LLVMPrintModuleToString(cg->m.mod), *copy = strdup(s);
+    remat_fatal("the module was handed to the JIT");
+  char *s = LLVMPrintModuleToString(cg->m.mod), *copy = xstrdup(s);
   LLVMDisposeMessage(s);
   return copy;
 }
 
 char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap) {
   if (cg->module_taken || cg->opts.target != REMAT_TARGET_NVPTX64)
-    CG_BUG("PTX needs an nvptx64 module that is still held");
+    remat_fatal("PTX needs an nvptx64 module that is still held");
   return cg_emit_ptx(&cg->m, cg->opts.sm, err, err_cap);
 }
 
@@ -158,7 +156,7 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   if (!f)
-    CG_BUG("open_memstream failed");
+    remat_fatal("open_memstream failed");
   for (int i = 0; i < cg->num_fns; i++) {
     const remat_cg_function *fn = &cg->fns[i];
     fprintf(f, "%s %s numel=%lld", fn->kind == REMAT_CG_KERNEL ? "kernel" : "reduction",
@@ -176,7 +174,7 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
 
 void cg_take_module(remat_codegen *cg, LLVMContextRef *ctx, LLVMModuleRef *mod) {
   if (cg->module_taken || cg->opts.target != REMAT_TARGET_HOST)
-    CG_BUG("the JIT needs a host module that is still held");
+    remat_fatal("the JIT needs a host module that is still held");
   LLVMDisposeBuilder(cg->m.b);
   cg->m.b = NULL;
   *ctx = cg->m.ctx;

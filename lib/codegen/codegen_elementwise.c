@@ -60,7 +60,7 @@ static LLVMValueRef binary_float(cg_module *m, rt_op_id id, LLVMValueRef a, LLVM
   case RT_OP_MAX: return cg_intrinsic(m, "llvm.maximum", LLVMTypeOf(a), ab, 2);
   case RT_OP_MIN: return cg_intrinsic(m, "llvm.minimum", LLVMTypeOf(a), ab, 2);
   case RT_OP_POW: return cg_libm(m, f64 ? "pow" : "powf", ab, 2);
-  default: CG_BUG("not a binary op");
+  default: remat_fatal("not a binary op");
   }
 }
 
@@ -88,7 +88,7 @@ static LLVMValueRef binary_int(cg_module *m, rt_op_id id, bool i1, LLVMValueRef 
     if (i1) /* a^0 = 1, a^1 = a */
       return LLVMBuildOr(m->b, a, LLVMBuildNot(m->b, b, ""), "");
     return cg_ipow(m, a, b);
-  default: CG_BUG("not a binary op");
+  default: remat_fatal("not a binary op");
   }
 }
 
@@ -104,7 +104,7 @@ static LLVMValueRef unary(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef x)
       LLVMValueRef args[2] = {x, LLVMConstInt(m->i1, 0, 0)}; /* abs(MIN) = MIN */
       return cg_intrinsic(m, "llvm.abs", t, args, 2);
     }
-    CG_BUG("float-only unary op on an integer (the verifier rejects it)");
+    remat_fatal("float-only unary op on an integer (the verifier rejects it)");
   }
   const char *fn = NULL;
   switch (id) {
@@ -121,7 +121,7 @@ static LLVMValueRef unary(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef x)
   case RT_OP_ERF: fn = f64 ? "erf" : "erff"; break;
   case RT_OP_SIN: fn = f64 ? "sin" : "sinf"; break;
   case RT_OP_COS: fn = f64 ? "cos" : "cosf"; break;
-  default: CG_BUG("not a unary op");
+  default: remat_fatal("not a unary op");
   }
   return cg_libm(m, fn, &x, 1);
 }

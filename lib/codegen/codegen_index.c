@@ -8,7 +8,7 @@
 #include "codegen_internal.h"
 #include "rt.h"
 
-void cg_delinearize(cg_module *m, const cg_shape *s, LLVMValueRef idx, LLVMValueRef *c) {
+void cg_delinearize(cg_module *m, const remat_shape *s, LLVMValueRef idx, LLVMValueRef *c) {
   int64_t stride = 1;
   for (int k = s->rank - 1; k >= 0; k--) {
     if (s->d[k] == 1)
@@ -22,7 +22,7 @@ void cg_delinearize(cg_module *m, const cg_shape *s, LLVMValueRef idx, LLVMValue
   }
 }
 
-LLVMValueRef cg_linearize(cg_module *m, const cg_shape *s, LLVMValueRef *c) {
+LLVMValueRef cg_linearize(cg_module *m, const remat_shape *s, LLVMValueRef *c) {
   LLVMValueRef idx = NULL;
   int64_t stride = 1;
   for (int k = s->rank - 1; k >= 0; k--) {
@@ -56,12 +56,12 @@ static LLVMValueRef concat(cg_kernel *k, MlirOperation op, LLVMValueRef *c) {
   int64_t off = 0;
   for (intptr_t j = 0, n = mlirOperationGetNumOperands(op); j < n; j++) {
     MlirValue in = mlirOperationGetOperand(op, j);
-    cg_shape s = cg_shape_of(mlirValueGetType(in));
+    remat_shape s = rt_shape_of(mlirValueGetType(in));
     int64_t size = s.d[dim];
     if (size == 0)
       continue;
     LLVMValueRef local = off ? LLVMBuildSub(m->b, at, cg_i64(m, off), "") : at;
-    LLVMValueRef ic[CG_MAX_RANK];
+    LLVMValueRef ic[RT_MAX_RANK];
     for (int d = 0; d < s.rank; d++)
       ic[d] = c[d];
     ic[dim] = smin(m, smax(m, local, cg_i64(m, 0)), cg_i64(m, size - 1));
@@ -77,8 +77,8 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
   cg_module *m = k->m;
   rt_op_id id = rt_op_lookup(op);
   MlirType rt = mlirValueGetType(mlirOperationGetResult(op, 0));
-  cg_shape out = cg_shape_of(rt);
-  LLVMValueRef c[CG_MAX_RANK], ic[CG_MAX_RANK];
+  remat_shape out = rt_shape_of(rt);
+  LLVMValueRef c[RT_MAX_RANK], ic[RT_MAX_RANK];
   MlirValue in = id == RT_OP_IOTA ? (MlirValue){NULL} : mlirOperationGetOperand(op, 0);
   if (id == RT_OP_RESHAPE) /* row-major: the linear index is the same */
     return cg_value_at(k, in, idx);
@@ -93,29 +93,29 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
       return LLVMBuildTrunc(m->b, c[dim], cg_compute_type(m, e), "");
     return cg_convert(m, c[dim], i64, e);
   }
-  cg_shape s = cg_shape_of(mlirValueGetType(in));
-  int64_t a[CG_MAX_RANK], b[CG_MAX_RANK], st[CG_MAX_RANK];
+  remat_shape s = rt_shape_of(mlirValueGetType(in));
+  int64_t a[RT_MAX_RANK], b[RT_MAX_RANK], st[RT_MAX_RANK];
   switch (id) {
   case RT_OP_BROADCAST:
-    rt_get_i64_array(op, "dims", a, CG_MAX_RANK);
+    rt_get_i64_array(op, "dims", a, RT_MAX_RANK);
     for (int d = 0; d < s.rank; d++)
       ic[d] = s.d[d] == 1 ? cg_i64(m, 0) : c[a[d]];
     break;
   case RT_OP_TRANSPOSE: /* result dim d is operand dim perm[d] */
-    rt_get_i64_array(op, "perm", a, CG_MAX_RANK);
+    rt_get_i64_array(op, "perm", a, RT_MAX_RANK);
     for (int d = 0; d < s.rank; d++)
       ic[a[d]] = c[d];
     break;
   case RT_OP_SLICE:
-    rt_get_i64_array(op, "start", a, CG_MAX_RANK);
-    rt_get_i64_array(op, "limit", b, CG_MAX_RANK);
-    rt_get_i64_array(op, "stride", st, CG_MAX_RANK);
+    rt_get_i64_array(op, "start", a, RT_MAX_RANK);
+    rt_get_i64_array(op, "limit", b, RT_MAX_RANK);
+    rt_get_i64_array(op, "stride", st, RT_MAX_RANK);
     for (int d = 0; d < s.rank; d++) {
       LLVMValueRef x = st[d] == 1 ? c[d] : LLVMBuildMul(m->b, c[d], cg_i64(m, st[d]), "");
       ic[d] = a[d] == 0 ? x : LLVMBuildAdd(m->b, x, cg_i64(m, a[d]), "");
     }
     break;
-  default: CG_BUG("not a structural op");
+  default: remat_fatal("not a structural op");
   }
   return cg_value_at(k, in, cg_linearize(m, &s, ic));
 }

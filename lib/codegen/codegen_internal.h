@@ -18,21 +18,7 @@
 #include "llvm-c/TargetMachine.h"
 #include "mlir-c/IR.h"
 #include "codegen.h"
-
-#define CG_MAX_RANK 16
-
-#define CG_BUG(...)                                                                        \
-  do {                                                                                     \
-    fprintf(stderr, "remat: internal error at %s:%d: ", __FILE__, __LINE__);             \
-    fprintf(stderr, __VA_ARGS__);                                                          \
-    fputc('\n', stderr);                                                                   \
-    abort();                                                                               \
-  } while (0)
-
-typedef struct cg_shape {
-  int rank;
-  int64_t d[CG_MAX_RANK];
-} cg_shape;
+#include "support.h"
 
 /* The LLVM module being built. */
 typedef struct cg_module {
@@ -62,8 +48,6 @@ typedef struct cg_kernel {
 } cg_kernel;
 
 /* ---- codegen_types.c: element types, storage, conversions -------------------------- */
-cg_shape cg_shape_of(MlirType type);
-int64_t cg_shape_numel(const cg_shape *s);
 bool cg_is_float(MlirType elem);  /* f16 bf16 f32 f64 */
 bool cg_is_i1(MlirType elem);
 bool cg_is_half(MlirType elem);   /* f16 or bf16: computed in f32 */
@@ -107,8 +91,8 @@ LLVMValueRef cg_arith(cg_kernel *k, MlirOperation op);
 bool cg_arith_supported(MlirOperation op);
 
 /* ---- codegen_index.c: structural ops ----------------------------------------------- */
-void cg_delinearize(cg_module *m, const cg_shape *s, LLVMValueRef idx, LLVMValueRef *coords);
-LLVMValueRef cg_linearize(cg_module *m, const cg_shape *s, LLVMValueRef *coords);
+void cg_delinearize(cg_module *m, const remat_shape *s, LLVMValueRef idx, LLVMValueRef *coords);
+LLVMValueRef cg_linearize(cg_module *m, const remat_shape *s, LLVMValueRef *coords);
 LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx);
 
 /* ---- codegen_philox.c -------------------------------------------------------------- */

@@ -45,7 +45,7 @@ remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t cap) {
   LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
   LLVMOrcDisposeThreadSafeContext(tsc);
 
-  remat_jit *j = calloc(1, sizeof *j);
+  remat_jit *j = xcalloc(1, sizeof *j);
   LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->jit, NULL);
   if (e) {
     error_text(e, "cannot create the JIT", err, cap);

@@ -21,7 +21,7 @@ static bool is_abi_scalar(MlirType t) {
 }
 
 static bool is_abi_tensor(MlirType t) {
-  return rt_type_is_static_tensor(t) && mlirShapedTypeGetRank(t) <= CG_MAX_RANK &&
+  return rt_type_is_static_tensor(t) && mlirShapedTypeGetRank(t) <= RT_MAX_RANK &&
          rt_element_type_is_supported(mlirShapedTypeGetElementType(t));
 }
 
@@ -65,9 +65,7 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
   }
   if (k->num_memo == k->cap_memo) {
     k->cap_memo = k->cap_memo ? 2 * k->cap_memo : 64;
-    k->memo = realloc(k->memo, sizeof *k->memo * (size_t)k->cap_memo);
-    if (!k->memo)
-      CG_BUG("out of memory");
+    k->memo = xrealloc(k->memo, (size_t)k->cap_memo, sizeof *k->memo);
   }
   k->memo[k->num_memo++] = (cg_memo){v.ptr, idx, r};
   return r;
@@ -126,10 +124,10 @@ static int check_signature(MlirOperation func, MlirType fty) {
     rt_emit_error(func, "kernel '%.*s' has no results", (int)name.length, name.data);
     return 1;
   }
-  cg_shape s0 = cg_shape_of(mlirFunctionTypeGetResult(fty, 0));
+  remat_shape s0 = rt_shape_of(mlirFunctionTypeGetResult(fty, 0));
   for (intptr_t i = 0; i < nr; i++) {
     MlirType t = mlirFunctionTypeGetResult(fty, i);
-    cg_shape s = cg_shape_of(t);
+    remat_shape s = rt_shape_of(t);
     if (!is_abi_tensor(t) || s.rank != s0.rank ||
         memcmp(s.d, s0.d, sizeof(int64_t) * (size_t)s.rank)) {
       rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result must be a "
@@ -156,11 +154,11 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
   int ni = (int)mlirFunctionTypeGetNumInputs(fty), nr = (int)mlirFunctionTypeGetNumResults(fty);
   bool host = m->target == REMAT_TARGET_HOST;
   int np = ni + nr + (host ? 2 : 0);
-  LLVMTypeRef *ptypes = malloc(sizeof *ptypes * (size_t)np);
+  LLVMTypeRef *ptypes = xcalloc((size_t)np, sizeof *ptypes);
   out->kind = REMAT_CG_KERNEL;
   out->source = func;
   out->num_params = ni + nr;
-  out->params = calloc((size_t)(ni + nr), sizeof *out->params);
+  out->params = xcalloc((size_t)(ni + nr), sizeof *out->params);
   for (int i = 0; i < ni + nr; i++) {
     MlirType t = i < ni ? mlirFunctionTypeGetInput(fty, i) : mlirFunctionTypeGetResult(fty, i - ni);
     out->params[i] = (remat_cg_param){t, i >= ni};
@@ -169,9 +167,9 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
   if (host)
     ptypes[np - 2] = ptypes[np - 1] = m->i64;
   MlirStringRef name = rt_func_name(func);
-  out->name = strndup(name.data, name.length);
-  cg_shape space = cg_shape_of(mlirFunctionTypeGetResult(fty, 0));
-  out->numel = cg_shape_numel(&space);
+  out->name = xstrndup(name.data, name.length);
+  remat_shape space = rt_shape_of(mlirFunctionTypeGetResult(fty, 0));
+  out->numel = remat_shape_numel(&space);
 
   LLVMValueRef fn = LLVMAddFunction(m->mod, out->name, LLVMFunctionType(m->void_t, ptypes, (unsigned)np, 0));
   free(ptypes);
@@ -180,7 +178,7 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
   LLVMPositionBuilderAtEnd(m->b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
 
   cg_kernel k = {m, fn, body, NULL, NULL, 0, 0, false};
-  k.params = malloc(sizeof *k.params * (size_t)(ni > 0 ? ni : 1));
+  k.params = xcalloc((size_t)ni, sizeof *k.params);
   for (int i = 0; i < ni + nr; i++) {
     char pname[16];
     int len = snprintf(pname, sizeof pname, i < ni ? "in%d" : "out%d", i < ni ? i : i - ni);

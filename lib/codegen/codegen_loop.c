@@ -58,15 +58,14 @@ void cg_loop_close(cg_module *m, cg_loop *l) {
 }
 
 void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f) {
-  char name[512];
-  snprintf(name, sizeof name, "%s_packed", f->name);
+  char *name = xasprintf("%s_packed", f->name);
   LLVMTypeRef ptypes[3] = {m->ptr, m->i64, m->i64};
   LLVMValueRef w = LLVMAddFunction(m->mod, name, LLVMFunctionType(m->void_t, ptypes, 3, 0));
   LLVMPositionBuilderAtEnd(m->b, LLVMAppendBasicBlockInContext(m->ctx, w, "entry"));
   int n = f->num_params;
-  LLVMValueRef *args = malloc(sizeof *args * (size_t)(n + 2));
+  LLVMValueRef *args = xcalloc((size_t)n + 2, sizeof *args);
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-  LLVMTypeRef *types = malloc(sizeof *types * (size_t)(n + 2));
+  LLVMTypeRef *types = xcalloc((size_t)n + 2, sizeof *types);
   LLVMGetParamTypes(fty, types);
   for (int i = 0; i < n; i++) {
     LLVMValueRef idx = cg_i64(m, i);
@@ -81,4 +80,5 @@ void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f) {
   LLVMBuildRetVoid(m->b);
   free(args);
   free(types);
+  free(name);
 }

@@ -10,7 +10,7 @@ LLVMValueRef cg_intrinsic(cg_module *m, const char *name, LLVMTypeRef overload,
                           LLVMValueRef *args, unsigned n) {
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
   if (!id)
-    CG_BUG("unknown intrinsic %s", name);
+    remat_fatal("unknown intrinsic %s", name);
   size_t no = overload ? 1 : 0;
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(m->mod, id, &overload, no);
   LLVMTypeRef t = LLVMIntrinsicGetType(m->ctx, id, &overload, no);

@@ -46,15 +46,15 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
   MlirType in_t = mlirValueGetType(mlirOperationGetOperand(op, 0));
   MlirType out_t = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirType e = rt_element_type(in_t);
-  cg_shape in = cg_shape_of(in_t), os = cg_shape_of(out_t);
-  int64_t dims[CG_MAX_RANK];
-  int nd = rt_get_i64_array(op, "dims", dims, CG_MAX_RANK);
-  bool reduced[CG_MAX_RANK] = {false};
+  remat_shape in = rt_shape_of(in_t), os = rt_shape_of(out_t);
+  int64_t dims[RT_MAX_RANK];
+  int nd = rt_get_i64_array(op, "dims", dims, RT_MAX_RANK);
+  bool reduced[RT_MAX_RANK] = {false};
   for (int i = 0; i < nd; i++)
     reduced[dims[i]] = true;
   /* The reduced sub-shape, in the operand's dimension order (row-major visiting). */
-  cg_shape rs = {0, {0}};
-  int64_t stride[CG_MAX_RANK], rstride[CG_MAX_RANK], kstride[CG_MAX_RANK], s = 1;
+  remat_shape rs = {0, {0}};
+  int64_t stride[RT_MAX_RANK], rstride[RT_MAX_RANK], kstride[RT_MAX_RANK], s = 1;
   for (int d = in.rank - 1; d >= 0; d--) {
     stride[d] = s;
     s *= in.d[d];
@@ -68,12 +68,12 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
       kstride[nk++] = stride[d];
   }
 
-  out->name = strdup(name);
+  out->name = xstrdup(name);
   out->kind = REMAT_CG_REDUCTION;
   out->source = op;
-  out->numel = cg_shape_numel(&os);
+  out->numel = remat_shape_numel(&os);
   out->num_params = 2;
-  out->params = calloc(2, sizeof *out->params);
+  out->params = xcalloc(2, sizeof *out->params);
   out->params[0] = (remat_cg_param){in_t, false};
   out->params[1] = (remat_cg_param){out_t, true};
 
@@ -90,7 +90,7 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
   cg_loop_open(m, fn, out->numel, &loop);
 
   /* Base offset of this output element: its coordinates on the kept dimensions. */
-  LLVMValueRef c[CG_MAX_RANK];
+  LLVMValueRef c[RT_MAX_RANK];
   cg_delinearize(m, &os, loop.iv, c);
   LLVMValueRef base = cg_i64(m, 0);
   for (int j = 0; j < nk; j++)
@@ -107,10 +107,10 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
   LLVMValueRef r = LLVMBuildPhi(b, m->i64, "r"), acc = LLVMBuildPhi(b, acc_t, "acc");
   LLVMAddIncoming(r, &zero, &pre, 1);
   LLVMAddIncoming(acc, &init, &pre, 1);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, r, cg_i64(m, cg_shape_numel(&rs)), ""), body, done);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, r, cg_i64(m, remat_shape_numel(&rs)), ""), body, done);
 
   LLVMPositionBuilderAtEnd(b, body);
-  LLVMValueRef rc[CG_MAX_RANK];
+  LLVMValueRef rc[RT_MAX_RANK];
   cg_delinearize(m, &rs, r, rc);
   LLVMValueRef at = base;
   for (int j = 0; j < rs.rank; j++)

@@ -30,7 +30,7 @@ static int ptx_version(int sm) {
   for (size_t i = 0; i < sizeof sm_table / sizeof *sm_table; i++)
     if (sm_table[i].sm == sm)
       return sm_table[i].ptx;
-  CG_BUG("unsupported sm_%d (callers check remat_codegen_sm_is_valid)", sm);
+  remat_fatal("unsupported sm_%d (callers check remat_codegen_sm_is_valid)", sm);
 }
 
 static void init_targets(void) {
@@ -42,7 +42,7 @@ static void init_targets(void) {
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
   if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
-    CG_BUG("cannot initialize the native target");
+    remat_fatal("cannot initialize the native target");
   done = true;
 }
 
@@ -53,9 +53,9 @@ LLVMTargetMachineRef cg_target_machine(remat_target target, int sm) {
   if (target == REMAT_TARGET_NVPTX64) {
     snprintf(cpu_buf, sizeof cpu_buf, "sm_%d", sm);
     snprintf(feat_buf, sizeof feat_buf, "+ptx%d", ptx_version(sm));
-    triple = strdup("nvptx64-nvidia-cuda");
-    cpu = strdup(cpu_buf);
-    features = strdup(feat_buf);
+    triple = xstrdup("nvptx64-nvidia-cuda");
+    cpu = xstrdup(cpu_buf);
+    features = xstrdup(feat_buf);
   } else {
     triple = LLVMGetDefaultTargetTriple();
     cpu = LLVMGetHostCPUName();
@@ -63,12 +63,12 @@ LLVMTargetMachineRef cg_target_machine(remat_target target, int sm) {
   }
   LLVMTargetRef t;
   if (LLVMGetTargetFromTriple(triple, &t, &msg))
-    CG_BUG("no LLVM target for %s: %s", triple, msg);
+    remat_fatal("no LLVM target for %s: %s", triple, msg);
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, cpu, features,
                                                     LLVMCodeGenLevelAggressive, LLVMRelocDefault,
                                                     LLVMCodeModelDefault);
   if (!tm)
-    CG_BUG("cannot create a target machine for %s", triple);
+    remat_fatal("cannot create a target machine for %s", triple);
   if (target == REMAT_TARGET_NVPTX64) {
     free(triple);
     free(cpu);
@@ -129,7 +129,7 @@ static int link_libdevice(cg_module *m, char *err, size_t cap) {
   LLVMSetTarget(lib, LLVMGetTarget(m->mod));
   LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m->mod));
   if (LLVMLinkModules2(m->mod, lib))
-    CG_BUG("linking libdevice failed");
+    remat_fatal("linking libdevice failed");
   for (LLVMValueRef f = LLVMGetFirstFunction(m->mod); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv)
       LLVMSetLinkage(f, LLVMInternalLinkage);
@@ -146,7 +146,7 @@ static void run_passes(cg_module *m, int sm, const char *passes) {
   LLVMErrorRef e = LLVMRunPasses(m->mod, passes, tm, opts);
   if (e) {
     char *msg = LLVMGetErrorMessage(e);
-    CG_BUG("LLVM passes '%s' failed: %s", passes, msg);
+    remat_fatal("LLVM passes '%s' failed: %s", passes, msg);
   }
   LLVMDisposePassBuilderOptions(opts);
   LLVMDisposeTargetMachine(tm);
@@ -177,7 +177,7 @@ char *cg_emit_ptx(cg_module *m, int sm, char *err, size_t cap) {
     return NULL;
   }
   size_t n = LLVMGetBufferSize(buf);
-  char *ptx = malloc(n + 1);
+  char *ptx = xmalloc(n + 1);
   memcpy(ptx, LLVMGetBufferStart(buf), n);
   ptx[n] = 0;
   LLVMDisposeMemoryBuffer(buf);

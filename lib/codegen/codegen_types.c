@@ -11,21 +11,6 @@
 #include "half.h"
 #include "rt.h"
 
-cg_shape cg_shape_of(MlirType type) {
-  cg_shape s = {0, {0}};
-  s.rank = rt_type_shape(type, s.d, CG_MAX_RANK);
-  if (s.rank > CG_MAX_RANK)
-    CG_BUG("rank %d above %d (the verifier rejects it)", s.rank, CG_MAX_RANK);
-  return s;
-}
-
-int64_t cg_shape_numel(const cg_shape *s) {
-  int64_t n = 1;
-  for (int i = 0; i < s->rank; i++)
-    n *= s->d[i];
-  return n;
-}
-
 bool cg_is_float(MlirType e) { return mlirTypeIsAFloat(e); }
 bool cg_is_half(MlirType e) { return mlirTypeIsAF16(e) || mlirTypeIsABF16(e); }
 bool cg_is_i1(MlirType e) { return mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1; }
@@ -37,7 +22,7 @@ LLVMTypeRef cg_compute_type(cg_module *m, MlirType e) {
     return m->f64;
   if (mlirTypeIsAInteger(e))
     return LLVMIntTypeInContext(m->ctx, mlirIntegerTypeGetWidth(e));
-  CG_BUG("no compute type for an unsupported element type");
+  remat_fatal("no compute type for an unsupported element type");
 }
 
 /* The type an element has in memory. */

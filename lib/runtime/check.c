@@ -10,33 +10,33 @@
 #include "runtime/ops.h"
 
 /* The inputs of a check: from the inputs file when given, else from the seed. */
-static rt_buffer **inputs_for(MlirOperation f, const rt_check_options *o, int *n) {
-  return o->inputs ? rt_inputs_read(f, o->inputs, n) : rt_inputs_random(f, o->seed, n);
+static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n) {
+  return o->inputs ? rtr_inputs_read(f, o->inputs, n) : rtr_inputs_random(f, o->seed, n);
 }
 
 /* ---- comparing values --------------------------------------------------------------- */
 
 /* The bits of element i as an integer that orders like the float value. */
-static __int128 ordered(const rt_buffer *b, int64_t i) {
+static __int128 ordered(const rtr_buffer *b, int64_t i) {
   uint64_t bits = 0;
-  int width = (int)rt_elem_size(b->elem) * 8;
-  memcpy(&bits, (const char *)b->data + (size_t)i * rt_elem_size(b->elem),
-         rt_elem_size(b->elem));
+  int width = (int)rtr_elem_size(b->elem) * 8;
+  memcpy(&bits, (const char *)b->data + (size_t)i * rtr_elem_size(b->elem),
+         rtr_elem_size(b->elem));
   uint64_t sign = 1ull << (width - 1);
   uint64_t mag = bits & (sign - 1);
   return (bits & sign) ? -(__int128)mag : (__int128)mag;
 }
 
-static bool elem_identical(const rt_buffer *a, const rt_buffer *b, int64_t i) {
-  size_t es = rt_elem_size(a->elem);
+static bool elem_identical(const rtr_buffer *a, const rtr_buffer *b, int64_t i) {
+  size_t es = rtr_elem_size(a->elem);
   if (!memcmp((const char *)a->data + (size_t)i * es, (const char *)b->data + (size_t)i * es,
               es))
     return true;
-  return rt_elem_is_float(a->elem) && isnan(rt_buffer_get_f(a, i)) &&
-         isnan(rt_buffer_get_f(b, i));
+  return rtr_elem_is_float(a->elem) && isnan(rtr_buffer_get_f(a, i)) &&
+         isnan(rtr_buffer_get_f(b, i));
 }
 
-bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ulp,
+bool rtr_compare_buffers(const rtr_buffer *a, const rtr_buffer *b, uint64_t *max_ulp,
                         double *max_rel) {
   bool same = true;
   *max_ulp = 0;
@@ -47,8 +47,8 @@ bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ul
     same = false;
     __int128 d;
     double rel;
-    if (rt_elem_is_float(a->elem)) {
-      double x = rt_buffer_get_f(a, i), y = rt_buffer_get_f(b, i);
+    if (rtr_elem_is_float(a->elem)) {
+      double x = rtr_buffer_get_f(a, i), y = rtr_buffer_get_f(b, i);
       d = ordered(a, i) - ordered(b, i);
       if (isnan(x) || isnan(y))
         rel = INFINITY, d = (__int128)UINT64_MAX;
@@ -57,7 +57,7 @@ bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ul
       else
         rel = fabs(x - y) / fmax(fabs(x), fabs(y));
     } else {
-      int64_t x = rt_buffer_get_i(a, i), y = rt_buffer_get_i(b, i);
+      int64_t x = rtr_buffer_get_i(a, i), y = rtr_buffer_get_i(b, i);
       d = (__int128)x - y;
       rel = fabs((double)x - (double)y) / fmax(fabs((double)x), fabs((double)y));
     }
@@ -75,19 +75,19 @@ bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ul
 }
 
 /* Prints one comparison line; returns 1 when outside the tolerance. */
-static int compare_line(const rt_check_options *o, const char *what, int k,
-                        const rt_buffer *want, const rt_buffer *got) {
+static int compare_line(const rtr_check_options *o, const char *what, int k,
+                        const rtr_buffer *want, const rtr_buffer *got) {
   char ta[128], tb[128];
   FILE *r = o->report;
-  if (!rt_buffer_same_type(want, got)) {
+  if (!rtr_buffer_same_type(want, got)) {
     fprintf(r, "  %s #%d: type differs: %s vs %s\n", what, k,
-            rt_buffer_type_str(want, ta, sizeof ta), rt_buffer_type_str(got, tb, sizeof tb));
+            rtr_buffer_type_str(want, ta, sizeof ta), rtr_buffer_type_str(got, tb, sizeof tb));
     return 1;
   }
   uint64_t ulp;
   double rel;
-  bool same = rt_compare_buffers(want, got, &ulp, &rel);
-  rt_buffer_type_str(want, ta, sizeof ta);
+  bool same = rtr_compare_buffers(want, got, &ulp, &rel);
+  rtr_buffer_type_str(want, ta, sizeof ta);
   if (same) {
     if (!o->quiet)
       fprintf(r, "  %s #%d %s: bit-exact\n", what, k, ta);
@@ -103,13 +103,13 @@ static int compare_line(const rt_check_options *o, const char *what, int k,
 
 typedef struct trace {
   bool record; /* record random tensors (joint run) or match them (backward run) */
-  rt_buffer **bufs;
+  rtr_buffer **bufs;
   int n, cap;
   int matched, unmatched;
   long ops;
 } trace;
 
-static void on_op(void *ctx, MlirOperation op, rt_buffer *const *res, int nres) {
+static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *res, int nres) {
   trace *t = ctx;
   t->ops++;
   if (rt_op_lookup(op) != RT_OP_UNIFORM_PHILOX || nres != 1)
@@ -117,18 +117,16 @@ static void on_op(void *ctx, MlirOperation op, rt_buffer *const *res, int nres) 
   if (t->record) {
     if (t->n == t->cap) {
       t->cap = t->cap ? 2 * t->cap : 8;
-      t->bufs = realloc(t->bufs, (size_t)t->cap * sizeof *t->bufs);
-      if (!t->bufs)
-        abort();
+      t->bufs = xrealloc(t->bufs, (size_t)t->cap, sizeof *t->bufs);
     }
-    t->bufs[t->n++] = rt_buffer_clone(res[0]);
+    t->bufs[t->n++] = rtr_buffer_clone(res[0]);
     return;
   }
   for (int k = 0; k < t->n; k++) {
     uint64_t ulp;
     double rel;
-    if (rt_buffer_same_type(t->bufs[k], res[0]) &&
-        rt_compare_buffers(t->bufs[k], res[0], &ulp, &rel)) {
+    if (rtr_buffer_same_type(t->bufs[k], res[0]) &&
+        rtr_compare_buffers(t->bufs[k], res[0], &ulp, &rel)) {
       t->matched++;
       return;
     }
@@ -136,16 +134,16 @@ static void on_op(void *ctx, MlirOperation op, rt_buffer *const *res, int nres) 
   t->unmatched++;
 }
 
-static int run_traced(MlirOperation module, MlirOperation f, const rt_interp_options *base,
-                      trace *t, rt_buffer *const *in, int nin, rt_buffer ***out, int *nout) {
-  rt_interp_options o = *base;
+static int run_traced(MlirOperation module, MlirOperation f, const rtr_interp_options *base,
+                      trace *t, rtr_buffer *const *in, int nin, rtr_buffer ***out, int *nout) {
+  rtr_interp_options o = *base;
   o.trace = on_op;
   o.trace_ctx = t;
-  return rt_interp_run(module, f, &o, in, nin, out, nout);
+  return rtr_interp_run(module, f, &o, in, nin, out, nout);
 }
 
 static MlirOperation need_func(MlirOperation module, const char *name, const char *file_what) {
-  MlirOperation f = rt_interp_lookup(module, name);
+  MlirOperation f = rtr_interp_lookup(module, name);
   if (mlirOperationIsNull(f))
     fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", name, file_what);
   return f;
@@ -153,8 +151,8 @@ static MlirOperation need_func(MlirOperation module, const char *name, const cha
 
 /* ---- split -------------------------------------------------------------------------- */
 
-int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
-                   const rt_check_options *o, rt_split_stats *stats) {
+int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
+                   const rtr_check_options *o, rtr_split_stats *stats) {
   char fwd_name[300], bwd_name[300];
   snprintf(fwd_name, sizeof fwd_name, "%s_fwd", name);
   snprintf(bwd_name, sizeof bwd_name, "%s_bwd", name);
@@ -170,19 +168,19 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
     return 2;
   }
   int nin = 0, nj = 0, nf = 0, nb = 0, rc = 2;
-  rt_buffer **in = inputs_for(jf, o, &nin), **J = NULL, **F = NULL, **B = NULL;
-  rt_buffer **primals = calloc((size_t)nin + 1, sizeof *primals);
-  rt_buffer **bargs = NULL;
+  rtr_buffer **in = inputs_for(jf, o, &nin), **J = NULL, **F = NULL, **B = NULL;
+  rtr_buffer **primals = xcalloc((size_t)nin + 1, sizeof *primals);
+  rtr_buffer **bargs = NULL;
   trace tj = {true, NULL, 0, 0, 0, 0, 0}, tf = tj, tb = tj;
   tf.record = tb.record = false;
-  if (!in || !primals)
+  if (!in)
     goto out;
   int np = 0, nt = 0;
   for (int k = 0; k < nin; k++)
     if (!rt_func_arg_has_attr(jf, k, "rt.tangent"))
       primals[np++] = in[k];
   nt = nin - np;
-  rt_interp_options ref = {.promote_f64 = false};
+  rtr_interp_options ref = {.promote_f64 = false};
   if (run_traced(joint, jf, &ref, &tj, in, nin, &J, &nj) ||
       run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf))
     goto out;
@@ -193,9 +191,7 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
             fwd_name, nf, (long long)num_out, name);
     goto out;
   }
-  bargs = calloc((size_t)(nsaved + nt) + 1, sizeof *bargs);
-  if (!bargs)
-    abort();
+  bargs = xcalloc((size_t)(nsaved + nt) + 1, sizeof *bargs);
   for (int k = 0; k < nsaved; k++)
     bargs[k] = F[num_out + k];
   for (int k = 0, t = 0; k < nin; k++)
@@ -217,11 +213,11 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
   if (run_traced(split, bf, &o->run, compiled ? &tc : &tb, bargs, nsaved + nt, &B, &nb))
     goto out;
   if (compiled) {
-    rt_buffer **R = NULL;
+    rtr_buffer **R = NULL;
     int nr = 0;
     if (run_traced(split, bf, &ref, &tb, bargs, nsaved + nt, &R, &nr))
       goto out;
-    rt_buffers_free(R, nr);
+    rtr_buffers_free(R, nr);
     tb.ops = tc.ops;
   }
   int ngrads = nj - (int)num_out;
@@ -260,40 +256,40 @@ int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
     rc = 1;
 out:
   for (int k = 0; k < tj.n; k++)
-    rt_buffer_free(tj.bufs[k]);
+    rtr_buffer_free(tj.bufs[k]);
   free(tj.bufs);
   free(bargs);
   free(primals);
-  rt_buffers_free(in, nin);
-  rt_buffers_free(J, nj);
-  rt_buffers_free(F, nf);
-  rt_buffers_free(B, nb);
+  rtr_buffers_free(in, nin);
+  rtr_buffers_free(J, nj);
+  rtr_buffers_free(F, nf);
+  rtr_buffers_free(B, nb);
   return rc;
 }
 
 /* ---- finite differences ------------------------------------------------------------- */
 
 /* L = sum over forward outputs j of <out_j, tangent_j>, from a promoted (f64) run. */
-static int loss_f64(MlirOperation module, MlirOperation f, const rt_interp_options *run,
-                    rt_buffer *const *in, int nin, const int *tangent_arg, int64_t num_out,
+static int loss_f64(MlirOperation module, MlirOperation f, const rtr_interp_options *run,
+                    rtr_buffer *const *in, int nin, const int *tangent_arg, int64_t num_out,
                     double *loss) {
-  rt_buffer **out = NULL;
+  rtr_buffer **out = NULL;
   int nout = 0;
-  if (rt_interp_run(module, f, run, in, nin, &out, &nout))
+  if (rtr_interp_run(module, f, run, in, nin, &out, &nout))
     return -1;
   double l = 0;
   for (int64_t j = 0; j < num_out; j++) {
-    const rt_buffer *t = in[tangent_arg[j]];
+    const rtr_buffer *t = in[tangent_arg[j]];
     for (int64_t e = 0; e < out[j]->numel; e++)
-      l += rt_buffer_get_f(out[j], e) * rt_buffer_get_f(t, t->numel == 1 ? 0 : e);
+      l += rtr_buffer_get_f(out[j], e) * rtr_buffer_get_f(t, t->numel == 1 ? 0 : e);
   }
-  rt_buffers_free(out, nout);
+  rtr_buffers_free(out, nout);
   *loss = l;
   return 0;
 }
 
-int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
-                const rt_check_options *o) {
+int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
+                const rtr_check_options *o) {
   MlirOperation f = need_func(module, name, "the module");
   int64_t num_out;
   if (mlirOperationIsNull(f))
@@ -304,16 +300,16 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
     return 2;
   }
   int nin = 0, nj = 0, rc = 2;
-  rt_buffer **in = inputs_for(f, o, &nin), **J = NULL, **P = NULL;
-  int *tangent_arg = calloc((size_t)nin + 1, sizeof *tangent_arg);
-  int *args = calloc((size_t)nin + 1, sizeof *args);
-  if (!in || !tangent_arg || !args)
+  rtr_buffer **in = inputs_for(f, o, &nin), **J = NULL, **P = NULL;
+  int *tangent_arg = xcalloc((size_t)nin + 1, sizeof *tangent_arg);
+  int *args = xcalloc((size_t)nin + 1, sizeof *args);
+  if (!in)
     goto out;
   int nt = 0, na = 0;
   for (int k = 0; k < nin; k++) {
     if (rt_func_arg_has_attr(f, k, "rt.tangent"))
       tangent_arg[nt++] = k;
-    else if (!wrt && !in[k]->is_scalar && rt_elem_is_float(in[k]->elem))
+    else if (!wrt && !in[k]->is_scalar && rtr_elem_is_float(in[k]->elem))
       args[na++] = k;
   }
   if (wrt) {
@@ -330,8 +326,8 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
             name, nt, (long long)num_out);
     goto out;
   }
-  rt_interp_options ref = {.promote_f64 = false};
-  if (rt_interp_run(module, f, &o->run, in, nin, &J, &nj))
+  rtr_interp_options ref = {.promote_f64 = false};
+  if (rtr_interp_run(module, f, &o->run, in, nin, &J, &nj))
     goto out;
   int ngrads = nj - (int)num_out;
   if (ngrads != na) {
@@ -348,13 +344,11 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
       goto out;
     }
   /* The same inputs widened exactly to f64, for the f64 forward. */
-  P = calloc((size_t)nin + 1, sizeof *P);
-  if (!P)
-    abort();
+  P = xcalloc((size_t)nin + 1, sizeof *P);
   for (int k = 0; k < nin; k++) {
-    P[k] = rt_interp_buffer_for_type(
+    P[k] = rtr_interp_buffer_for_type(
         mlirValueGetType(mlirBlockGetArgument(rt_func_entry_block(f), k)), true);
-    rt_convert(P[k], in[k], false);
+    rtr_convert(P[k], in[k], false);
   }
   ref.promote_f64 = true;
   fprintf(o->report, "check-fd @%s (seed %llu): |grad - fd| <= %g + %g |fd|\n", name,
@@ -362,19 +356,19 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
   int bad = 0;
   long checked = 0;
   for (int g = 0; g < ngrads; g++) {
-    rt_buffer *x = P[args[g]];
+    rtr_buffer *x = P[args[g]];
     double max_abs = 0, max_rel = 0;
     int fails = 0;
     for (int64_t e = 0; e < x->numel; e++) {
-      double x0 = rt_buffer_get_f(x, e), h = 1e-5 * fmax(1.0, fabs(x0)), lp, lm;
-      rt_buffer_set_f(x, e, x0 + h);
+      double x0 = rtr_buffer_get_f(x, e), h = 1e-5 * fmax(1.0, fabs(x0)), lp, lm;
+      rtr_buffer_set_f(x, e, x0 + h);
       if (loss_f64(module, f, &ref, P, nin, tangent_arg, num_out, &lp))
         goto out;
-      rt_buffer_set_f(x, e, x0 - h);
+      rtr_buffer_set_f(x, e, x0 - h);
       if (loss_f64(module, f, &ref, P, nin, tangent_arg, num_out, &lm))
         goto out;
-      rt_buffer_set_f(x, e, x0);
-      double fd = (lp - lm) / (2 * h), gv = rt_buffer_get_f(J[num_out + g], e);
+      rtr_buffer_set_f(x, e, x0);
+      double fd = (lp - lm) / (2 * h), gv = rtr_buffer_get_f(J[num_out + g], e);
       double err = fabs(gv - fd);
       if (!(err <= o->fd_atol + o->fd_rtol * fabs(fd)))
         fails++;
@@ -397,9 +391,9 @@ int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt
   } else
     fprintf(o->report, "  %ld gradient elements agree with central differences\n", checked);
 out:
-  rt_buffers_free(P, nin);
-  rt_buffers_free(in, nin);
-  rt_buffers_free(J, nj);
+  rtr_buffers_free(P, nin);
+  rtr_buffers_free(in, nin);
+  rtr_buffers_free(J, nj);
   free(tangent_arg);
   free(args);
   return rc;
@@ -407,16 +401,16 @@ out:
 
 /* ---- compiled against reference ----------------------------------------------------- */
 
-int rt_check_same(MlirOperation module, const char *name, const rt_interp_options *compiled,
-                  const rt_check_options *o, int *values) {
+int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_options *compiled,
+                  const rtr_check_options *o, int *values) {
   MlirOperation f = need_func(module, name, "the module");
   if (mlirOperationIsNull(f))
     return 2;
   int nin = 0, nr = 0, nc = 0, rc = 2;
-  rt_buffer **in = inputs_for(f, o, &nin), **R = NULL, **C = NULL;
-  rt_interp_options ref = {.promote_f64 = false};
-  if (!in || rt_interp_run(module, f, &ref, in, nin, &R, &nr) ||
-      rt_interp_run(module, f, compiled, in, nin, &C, &nc))
+  rtr_buffer **in = inputs_for(f, o, &nin), **R = NULL, **C = NULL;
+  rtr_interp_options ref = {.promote_f64 = false};
+  if (!in || rtr_interp_run(module, f, &ref, in, nin, &R, &nr) ||
+      rtr_interp_run(module, f, compiled, in, nin, &C, &nc))
     goto out;
   if (!o->quiet)
     fprintf(o->report, "check-compiled @%s (seed %llu): %d results\n", name,
@@ -434,8 +428,8 @@ int rt_check_same(MlirOperation module, const char *name, const rt_interp_option
     rc = 1;
   }
 out:
-  rt_buffers_free(in, nin);
-  rt_buffers_free(R, nr);
-  rt_buffers_free(C, nc);
+  rtr_buffers_free(in, nin);
+  rtr_buffers_free(R, nr);
+  rtr_buffers_free(C, nc);
   return rc;
 }

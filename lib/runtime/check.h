@@ -13,49 +13,49 @@
 #include "mlir-c/IR.h"
 #include "runtime/interp.h"
 
-typedef struct rt_check_options {
-  uint64_t seed;      /* inputs: rt_inputs_random(func, seed) ... */
+typedef struct rtr_check_options {
+  uint64_t seed;      /* inputs: rtr_inputs_random(func, seed) ... */
   const char *inputs; /* ... or, when set, read from this file (runtime/io.h) */
   int64_t max_ulp;    /* allowed distance in units in the last place; 0: bit-exact */
-  rt_interp_options run; /* how the checked functions run (the split's, the joint
+  rtr_interp_options run; /* how the checked functions run (the split's, the joint
                           * function's gradients): reference or compiled; the joint
                           * function of a split check and the f64 forward always run
                           * on the reference interpreter */
   double fd_atol, fd_rtol; /* finite differences: |g - fd| <= atol + rtol |fd| */
   FILE *report;
   bool quiet; /* no per-value lines on success */
-} rt_check_options;
+} rtr_check_options;
 
 /* Distance between two values of one type: the largest ulp distance (floats; integers:
  * the absolute difference) and relative error over all elements. NaN equals NaN. Returns
  * true when bit-identical. */
-bool rt_compare_buffers(const rt_buffer *a, const rt_buffer *b, uint64_t *max_ulp,
+bool rtr_compare_buffers(const rtr_buffer *a, const rtr_buffer *b, uint64_t *max_ulp,
                         double *max_rel);
 
 /* What a check-split run covered (added to by each call). */
-typedef struct rt_split_stats {
+typedef struct rtr_split_stats {
   long values;  /* outputs and gradients compared */
   long ops;     /* ops executed by the joint, forward and backward runs */
   long random;  /* random tensors the backward recomputed (each checked) */
-} rt_split_stats;
+} rtr_split_stats;
 
 /* Runs NAME of JOINT and NAME_fwd / NAME_bwd of SPLIT on the same inputs and compares
  * every forward output and gradient; checks that every random tensor the backward
  * recomputes equals, bit for bit, one the joint function drew. Adds to *stats (may be
  * NULL). */
-int rt_check_split(MlirOperation joint, MlirOperation split, const char *name,
-                   const rt_check_options *o, rt_split_stats *stats);
+int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
+                   const rtr_check_options *o, rtr_split_stats *stats);
 
 /* Gradients of the joint function NAME against central finite differences of its
  * forward computed in f64: L(x) = sum_j <output_j, tangent_j>, dL/dx per element of each
  * argument in WRT (NULL: every floating-point tensor argument that is not a tangent, which
  * must then match the gradients one to one). */
-int rt_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
-                const rt_check_options *o);
+int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
+                const rtr_check_options *o);
 
 /* Runs NAME with the reference interpreter and with COMPILED, on the same inputs, and
  * compares every result. */
-int rt_check_same(MlirOperation module, const char *name, const rt_interp_options *compiled,
-                  const rt_check_options *o, int *values);
+int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_options *compiled,
+                  const rtr_check_options *o, int *values);
 
 #endif

@@ -17,7 +17,7 @@ typedef struct entry {
   remat_packed_fn fn;
 } entry;
 
-struct rt_compiled {
+struct rtr_compiled {
   remat_codegen *cg;
   remat_jit *jit;
   entry *entries;
@@ -25,7 +25,7 @@ struct rt_compiled {
   long launches;
 };
 
-static const entry *find(const rt_compiled *c, MlirOperation source, remat_cg_kind kind) {
+static const entry *find(const rtr_compiled *c, MlirOperation source, remat_cg_kind kind) {
   for (int i = 0; i < c->count; i++)
     if (c->entries[i].kind == kind && mlirOperationEqual(c->entries[i].source, source))
       return &c->entries[i];
@@ -38,9 +38,9 @@ enum { MAX_PARAMS = 512 };
  * passed as their data pointers, scalars as pointers to their value: a scalar buffer
  * stores exactly the type the ABI wants (f32, f64, i64, i32, i1 as a byte). */
 static int call_kernel(void *ctx, MlirOperation call, MlirOperation callee,
-                       const rt_buffer *const *args, int nargs, rt_buffer *const *results,
+                       const rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
                        int nresults) {
-  rt_compiled *c = ctx;
+  rtr_compiled *c = ctx;
   const entry *e = find(c, callee, REMAT_CG_KERNEL);
   if (!e) {
     rt_emit_error(call, "kernel '@%.*s' was not compiled", (int)rt_func_name(callee).length,
@@ -64,9 +64,9 @@ static int call_kernel(void *ctx, MlirOperation call, MlirOperation callee,
 
 /* rt.sum / rt.amax of a host function: the compiled reduction; anything else: 0, the
  * interpreter's C runtime runs it. */
-static int host_op(void *ctx, MlirOperation op, rt_buffer *const *args, int nargs,
-                   rt_buffer *const *results, int nresults) {
-  rt_compiled *c = ctx;
+static int host_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nargs,
+                   rtr_buffer *const *results, int nresults) {
+  rtr_compiled *c = ctx;
   rt_op_id id = rt_op_lookup(op);
   if ((id != RT_OP_SUM && id != RT_OP_AMAX) || nargs != 1 || nresults != 1)
     return 0;
@@ -79,7 +79,7 @@ static int host_op(void *ctx, MlirOperation op, rt_buffer *const *args, int narg
   return 1;
 }
 
-rt_compiled *rt_compiled_create(MlirOperation module, int opt_level, char *err,
+rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, char *err,
                                 size_t err_cap) {
   remat_codegen_options opts = {REMAT_TARGET_HOST, 0, opt_level};
   err[0] = 0;
@@ -88,39 +88,36 @@ rt_compiled *rt_compiled_create(MlirOperation module, int opt_level, char *err,
     snprintf(err, err_cap, "the codegen cannot lower this module");
     return NULL;
   }
-  rt_compiled *c = calloc(1, sizeof *c);
-  if (!c)
-    abort();
+  rtr_compiled *c = xcalloc(1, sizeof *c);
   c->cg = cg;
   c->count = remat_codegen_num_functions(cg);
-  c->entries = calloc((size_t)c->count + 1, sizeof *c->entries);
-  if (!c->entries)
-    abort();
+  c->entries = xcalloc((size_t)c->count + 1, sizeof *c->entries);
   c->jit = remat_jit_create(cg, err, err_cap);
   if (!c->jit) {
-    rt_compiled_destroy(c);
+    rtr_compiled_destroy(c);
     return NULL;
   }
   for (int i = 0; i < c->count; i++) {
     const remat_cg_function *f = remat_codegen_function(cg, i);
-    char name[512];
-    snprintf(name, sizeof name, "%s_packed", f->name);
+    char *name = xasprintf("%s_packed", f->name);
     entry *e = &c->entries[i];
     e->source = f->source;
     e->kind = f->kind;
     e->numel = f->numel;
     e->num_params = f->num_params;
     e->fn = (remat_packed_fn)(uintptr_t)remat_jit_lookup(c->jit, name);
-    if (!e->fn) {
+    if (!e->fn)
       snprintf(err, err_cap, "JIT: no symbol '%s'", name);
-      rt_compiled_destroy(c);
+    free(name);
+    if (!e->fn) {
+      rtr_compiled_destroy(c);
       return NULL;
     }
   }
   return c;
 }
 
-void rt_compiled_destroy(rt_compiled *c) {
+void rtr_compiled_destroy(rtr_compiled *c) {
   if (!c)
     return;
   if (c->jit)
@@ -130,9 +127,9 @@ void rt_compiled_destroy(rt_compiled *c) {
   free(c);
 }
 
-rt_interp_options rt_compiled_options(rt_compiled *c) {
-  return (rt_interp_options){
+rtr_interp_options rtr_compiled_options(rtr_compiled *c) {
+  return (rtr_interp_options){
       .matmul_block = 64, .call_kernel = call_kernel, .ctx = c, .host_op = host_op};
 }
 
-long rt_compiled_launches(const rt_compiled *c) { return c->launches; }
+long rtr_compiled_launches(const rtr_compiled *c) { return c->launches; }

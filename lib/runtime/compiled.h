@@ -5,8 +5,8 @@
  * structural ops, collectives, arith scalars). func.call to a kernel launches the
  * compiled kernel over its whole iteration space.
  *
- * Ownership: rt_compiled_create returns an object the caller destroys with
- * rt_compiled_destroy, after the last run that uses its options. */
+ * Ownership: rtr_compiled_create returns an object the caller destroys with
+ * rtr_compiled_destroy, after the last run that uses its options. */
 #ifndef REMAT_RUNTIME_COMPILED_H
 #define REMAT_RUNTIME_COMPILED_H
 
@@ -15,20 +15,20 @@
 #include "mlir-c/IR.h"
 #include "runtime/interp.h"
 
-typedef struct rt_compiled rt_compiled;
+typedef struct rtr_compiled rtr_compiled;
 
 /* Lowers and JIT-compiles every kernel and reduction of MODULE, with the codegen's
  * opt_level (0: its IR as built, 3: O3; the bits are the same, no fast-math either way).
  * NULL on failure: after located diagnostics (a construct the codegen cannot lower) or
  * with a message in err. */
-rt_compiled *rt_compiled_create(MlirOperation module, int opt_level, char *err,
+rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, char *err,
                                 size_t err_cap);
-void rt_compiled_destroy(rt_compiled *c);
+void rtr_compiled_destroy(rtr_compiled *c);
 
 /* Interpreter options that run MODULE's kernels and reductions compiled. */
-rt_interp_options rt_compiled_options(rt_compiled *c);
+rtr_interp_options rtr_compiled_options(rtr_compiled *c);
 
 /* Kernel launches and compiled reductions so far (for reports and tests). */
-long rt_compiled_launches(const rt_compiled *c);
+long rtr_compiled_launches(const rtr_compiled *c);
 
 #endif

@@ -7,7 +7,7 @@
  * func.call / func.return. The semantics of each op are those of runtime/ops.h.
  *
  * The compiled path (runtime/compiled.h) reuses this walk for host functions and hands
- * calls to rt.kernel functions to compiled code through rt_interp_options.call_kernel.
+ * calls to rt.kernel functions to compiled code through rtr_interp_options.call_kernel.
  *
  * Errors in the program or its inputs (an unsupported op, a wrong argument count or type,
  * recursion) are emitted as MLIR diagnostics at the op's or the function's location and
@@ -18,7 +18,7 @@
 #include "mlir-c/IR.h"
 #include "runtime/buffer.h"
 
-typedef struct rt_interp_options {
+typedef struct rtr_interp_options {
   /* Compute every f32/f16/bf16 value in f64 (buffers of those types become f64; inputs
    * must be given as f64): finite differences of a function in double precision. */
   bool promote_f64;
@@ -28,36 +28,36 @@ typedef struct rt_interp_options {
    * being interpreted. RESULTS are allocated (zeroed) by the interpreter with the call's
    * result types. Returns 0, or -1 after emitting a diagnostic. */
   int (*call_kernel)(void *ctx, MlirOperation call, MlirOperation callee,
-                     const rt_buffer *const *args, int nargs, rt_buffer *const *results,
+                     const rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
                      int nresults);
   void *ctx;
   /* When set, called after every op with its results (borrowed, valid during the call):
    * remat-run records the random tensors of a run this way. */
-  void (*trace)(void *trace_ctx, MlirOperation op, rt_buffer *const *results, int nresults);
+  void (*trace)(void *trace_ctx, MlirOperation op, rtr_buffer *const *results, int nresults);
   void *trace_ctx;
   /* When set, offered every op of a function before the interpreter runs it (with ctx):
    * returns 1 when it computed RESULTS, 0 to let the interpreter run the op, -1 after
    * emitting a diagnostic. The compiled path runs reductions this way. */
-  int (*host_op)(void *ctx, MlirOperation op, rt_buffer *const *args, int nargs,
-                 rt_buffer *const *results, int nresults);
-} rt_interp_options;
+  int (*host_op)(void *ctx, MlirOperation op, rtr_buffer *const *args, int nargs,
+                 rtr_buffer *const *results, int nresults);
+} rtr_interp_options;
 
 /* The func.func named NAME in MODULE, or a null operation. */
-MlirOperation rt_interp_lookup(MlirOperation module, const char *name);
+MlirOperation rtr_interp_lookup(MlirOperation module, const char *name);
 
 /* The buffer an argument or result of this type needs (f32/f16/bf16 as f64 when
  * promote_f64); NULL when the type is not a static tensor or scalar of a supported
  * element type. Caller frees. */
-rt_buffer *rt_interp_buffer_for_type(MlirType type, bool promote_f64);
+rtr_buffer *rtr_interp_buffer_for_type(MlirType type, bool promote_f64);
 
 /* Runs FUNC (a func.func of MODULE) on INPUTS (borrowed; their types must match the
  * arguments exactly). On success returns 0 and *outputs, an array of *num_outputs
- * buffers, all owned by the caller (free with rt_buffers_free). */
-int rt_interp_run(MlirOperation module, MlirOperation func, const rt_interp_options *opts,
-                  rt_buffer *const *inputs, int num_inputs, rt_buffer ***outputs,
+ * buffers, all owned by the caller (free with rtr_buffers_free). */
+int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_options *opts,
+                  rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
                   int *num_outputs);
 
 /* Frees an array of n buffers and the array. */
-void rt_buffers_free(rt_buffer **bufs, int n);
+void rtr_buffers_free(rtr_buffer **bufs, int n);
 
 #endif

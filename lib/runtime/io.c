@@ -20,39 +20,37 @@ static uint64_t splitmix64(uint64_t *s) {
 
 /* Uniform in [-1, 1) on a grid of 2^(1-p), p the precision of the type: every value is
  * exact in the type, so no rounding can reach 1. */
-static double random_unit(uint64_t r, rt_elem e) {
-  int p = e == RT_F64 ? 53 : e == RT_F32 ? 24 : e == RT_F16 ? 11 : 8;
+static double random_unit(uint64_t r, rtr_elem e) {
+  int p = e == RTR_F64 ? 53 : e == RTR_F32 ? 24 : e == RTR_F16 ? 11 : 8;
   return ldexp((double)(r >> (64 - p)), 1 - p) - 1.0;
 }
 
-rt_buffer **rt_inputs_random(MlirOperation func, uint64_t seed, int *count) {
+rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count) {
   MlirBlock entry = rt_func_entry_block(func);
   int n = (int)mlirBlockGetNumArguments(entry);
-  rt_buffer **bufs = calloc((size_t)n + 1, sizeof *bufs);
-  if (!bufs)
-    abort();
+  rtr_buffer **bufs = xcalloc((size_t)n + 1, sizeof *bufs);
   for (int k = 0; k < n; k++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, k));
-    rt_buffer *b = bufs[k] = rt_buffer_for_type(t);
+    rtr_buffer *b = bufs[k] = rtr_buffer_for_type(t);
     if (!b) {
       char tb[128];
       fprintf(stderr, "remat-run: error: argument #%d has a type the runtime does not "
                       "support: '%s'\n",
               k, rt_type_str(t, tb, sizeof tb));
-      rt_buffers_free(bufs, k);
+      rtr_buffers_free(bufs, k);
       return NULL;
     }
     uint64_t s = seed ^ ((uint64_t)(k + 1) * 0xD1B54A32D192ED03ull);
     for (int64_t i = 0; i < b->numel; i++) {
       uint64_t r = splitmix64(&s);
-      if (rt_elem_is_float(b->elem))
-        rt_buffer_set_f(b, i, random_unit(r, b->elem));
-      else if (b->elem == RT_I1)
-        rt_buffer_set_i(b, i, (int64_t)(r >> 63));
+      if (rtr_elem_is_float(b->elem))
+        rtr_buffer_set_f(b, i, random_unit(r, b->elem));
+      else if (b->elem == RTR_I1)
+        rtr_buffer_set_i(b, i, (int64_t)(r >> 63));
       else if (b->is_scalar)
-        rt_buffer_set_i(b, i, (int64_t)r);
+        rtr_buffer_set_i(b, i, (int64_t)r);
       else
-        rt_buffer_set_i(b, i, (int64_t)(r >> 60) - 8);
+        rtr_buffer_set_i(b, i, (int64_t)(r >> 60) - 8);
     }
   }
   *count = n;
@@ -61,16 +59,16 @@ rt_buffer **rt_inputs_random(MlirOperation func, uint64_t seed, int *count) {
 
 /* ---- types -------------------------------------------------------------------------- */
 
-static bool elem_from_name(const char *s, size_t n, rt_elem *e) {
-  for (int k = 0; k < RT_ELEM_COUNT; k++)
-    if (strlen(rt_elem_name((rt_elem)k)) == n && !strncmp(s, rt_elem_name((rt_elem)k), n)) {
-      *e = (rt_elem)k;
+static bool elem_from_name(const char *s, size_t n, rtr_elem *e) {
+  for (int k = 0; k < RTR_ELEM_COUNT; k++)
+    if (strlen(rtr_elem_name((rtr_elem)k)) == n && !strncmp(s, rtr_elem_name((rtr_elem)k), n)) {
+      *e = (rtr_elem)k;
       return true;
     }
   return false;
 }
 
-int rt_buffer_parse_type(const char *s, rt_elem *elem, bool *is_scalar, int *rank,
+int rtr_buffer_parse_type(const char *s, rtr_elem *elem, bool *is_scalar, int *rank,
                          int64_t *dims) {
   size_t n = strlen(s);
   if (strncmp(s, "tensor<", 7)) {
@@ -132,38 +130,38 @@ static bool next_token(reader *r) {
 }
 
 static bool is_type_token(const char *t) {
-  rt_elem e;
+  rtr_elem e;
   return !strncmp(t, "tensor<", 7) || elem_from_name(t, strlen(t), &e);
 }
 
-static int parse_elem(reader *r, rt_buffer *b, int64_t i) {
+static int parse_elem(reader *r, rtr_buffer *b, int64_t i) {
   char *end;
   errno = 0;
-  if (rt_elem_is_float(b->elem)) {
+  if (rtr_elem_is_float(b->elem)) {
     double v = strtod(r->tok, &end);
     if (*end || end == r->tok)
       goto bad;
-    rt_buffer_set_f(b, i, v);
+    rtr_buffer_set_f(b, i, v);
     return 0;
   }
-  if (b->elem == RT_I1 && (!strcmp(r->tok, "true") || !strcmp(r->tok, "false"))) {
-    rt_buffer_set_i(b, i, r->tok[0] == 't');
+  if (b->elem == RTR_I1 && (!strcmp(r->tok, "true") || !strcmp(r->tok, "false"))) {
+    rtr_buffer_set_i(b, i, r->tok[0] == 't');
     return 0;
   }
   long long v = strtoll(r->tok, &end, 0);
   if (*end || end == r->tok || errno)
     goto bad;
-  if (b->elem == RT_I1 && v != 0 && v != 1)
+  if (b->elem == RTR_I1 && v != 0 && v != 1)
     goto bad;
-  rt_buffer_set_i(b, i, v);
+  rtr_buffer_set_i(b, i, v);
   return 0;
 bad:
   fprintf(stderr, "remat-run: error: %s:%d: '%s' is not a valid %s value\n", r->path,
-          r->line, r->tok, rt_elem_name(b->elem));
+          r->line, r->tok, rtr_elem_name(b->elem));
   return -1;
 }
 
-rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count) {
+rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
   MlirBlock entry = rt_func_entry_block(func);
   MlirStringRef fname = rt_func_name(func);
   int n = (int)mlirBlockGetNumArguments(entry), got = 0;
@@ -173,9 +171,7 @@ rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count) {
             strerror(errno));
     return NULL;
   }
-  rt_buffer **bufs = calloc((size_t)n + 1, sizeof *bufs);
-  if (!bufs)
-    abort();
+  rtr_buffer **bufs = xcalloc((size_t)n + 1, sizeof *bufs);
   bool have = next_token(&r);
   while (have) {
     char a[128], b[128];
@@ -185,11 +181,11 @@ rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count) {
               path, r.line, r.tok);
       goto fail;
     }
-    rt_elem e;
+    rtr_elem e;
     bool scalar;
     int rank;
     int64_t dims[RT_MAX_RANK];
-    if (rt_buffer_parse_type(r.tok, &e, &scalar, &rank, dims)) {
+    if (rtr_buffer_parse_type(r.tok, &e, &scalar, &rank, dims)) {
       fprintf(stderr, "remat-run: error: %s:%d: invalid type '%s'\n", path, r.line, r.tok);
       goto fail;
     }
@@ -199,17 +195,17 @@ rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count) {
               path, r.line, (int)fname.length, fname.data, n);
       goto fail;
     }
-    rt_buffer *want =
-        rt_buffer_for_type(mlirValueGetType(mlirBlockGetArgument(entry, got)));
-    rt_buffer *val = bufs[got] = rt_buffer_new(e, scalar, rank, dims);
-    bool same = want && rt_buffer_same_type(want, val);
+    rtr_buffer *want =
+        rtr_buffer_for_type(mlirValueGetType(mlirBlockGetArgument(entry, got)));
+    rtr_buffer *val = bufs[got] = rtr_buffer_new(e, scalar, rank, dims);
+    bool same = want && rtr_buffer_same_type(want, val);
     if (!same)
       fprintf(stderr, "remat-run: error: %s:%d: argument #%d of '@%.*s' is '%s', the file "
                       "gives '%s'\n",
               path, r.line, got, (int)fname.length, fname.data,
-              want ? rt_buffer_type_str(want, a, sizeof a) : "an unsupported type",
-              rt_buffer_type_str(val, b, sizeof b));
-    rt_buffer_free(want);
+              want ? rtr_buffer_type_str(want, a, sizeof a) : "an unsupported type",
+              rtr_buffer_type_str(val, b, sizeof b));
+    rtr_buffer_free(want);
     got++;
     if (!same)
       goto fail;
@@ -240,24 +236,24 @@ rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count) {
   return bufs;
 fail:
   fclose(r.f);
-  rt_buffers_free(bufs, got);
+  rtr_buffers_free(bufs, got);
   return NULL;
 }
 
 /* ---- writers ------------------------------------------------------------------------ */
 
-static void write_elem(FILE *out, const rt_buffer *b, int64_t i) {
-  if (b->elem == RT_F64)
-    fprintf(out, "%.17g", rt_buffer_get_f(b, i));
-  else if (rt_elem_is_float(b->elem))
-    fprintf(out, "%.9g", rt_buffer_get_f(b, i));
+static void write_elem(FILE *out, const rtr_buffer *b, int64_t i) {
+  if (b->elem == RTR_F64)
+    fprintf(out, "%.17g", rtr_buffer_get_f(b, i));
+  else if (rtr_elem_is_float(b->elem))
+    fprintf(out, "%.9g", rtr_buffer_get_f(b, i));
   else
-    fprintf(out, "%lld", (long long)rt_buffer_get_i(b, i));
+    fprintf(out, "%lld", (long long)rtr_buffer_get_i(b, i));
 }
 
-void rt_buffer_write_text(FILE *out, const rt_buffer *b) {
+void rtr_buffer_write_text(FILE *out, const rtr_buffer *b) {
   char tb[160];
-  fputs(rt_buffer_type_str(b, tb, sizeof tb), out);
+  fputs(rtr_buffer_type_str(b, tb, sizeof tb), out);
   int64_t row = b->rank ? b->dims[b->rank - 1] : 1;
   for (int64_t i = 0; i < b->numel; i++) {
     fputs(row > 0 && i % row == 0 && b->numel > row ? "\n  " : " ", out);
@@ -266,13 +262,13 @@ void rt_buffer_write_text(FILE *out, const rt_buffer *b) {
   fputc('\n', out);
 }
 
-void rt_buffer_write_summary(FILE *out, const rt_buffer *b) {
+void rtr_buffer_write_summary(FILE *out, const rtr_buffer *b) {
   char tb[160];
-  fputs(rt_buffer_type_str(b, tb, sizeof tb), out);
-  if (rt_elem_is_float(b->elem)) {
+  fputs(rtr_buffer_type_str(b, tb, sizeof tb), out);
+  if (rtr_elem_is_float(b->elem)) {
     double sum = 0, lo = INFINITY, hi = -INFINITY;
     for (int64_t i = 0; i < b->numel; i++) {
-      double v = rt_buffer_get_f(b, i);
+      double v = rtr_buffer_get_f(b, i);
       sum += v;
       lo = fmin(lo, v);
       hi = fmax(hi, v);
@@ -281,7 +277,7 @@ void rt_buffer_write_summary(FILE *out, const rt_buffer *b) {
   } else {
     int64_t sum = 0, lo = INT64_MAX, hi = INT64_MIN;
     for (int64_t i = 0; i < b->numel; i++) {
-      int64_t v = rt_buffer_get_i(b, i);
+      int64_t v = rtr_buffer_get_i(b, i);
       sum = (int64_t)((uint64_t)sum + (uint64_t)v);
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
@@ -289,5 +285,5 @@ void rt_buffer_write_summary(FILE *out, const rt_buffer *b) {
     fprintf(out, " sum=%lld min=%lld max=%lld", (long long)sum, (long long)lo,
             (long long)hi);
   }
-  fprintf(out, " hash=0x%016llx", (unsigned long long)rt_buffer_hash(b));
+  fprintf(out, " hash=0x%016llx", (unsigned long long)rtr_buffer_hash(b));
 }

@@ -12,7 +12,7 @@
  * strtoll; i1 takes 0/1 or false/true. Written floats use %.9g (f32, f16, bf16) or
  * %.17g (f64), which read back to the same bits.
  *
- * Ownership: arrays of buffers returned here belong to the caller (rt_buffers_free). */
+ * Ownership: arrays of buffers returned here belong to the caller (rtr_buffers_free). */
 #ifndef REMAT_RUNTIME_IO_H
 #define REMAT_RUNTIME_IO_H
 
@@ -25,19 +25,19 @@
  * uniform in [-1, 1), integer tensors in [-8, 8), i1 0/1, integer scalars (seeds and
  * offsets) full-width. The k-th argument's values depend only on (seed, k). Returns NULL
  * (after a message on stderr) for an argument type the runtime does not support. */
-rt_buffer **rt_inputs_random(MlirOperation func, uint64_t seed, int *count);
+rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count);
 
 /* Reads the text format from PATH and checks it against FUNC's argument types. Returns
  * NULL after printing "remat-run: error: PATH:LINE: ..." on stderr on any problem. */
-rt_buffer **rt_inputs_read(MlirOperation func, const char *path, int *count);
+rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count);
 
 /* Writes one value in the text format (type, then the elements), ending in a newline. */
-void rt_buffer_write_text(FILE *out, const rt_buffer *b);
+void rtr_buffer_write_text(FILE *out, const rtr_buffer *b);
 /* "tensor<2x2xf32> sum=... min=... max=... hash=0x..." (no newline). */
-void rt_buffer_write_summary(FILE *out, const rt_buffer *b);
+void rtr_buffer_write_summary(FILE *out, const rtr_buffer *b);
 
 /* Parses a type string ("tensor<2x3xf32>", "i64"); 0 on success, -1 otherwise. */
-int rt_buffer_parse_type(const char *s, rt_elem *elem, bool *is_scalar, int *rank,
+int rtr_buffer_parse_type(const char *s, rtr_elem *elem, bool *is_scalar, int *rank,
                          int64_t *dims);
 
 #endif

@@ -9,27 +9,16 @@
 #include "half.h"
 #include "philox.h"
 
-#define BUG(...)                                                                          \
-  (fprintf(stderr, "%s:%d: internal error: ", __FILE__, __LINE__),                      \
-   fprintf(stderr, __VA_ARGS__), fputc('\n', stderr), abort())
-
 typedef enum domain { DOM_F32, DOM_F64, DOM_INT } domain;
 
-static domain domain_of(rt_elem e) {
-  if (e == RT_F64)
+static domain domain_of(rtr_elem e) {
+  if (e == RTR_F64)
     return DOM_F64;
-  return rt_elem_is_float(e) ? DOM_F32 : DOM_INT;
-}
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p)
-    BUG("out of memory");
-  return p;
+  return rtr_elem_is_float(e) ? DOM_F32 : DOM_INT;
 }
 
 /* Row-major strides (in elements) of a shape. */
-static void strides_of(const rt_buffer *b, int64_t *s) {
+static void strides_of(const rtr_buffer *b, int64_t *s) {
   int64_t acc = 1;
   for (int k = b->rank - 1; k >= 0; k--) {
     s[k] = acc;
@@ -38,15 +27,15 @@ static void strides_of(const rt_buffer *b, int64_t *s) {
 }
 
 /* Multi-index of linear index i in b's shape. */
-static void unravel(const rt_buffer *b, int64_t i, int64_t *idx) {
+static void unravel(const rtr_buffer *b, int64_t i, int64_t *idx) {
   for (int k = b->rank - 1; k >= 0; k--) {
     idx[k] = b->dims[k] ? i % b->dims[k] : 0;
     i = b->dims[k] ? i / b->dims[k] : 0;
   }
 }
 
-static void copy_elem(rt_buffer *out, int64_t i, const rt_buffer *in, int64_t j) {
-  size_t es = rt_elem_size(out->elem);
+static void copy_elem(rtr_buffer *out, int64_t i, const rtr_buffer *in, int64_t j) {
+  size_t es = rtr_elem_size(out->elem);
   memcpy((char *)out->data + (size_t)i * es, (const char *)in->data + (size_t)j * es, es);
 }
 
@@ -82,73 +71,73 @@ static double min_f64(double a, double b) {
   return a < b ? a : b;
 }
 
-static float ew_f32(rt_ew op, float a, float b) {
+static float ew_f32(rtr_ew op, float a, float b) {
   switch (op) {
-  case RT_EW_ADD: return a + b;
-  case RT_EW_SUB: return a - b;
-  case RT_EW_MUL: return a * b;
-  case RT_EW_DIV: return a / b;
-  case RT_EW_REM: return fmodf(a, b);
-  case RT_EW_MAX: return max_f32(a, b);
-  case RT_EW_MIN: return min_f32(a, b);
-  case RT_EW_POW: return powf(a, b);
-  case RT_EW_NEG: return -a;
-  case RT_EW_EXP: return expf(a);
-  case RT_EW_LOG: return logf(a);
-  case RT_EW_TANH: return tanhf(a);
-  case RT_EW_ERF: return erff(a);
-  case RT_EW_SQRT: return sqrtf(a);
-  case RT_EW_RSQRT: return 1.0f / sqrtf(a);
-  case RT_EW_ABS: return fabsf(a);
-  case RT_EW_SIN: return sinf(a);
-  case RT_EW_COS: return cosf(a);
-  default: BUG("elementwise op %d on floats", (int)op);
+  case RTR_EW_ADD: return a + b;
+  case RTR_EW_SUB: return a - b;
+  case RTR_EW_MUL: return a * b;
+  case RTR_EW_DIV: return a / b;
+  case RTR_EW_REM: return fmodf(a, b);
+  case RTR_EW_MAX: return max_f32(a, b);
+  case RTR_EW_MIN: return min_f32(a, b);
+  case RTR_EW_POW: return powf(a, b);
+  case RTR_EW_NEG: return -a;
+  case RTR_EW_EXP: return expf(a);
+  case RTR_EW_LOG: return logf(a);
+  case RTR_EW_TANH: return tanhf(a);
+  case RTR_EW_ERF: return erff(a);
+  case RTR_EW_SQRT: return sqrtf(a);
+  case RTR_EW_RSQRT: return 1.0f / sqrtf(a);
+  case RTR_EW_ABS: return fabsf(a);
+  case RTR_EW_SIN: return sinf(a);
+  case RTR_EW_COS: return cosf(a);
+  default: remat_fatal("elementwise op %d on floats", (int)op);
   }
 }
 
-static double ew_f64(rt_ew op, double a, double b) {
+static double ew_f64(rtr_ew op, double a, double b) {
   switch (op) {
-  case RT_EW_ADD: return a + b;
-  case RT_EW_SUB: return a - b;
-  case RT_EW_MUL: return a * b;
-  case RT_EW_DIV: return a / b;
-  case RT_EW_REM: return fmod(a, b);
-  case RT_EW_MAX: return max_f64(a, b);
-  case RT_EW_MIN: return min_f64(a, b);
-  case RT_EW_POW: return pow(a, b);
-  case RT_EW_NEG: return -a;
-  case RT_EW_EXP: return exp(a);
-  case RT_EW_LOG: return log(a);
-  case RT_EW_TANH: return tanh(a);
-  case RT_EW_ERF: return erf(a);
-  case RT_EW_SQRT: return sqrt(a);
-  case RT_EW_RSQRT: return 1.0 / sqrt(a);
-  case RT_EW_ABS: return fabs(a);
-  case RT_EW_SIN: return sin(a);
-  case RT_EW_COS: return cos(a);
-  default: BUG("elementwise op %d on floats", (int)op);
+  case RTR_EW_ADD: return a + b;
+  case RTR_EW_SUB: return a - b;
+  case RTR_EW_MUL: return a * b;
+  case RTR_EW_DIV: return a / b;
+  case RTR_EW_REM: return fmod(a, b);
+  case RTR_EW_MAX: return max_f64(a, b);
+  case RTR_EW_MIN: return min_f64(a, b);
+  case RTR_EW_POW: return pow(a, b);
+  case RTR_EW_NEG: return -a;
+  case RTR_EW_EXP: return exp(a);
+  case RTR_EW_LOG: return log(a);
+  case RTR_EW_TANH: return tanh(a);
+  case RTR_EW_ERF: return erf(a);
+  case RTR_EW_SQRT: return sqrt(a);
+  case RTR_EW_RSQRT: return 1.0 / sqrt(a);
+  case RTR_EW_ABS: return fabs(a);
+  case RTR_EW_SIN: return sin(a);
+  case RTR_EW_COS: return cos(a);
+  default: remat_fatal("elementwise op %d on floats", (int)op);
   }
 }
 
 /* Integer arithmetic wraps (done on uint64; the store truncates to the width). Division
  * and remainder by zero give 0: the interpreter must not trap on user data. */
-static int64_t ew_int(rt_ew op, int64_t a, int64_t b) {
+static int64_t ew_int(rtr_ew op, int64_t a, int64_t b) {
   uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
   switch (op) {
-  case RT_EW_ADD: return (int64_t)(ua + ub);
-  case RT_EW_SUB: return (int64_t)(ua - ub);
-  case RT_EW_MUL: return (int64_t)(ua * ub);
-  case RT_EW_DIV:
+  case RTR_EW_ADD: return (int64_t)(ua + ub);
+  case RTR_EW_SUB: return (int64_t)(ua - ub);
+  case RTR_EW_MUL: return (int64_t)(ua * ub);
+  case RTR_EW_DIV:
     if (b == 0)
       return 0;
     return (a == INT64_MIN && b == -1) ? a : a / b;
-  case RT_EW_REM:
+  case RTR_EW_REM:
     if (b == 0 || b == -1)
       return 0;
     return a % b;
-  case RT_EW_MAX: return a > b ? a : b;
-  case RT_EW_MIN: return a < b ? a : b;
-  case RT_EW_POW: {
+  case RTR_EW_MAX: return a > b ? a : b;
+  case RTR_EW_MIN: return a < b ? a : b;
+  case RTR_EW_POW: {
     if (b < 0)
       return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
     uint64_t r = 1, base = ua;
@@ -157,54 +146,54 @@ static int64_t ew_int(rt_ew op, int64_t a, int64_t b) {
         r *= base;
     return (int64_t)r;
   }
-  case RT_EW_AND: return a & b;
-  case RT_EW_OR: return a | b;
-  case RT_EW_XOR: return a ^ b;
-  case RT_EW_NEG: return (int64_t)(0 - ua);
-  case RT_EW_ABS: return a < 0 ? (int64_t)(0 - ua) : a;
-  default: BUG("elementwise op %d on integers", (int)op);
+  case RTR_EW_AND: return a & b;
+  case RTR_EW_OR: return a | b;
+  case RTR_EW_XOR: return a ^ b;
+  case RTR_EW_NEG: return (int64_t)(0 - ua);
+  case RTR_EW_ABS: return a < 0 ? (int64_t)(0 - ua) : a;
+  default: remat_fatal("elementwise op %d on integers", (int)op);
   }
 }
 
-int rt_ew_arity(rt_ew op) {
-  if (op == RT_EW_SELECT)
+int rtr_ew_arity(rtr_ew op) {
+  if (op == RTR_EW_SELECT)
     return 3;
-  return op >= RT_EW_NEG ? 1 : 2;
+  return op >= RTR_EW_NEG ? 1 : 2;
 }
 
-void rt_ew_apply(rt_ew op, rt_buffer *out, const rt_buffer *const *args) {
-  int n = rt_ew_arity(op);
+void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args) {
+  int n = rtr_ew_arity(op);
   domain d = domain_of(out->elem);
   for (int64_t i = 0; i < out->numel; i++) {
     int64_t ix[3] = {0, 0, 0};
     for (int k = 0; k < n; k++)
       ix[k] = args[k]->numel == 1 ? 0 : i;
-    if (op == RT_EW_SELECT) {
-      const rt_buffer *src = rt_buffer_get_i(args[0], ix[0]) ? args[1] : args[2];
-      int64_t j = rt_buffer_get_i(args[0], ix[0]) ? ix[1] : ix[2];
+    if (op == RTR_EW_SELECT) {
+      const rtr_buffer *src = rtr_buffer_get_i(args[0], ix[0]) ? args[1] : args[2];
+      int64_t j = rtr_buffer_get_i(args[0], ix[0]) ? ix[1] : ix[2];
       if (src->elem == out->elem)
         copy_elem(out, i, src, j);
       else if (d == DOM_F32)
-        rt_buffer_set_f32(out, i, rt_buffer_get_f32(src, j));
+        rtr_buffer_set_f32(out, i, rtr_buffer_get_f32(src, j));
       else if (d == DOM_F64)
-        rt_buffer_set_f(out, i, rt_buffer_get_f(src, j));
+        rtr_buffer_set_f(out, i, rtr_buffer_get_f(src, j));
       else
-        rt_buffer_set_i(out, i, rt_buffer_get_i(src, j));
+        rtr_buffer_set_i(out, i, rtr_buffer_get_i(src, j));
       continue;
     }
-    const rt_buffer *b = n > 1 ? args[1] : args[0];
+    const rtr_buffer *b = n > 1 ? args[1] : args[0];
     switch (d) {
     case DOM_F32:
-      rt_buffer_set_f32(out, i, ew_f32(op, rt_buffer_get_f32(args[0], ix[0]),
-                                       rt_buffer_get_f32(b, ix[1])));
+      rtr_buffer_set_f32(out, i, ew_f32(op, rtr_buffer_get_f32(args[0], ix[0]),
+                                       rtr_buffer_get_f32(b, ix[1])));
       break;
     case DOM_F64:
-      rt_buffer_set_f(out, i,
-                      ew_f64(op, rt_buffer_get_f(args[0], ix[0]), rt_buffer_get_f(b, ix[1])));
+      rtr_buffer_set_f(out, i,
+                      ew_f64(op, rtr_buffer_get_f(args[0], ix[0]), rtr_buffer_get_f(b, ix[1])));
       break;
     case DOM_INT:
-      rt_buffer_set_i(out, i,
-                      ew_int(op, rt_buffer_get_i(args[0], ix[0]), rt_buffer_get_i(b, ix[1])));
+      rtr_buffer_set_i(out, i,
+                      ew_int(op, rtr_buffer_get_i(args[0], ix[0]), rtr_buffer_get_i(b, ix[1])));
       break;
     }
   }
@@ -212,126 +201,126 @@ void rt_ew_apply(rt_ew op, rt_buffer *out, const rt_buffer *const *args) {
 
 /* ---- compare ------------------------------------------------------------------------ */
 
-static bool cmp_f(rt_cmp p, double a, double b) {
+static bool cmp_f(rtr_cmp p, double a, double b) {
   bool uno = isnan(a) || isnan(b);
   switch (p) {
-  case RT_CMP_FALSE: return false;
-  case RT_CMP_OEQ: return !uno && a == b;
-  case RT_CMP_OGT: return !uno && a > b;
-  case RT_CMP_OGE: return !uno && a >= b;
-  case RT_CMP_OLT: return !uno && a < b;
-  case RT_CMP_OLE: return !uno && a <= b;
-  case RT_CMP_ONE: return !uno && a != b;
-  case RT_CMP_ORD: return !uno;
-  case RT_CMP_UEQ: return uno || a == b;
-  case RT_CMP_UGT: return uno || a > b;
-  case RT_CMP_UGE: return uno || a >= b;
-  case RT_CMP_ULT: return uno || a < b;
-  case RT_CMP_ULE: return uno || a <= b;
-  case RT_CMP_UNE: return uno || a != b;
-  case RT_CMP_UNO: return uno;
-  case RT_CMP_TRUE: return true;
-  default: BUG("integer predicate %d on floats", (int)p);
+  case RTR_CMP_FALSE: return false;
+  case RTR_CMP_OEQ: return !uno && a == b;
+  case RTR_CMP_OGT: return !uno && a > b;
+  case RTR_CMP_OGE: return !uno && a >= b;
+  case RTR_CMP_OLT: return !uno && a < b;
+  case RTR_CMP_OLE: return !uno && a <= b;
+  case RTR_CMP_ONE: return !uno && a != b;
+  case RTR_CMP_ORD: return !uno;
+  case RTR_CMP_UEQ: return uno || a == b;
+  case RTR_CMP_UGT: return uno || a > b;
+  case RTR_CMP_UGE: return uno || a >= b;
+  case RTR_CMP_ULT: return uno || a < b;
+  case RTR_CMP_ULE: return uno || a <= b;
+  case RTR_CMP_UNE: return uno || a != b;
+  case RTR_CMP_UNO: return uno;
+  case RTR_CMP_TRUE: return true;
+  default: remat_fatal("integer predicate %d on floats", (int)p);
   }
 }
 
-static uint64_t as_unsigned(int64_t v, rt_elem e) {
+static uint64_t as_unsigned(int64_t v, rtr_elem e) {
   switch (e) {
-  case RT_I1: return (uint64_t)v & 1;
-  case RT_I8: return (uint64_t)v & 0xff;
-  case RT_I32: return (uint64_t)v & 0xffffffffu;
+  case RTR_I1: return (uint64_t)v & 1;
+  case RTR_I8: return (uint64_t)v & 0xff;
+  case RTR_I32: return (uint64_t)v & 0xffffffffu;
   default: return (uint64_t)v;
   }
 }
 
-static bool cmp_i(rt_cmp p, int64_t a, int64_t b, rt_elem e) {
+static bool cmp_i(rtr_cmp p, int64_t a, int64_t b, rtr_elem e) {
   uint64_t ua = as_unsigned(a, e), ub = as_unsigned(b, e);
   switch (p) {
-  case RT_CMP_EQ: return a == b;
-  case RT_CMP_NE: return a != b;
-  case RT_CMP_SLT: return a < b;
-  case RT_CMP_SLE: return a <= b;
-  case RT_CMP_SGT: return a > b;
-  case RT_CMP_SGE: return a >= b;
-  case RT_CMP_IULT: return ua < ub;
-  case RT_CMP_IULE: return ua <= ub;
-  case RT_CMP_IUGT: return ua > ub;
-  case RT_CMP_IUGE: return ua >= ub;
-  default: BUG("float predicate %d on integers", (int)p);
+  case RTR_CMP_EQ: return a == b;
+  case RTR_CMP_NE: return a != b;
+  case RTR_CMP_SLT: return a < b;
+  case RTR_CMP_SLE: return a <= b;
+  case RTR_CMP_SGT: return a > b;
+  case RTR_CMP_SGE: return a >= b;
+  case RTR_CMP_IULT: return ua < ub;
+  case RTR_CMP_IULE: return ua <= ub;
+  case RTR_CMP_IUGT: return ua > ub;
+  case RTR_CMP_IUGE: return ua >= ub;
+  default: remat_fatal("float predicate %d on integers", (int)p);
   }
 }
 
-void rt_cmp_apply(rt_cmp pred, rt_elem dom, rt_buffer *out, const rt_buffer *a,
-                  const rt_buffer *b) {
+void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer *a,
+                  const rtr_buffer *b) {
   domain d = domain_of(dom);
   for (int64_t i = 0; i < out->numel; i++) {
     int64_t ia = a->numel == 1 ? 0 : i, ib = b->numel == 1 ? 0 : i;
     bool r;
     if (d == DOM_F32) /* f32 operands compare exactly as doubles */
-      r = cmp_f(pred, rt_buffer_get_f32(a, ia), rt_buffer_get_f32(b, ib));
+      r = cmp_f(pred, rtr_buffer_get_f32(a, ia), rtr_buffer_get_f32(b, ib));
     else if (d == DOM_F64)
-      r = cmp_f(pred, rt_buffer_get_f(a, ia), rt_buffer_get_f(b, ib));
+      r = cmp_f(pred, rtr_buffer_get_f(a, ia), rtr_buffer_get_f(b, ib));
     else
-      r = cmp_i(pred, rt_buffer_get_i(a, ia), rt_buffer_get_i(b, ib), dom);
-    rt_buffer_set_i(out, i, r);
+      r = cmp_i(pred, rtr_buffer_get_i(a, ia), rtr_buffer_get_i(b, ib), dom);
+    rtr_buffer_set_i(out, i, r);
   }
 }
 
 /* ---- conversion, constants ---------------------------------------------------------- */
 
-void rt_convert(rt_buffer *out, const rt_buffer *in, bool src_unsigned) {
+void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned) {
   domain dout = domain_of(out->elem), din = domain_of(in->elem);
   for (int64_t i = 0; i < out->numel; i++) {
     int64_t j = in->numel == 1 ? 0 : i;
     if (din == DOM_INT) {
-      int64_t v = rt_buffer_get_i(in, j);
+      int64_t v = rtr_buffer_get_i(in, j);
       uint64_t u = as_unsigned(v, in->elem);
-      if (src_unsigned || in->elem == RT_I1) {
+      if (src_unsigned || in->elem == RTR_I1) {
         if (dout == DOM_F32)
-          rt_buffer_set_f32(out, i, (float)u);
+          rtr_buffer_set_f32(out, i, (float)u);
         else if (dout == DOM_F64)
-          rt_buffer_set_f(out, i, (double)u);
+          rtr_buffer_set_f(out, i, (double)u);
         else
-          rt_buffer_set_i(out, i, out->elem == RT_I1 ? u != 0 : (int64_t)u);
+          rtr_buffer_set_i(out, i, out->elem == RTR_I1 ? u != 0 : (int64_t)u);
       } else if (dout == DOM_F32)
-        rt_buffer_set_f32(out, i, (float)v);
+        rtr_buffer_set_f32(out, i, (float)v);
       else if (dout == DOM_F64)
-        rt_buffer_set_f(out, i, (double)v);
+        rtr_buffer_set_f(out, i, (double)v);
       else
-        rt_buffer_set_i(out, i, out->elem == RT_I1 ? v != 0 : v);
+        rtr_buffer_set_i(out, i, out->elem == RTR_I1 ? v != 0 : v);
     } else if (din == DOM_F32 && dout == DOM_F32) {
-      rt_buffer_set_f32(out, i, rt_buffer_get_f32(in, j));
+      rtr_buffer_set_f32(out, i, rtr_buffer_get_f32(in, j));
     } else if (dout == DOM_INT) {
-      rt_buffer_set_i(out, i, rt_float_to_int(rt_buffer_get_f(in, j), out->elem));
+      rtr_buffer_set_i(out, i, rtr_float_to_int(rtr_buffer_get_f(in, j), out->elem));
     } else {
-      rt_buffer_set_f(out, i, rt_buffer_get_f(in, j));
+      rtr_buffer_set_f(out, i, rtr_buffer_get_f(in, j));
     }
   }
 }
 
-void rt_fill(rt_buffer *out, double fv, int64_t iv) {
+void rtr_fill(rtr_buffer *out, double fv, int64_t iv) {
   for (int64_t i = 0; i < out->numel; i++) {
-    if (rt_elem_is_float(out->elem))
-      rt_buffer_set_f(out, i, fv);
+    if (rtr_elem_is_float(out->elem))
+      rtr_buffer_set_f(out, i, fv);
     else
-      rt_buffer_set_i(out, i, iv);
+      rtr_buffer_set_i(out, i, iv);
   }
 }
 
-void rt_iota(rt_buffer *out, int dim) {
+void rtr_iota(rtr_buffer *out, int dim) {
   int64_t idx[RT_MAX_RANK];
   for (int64_t i = 0; i < out->numel; i++) {
     unravel(out, i, idx);
-    if (rt_elem_is_float(out->elem))
-      rt_buffer_set_f(out, i, (double)idx[dim]);
+    if (rtr_elem_is_float(out->elem))
+      rtr_buffer_set_f(out, i, (double)idx[dim]);
     else
-      rt_buffer_set_i(out, i, idx[dim]);
+      rtr_buffer_set_i(out, i, idx[dim]);
   }
 }
 
 /* ---- structural --------------------------------------------------------------------- */
 
-void rt_broadcast(rt_buffer *out, const rt_buffer *in, const int64_t *dims) {
+void rtr_broadcast(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   strides_of(in, st);
   for (int64_t i = 0; i < out->numel; i++) {
@@ -343,7 +332,7 @@ void rt_broadcast(rt_buffer *out, const rt_buffer *in, const int64_t *dims) {
   }
 }
 
-void rt_transpose(rt_buffer *out, const rt_buffer *in, const int64_t *perm) {
+void rtr_transpose(rtr_buffer *out, const rtr_buffer *in, const int64_t *perm) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   strides_of(in, st);
   for (int64_t i = 0; i < out->numel; i++) {
@@ -355,7 +344,7 @@ void rt_transpose(rt_buffer *out, const rt_buffer *in, const int64_t *perm) {
   }
 }
 
-void rt_slice(rt_buffer *out, const rt_buffer *in, const int64_t *start,
+void rtr_slice(rtr_buffer *out, const rtr_buffer *in, const int64_t *start,
               const int64_t *stride) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   strides_of(in, st);
@@ -368,7 +357,7 @@ void rt_slice(rt_buffer *out, const rt_buffer *in, const int64_t *start,
   }
 }
 
-void rt_concat(rt_buffer *out, const rt_buffer *const *ins, int n, int dim) {
+void rtr_concat(rtr_buffer *out, const rtr_buffer *const *ins, int n, int dim) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   for (int64_t i = 0; i < out->numel; i++) {
     unravel(out, i, idx);
@@ -386,30 +375,30 @@ void rt_concat(rt_buffer *out, const rt_buffer *const *ins, int n, int dim) {
 
 /* ---- reductions and matmul ---------------------------------------------------------- */
 
-static float f32_init(rt_reduce_kind k) {
-  return k == RT_REDUCE_SUM ? 0.0f : k == RT_REDUCE_MAX ? -INFINITY : INFINITY;
+static float f32_init(rtr_reduce_kind k) {
+  return k == RTR_REDUCE_SUM ? 0.0f : k == RTR_REDUCE_MAX ? -INFINITY : INFINITY;
 }
-static int64_t int_init(rt_reduce_kind k, rt_elem e) {
-  if (k == RT_REDUCE_SUM)
+static int64_t int_init(rtr_reduce_kind k, rtr_elem e) {
+  if (k == RTR_REDUCE_SUM)
     return 0;
-  int64_t lo = e == RT_I1 ? 0 : e == RT_I8 ? INT8_MIN : e == RT_I32 ? INT32_MIN : INT64_MIN;
-  int64_t hi = e == RT_I1 ? 1 : e == RT_I8 ? INT8_MAX : e == RT_I32 ? INT32_MAX : INT64_MAX;
-  return k == RT_REDUCE_MAX ? lo : hi;
+  int64_t lo = e == RTR_I1 ? 0 : e == RTR_I8 ? INT8_MIN : e == RTR_I32 ? INT32_MIN : INT64_MIN;
+  int64_t hi = e == RTR_I1 ? 1 : e == RTR_I8 ? INT8_MAX : e == RTR_I32 ? INT32_MAX : INT64_MAX;
+  return k == RTR_REDUCE_MAX ? lo : hi;
 }
-static float red_f32(rt_reduce_kind k, float acc, float v) {
-  return k == RT_REDUCE_SUM ? acc + v : k == RT_REDUCE_MAX ? max_f32(acc, v) : min_f32(acc, v);
+static float red_f32(rtr_reduce_kind k, float acc, float v) {
+  return k == RTR_REDUCE_SUM ? acc + v : k == RTR_REDUCE_MAX ? max_f32(acc, v) : min_f32(acc, v);
 }
-static double red_f64(rt_reduce_kind k, double acc, double v) {
-  return k == RT_REDUCE_SUM ? acc + v : k == RT_REDUCE_MAX ? max_f64(acc, v) : min_f64(acc, v);
+static double red_f64(rtr_reduce_kind k, double acc, double v) {
+  return k == RTR_REDUCE_SUM ? acc + v : k == RTR_REDUCE_MAX ? max_f64(acc, v) : min_f64(acc, v);
 }
-static int64_t red_int(rt_reduce_kind k, int64_t acc, int64_t v) {
-  return k == RT_REDUCE_SUM ? (int64_t)((uint64_t)acc + (uint64_t)v)
-         : k == RT_REDUCE_MAX ? (acc > v ? acc : v)
+static int64_t red_int(rtr_reduce_kind k, int64_t acc, int64_t v) {
+  return k == RTR_REDUCE_SUM ? (int64_t)((uint64_t)acc + (uint64_t)v)
+         : k == RTR_REDUCE_MAX ? (acc > v ? acc : v)
                               : (acc < v ? acc : v);
 }
 
-void rt_reduce(rt_buffer *out, const rt_buffer *in, const int64_t *dims, int ndims,
-               rt_reduce_kind kind) {
+void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int ndims,
+               rtr_reduce_kind kind) {
   bool reduced[RT_MAX_RANK] = {false};
   for (int k = 0; k < ndims; k++)
     reduced[dims[k]] = true;
@@ -439,26 +428,26 @@ void rt_reduce(rt_buffer *out, const rt_buffer *in, const int64_t *dims, int ndi
     for (int k = 0; k < in->rank; k++)
       o += idx[k] * ost[k];
     if (af)
-      af[o] = red_f32(kind, af[o], rt_buffer_get_f32(in, i));
+      af[o] = red_f32(kind, af[o], rtr_buffer_get_f32(in, i));
     else if (ad)
-      ad[o] = red_f64(kind, ad[o], rt_buffer_get_f(in, i));
+      ad[o] = red_f64(kind, ad[o], rtr_buffer_get_f(in, i));
     else
-      ai[o] = red_int(kind, ai[o], rt_buffer_get_i(in, i));
+      ai[o] = red_int(kind, ai[o], rtr_buffer_get_i(in, i));
   }
   for (size_t o = 0; o < n; o++) {
     if (af)
-      rt_buffer_set_f32(out, (int64_t)o, af[o]);
+      rtr_buffer_set_f32(out, (int64_t)o, af[o]);
     else if (ad)
-      rt_buffer_set_f(out, (int64_t)o, ad[o]);
+      rtr_buffer_set_f(out, (int64_t)o, ad[o]);
     else
-      rt_buffer_set_i(out, (int64_t)o, ai[o]);
+      rtr_buffer_set_i(out, (int64_t)o, ai[o]);
   }
   free(af);
   free(ad);
   free(ai);
 }
 
-void rt_matmul(rt_buffer *out, const rt_buffer *a, const rt_buffer *b, int block) {
+void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block) {
   int batched = a->rank == 3;
   int64_t B = batched ? a->dims[0] : 1, M = a->dims[batched], K = a->dims[batched + 1],
           N = b->dims[batched + 1];
@@ -472,21 +461,21 @@ void rt_matmul(rt_buffer *out, const rt_buffer *a, const rt_buffer *b, int block
   if (d == DOM_F32) {
     fa = xmalloc(na * sizeof *fa), fb = xmalloc(nb * sizeof *fb);
     for (size_t i = 0; i < na; i++)
-      fa[i] = rt_buffer_get_f32(a, (int64_t)i);
+      fa[i] = rtr_buffer_get_f32(a, (int64_t)i);
     for (size_t i = 0; i < nb; i++)
-      fb[i] = rt_buffer_get_f32(b, (int64_t)i);
+      fb[i] = rtr_buffer_get_f32(b, (int64_t)i);
   } else if (d == DOM_F64) {
     da = xmalloc(na * sizeof *da), db = xmalloc(nb * sizeof *db);
     for (size_t i = 0; i < na; i++)
-      da[i] = rt_buffer_get_f(a, (int64_t)i);
+      da[i] = rtr_buffer_get_f(a, (int64_t)i);
     for (size_t i = 0; i < nb; i++)
-      db[i] = rt_buffer_get_f(b, (int64_t)i);
+      db[i] = rtr_buffer_get_f(b, (int64_t)i);
   } else {
     ia = xmalloc(na * sizeof *ia), ib = xmalloc(nb * sizeof *ib);
     for (size_t i = 0; i < na; i++)
-      ia[i] = rt_buffer_get_i(a, (int64_t)i);
+      ia[i] = rtr_buffer_get_i(a, (int64_t)i);
     for (size_t i = 0; i < nb; i++)
-      ib[i] = rt_buffer_get_i(b, (int64_t)i);
+      ib[i] = rtr_buffer_get_i(b, (int64_t)i);
   }
   for (int64_t p = 0; p < B; p++)
     for (int64_t m0 = 0; m0 < M; m0 += bm)
@@ -500,19 +489,19 @@ void rt_matmul(rt_buffer *out, const rt_buffer *a, const rt_buffer *b, int block
                 float prod = fa[ao + k] * fb[bo + k * N]; /* no fma: two roundings */
                 acc = acc + prod;
               }
-              rt_buffer_set_f32(out, o, acc);
+              rtr_buffer_set_f32(out, o, acc);
             } else if (da) {
               double acc = 0.0;
               for (int64_t k = 0; k < K; k++) {
                 double prod = da[ao + k] * db[bo + k * N];
                 acc = acc + prod;
               }
-              rt_buffer_set_f(out, o, acc);
+              rtr_buffer_set_f(out, o, acc);
             } else {
               uint64_t acc = 0;
               for (int64_t k = 0; k < K; k++)
                 acc += (uint64_t)ia[ao + k] * (uint64_t)ib[bo + k * N];
-              rt_buffer_set_i(out, o, (int64_t)acc);
+              rtr_buffer_set_i(out, o, (int64_t)acc);
             }
           }
   free(fa), free(fb), free(da), free(db), free(ia), free(ib);
@@ -520,15 +509,15 @@ void rt_matmul(rt_buffer *out, const rt_buffer *a, const rt_buffer *b, int block
 
 /* ---- random ------------------------------------------------------------------------- */
 
-void rt_uniform_philox(rt_buffer *out, uint64_t seed, uint64_t offset, double lo,
+void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
                        double hi) {
   for (int64_t i = 0; i < out->numel; i++) {
     uint32_t bits = philox_element_bits(seed, offset, (uint64_t)i);
     switch (out->elem) {
-    case RT_F16: ((uint16_t *)out->data)[i] = philox_uniform_f16_bits(bits, lo, hi); break;
-    case RT_BF16: ((uint16_t *)out->data)[i] = philox_uniform_bf16_bits(bits, lo, hi); break;
+    case RTR_F16: ((uint16_t *)out->data)[i] = philox_uniform_f16_bits(bits, lo, hi); break;
+    case RTR_BF16: ((uint16_t *)out->data)[i] = philox_uniform_bf16_bits(bits, lo, hi); break;
     default: /* f32; an f64 buffer (the interpreter's f64 mode) widens the f32 value */
-      rt_buffer_set_f(out, i, philox_uniform_f32(bits, lo, hi));
+      rtr_buffer_set_f(out, i, philox_uniform_f32(bits, lo, hi));
       break;
     }
   }
@@ -536,7 +525,7 @@ void rt_uniform_philox(rt_buffer *out, uint64_t seed, uint64_t offset, double lo
 
 /* ---- collectives -------------------------------------------------------------------- */
 
-void rt_all_gather(rt_buffer *out, const rt_buffer *in, int64_t group, int dim) {
+void rtr_all_gather(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   strides_of(in, st);
   for (int64_t i = 0; i < out->numel; i++) {
@@ -551,34 +540,34 @@ void rt_all_gather(rt_buffer *out, const rt_buffer *in, int64_t group, int dim) 
 }
 
 /* Element j of `in`, combined over `group` identical ranks in rank order, into out[i]. */
-static void combine(rt_buffer *out, int64_t i, const rt_buffer *in, int64_t j,
-                    int64_t group, rt_reduce_kind kind) {
+static void combine(rtr_buffer *out, int64_t i, const rtr_buffer *in, int64_t j,
+                    int64_t group, rtr_reduce_kind kind) {
   domain d = domain_of(out->elem);
   if (d == DOM_F32) {
-    float v = rt_buffer_get_f32(in, j), acc = v;
+    float v = rtr_buffer_get_f32(in, j), acc = v;
     for (int64_t r = 1; r < group; r++)
       acc = red_f32(kind, acc, v);
-    rt_buffer_set_f32(out, i, acc);
+    rtr_buffer_set_f32(out, i, acc);
   } else if (d == DOM_F64) {
-    double v = rt_buffer_get_f(in, j), acc = v;
+    double v = rtr_buffer_get_f(in, j), acc = v;
     for (int64_t r = 1; r < group; r++)
       acc = red_f64(kind, acc, v);
-    rt_buffer_set_f(out, i, acc);
+    rtr_buffer_set_f(out, i, acc);
   } else {
-    int64_t v = rt_buffer_get_i(in, j), acc = v;
+    int64_t v = rtr_buffer_get_i(in, j), acc = v;
     for (int64_t r = 1; r < group; r++)
       acc = red_int(kind, acc, v);
-    rt_buffer_set_i(out, i, acc);
+    rtr_buffer_set_i(out, i, acc);
   }
 }
 
-void rt_all_reduce(rt_buffer *out, const rt_buffer *in, int64_t group, rt_reduce_kind kind) {
+void rtr_all_reduce(rtr_buffer *out, const rtr_buffer *in, int64_t group, rtr_reduce_kind kind) {
   for (int64_t i = 0; i < out->numel; i++)
     combine(out, i, in, i, group, kind);
 }
 
-void rt_reduce_scatter(rt_buffer *out, const rt_buffer *in, int64_t group, int dim,
-                       rt_reduce_kind kind) {
+void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim,
+                       rtr_reduce_kind kind) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   strides_of(in, st);
   for (int64_t i = 0; i < out->numel; i++) {

@@ -16,63 +16,63 @@
 
 #include "runtime/buffer.h"
 
-typedef enum rt_ew {
+typedef enum rtr_ew {
   /* binary */
-  RT_EW_ADD, RT_EW_SUB, RT_EW_MUL, RT_EW_DIV, RT_EW_REM, RT_EW_MAX, RT_EW_MIN, RT_EW_POW,
-  RT_EW_AND, RT_EW_OR, RT_EW_XOR,
+  RTR_EW_ADD, RTR_EW_SUB, RTR_EW_MUL, RTR_EW_DIV, RTR_EW_REM, RTR_EW_MAX, RTR_EW_MIN, RTR_EW_POW,
+  RTR_EW_AND, RTR_EW_OR, RTR_EW_XOR,
   /* unary */
-  RT_EW_NEG, RT_EW_EXP, RT_EW_LOG, RT_EW_TANH, RT_EW_ERF, RT_EW_SQRT, RT_EW_RSQRT,
-  RT_EW_ABS, RT_EW_SIN, RT_EW_COS,
+  RTR_EW_NEG, RTR_EW_EXP, RTR_EW_LOG, RTR_EW_TANH, RTR_EW_ERF, RTR_EW_SQRT, RTR_EW_RSQRT,
+  RTR_EW_ABS, RTR_EW_SIN, RTR_EW_COS,
   /* ternary: select(cond, a, b) */
-  RT_EW_SELECT,
-} rt_ew;
+  RTR_EW_SELECT,
+} rtr_ew;
 
 /* Comparison predicates: arith.cmpf's values (0..15), then arith.cmpi's plus 16. */
-typedef enum rt_cmp {
-  RT_CMP_FALSE, RT_CMP_OEQ, RT_CMP_OGT, RT_CMP_OGE, RT_CMP_OLT, RT_CMP_OLE, RT_CMP_ONE,
-  RT_CMP_ORD, RT_CMP_UEQ, RT_CMP_UGT, RT_CMP_UGE, RT_CMP_ULT, RT_CMP_ULE, RT_CMP_UNE,
-  RT_CMP_UNO, RT_CMP_TRUE,
-  RT_CMP_EQ = 16, RT_CMP_NE, RT_CMP_SLT, RT_CMP_SLE, RT_CMP_SGT, RT_CMP_SGE, RT_CMP_IULT,
-  RT_CMP_IULE, RT_CMP_IUGT, RT_CMP_IUGE,
-} rt_cmp;
+typedef enum rtr_cmp {
+  RTR_CMP_FALSE, RTR_CMP_OEQ, RTR_CMP_OGT, RTR_CMP_OGE, RTR_CMP_OLT, RTR_CMP_OLE, RTR_CMP_ONE,
+  RTR_CMP_ORD, RTR_CMP_UEQ, RTR_CMP_UGT, RTR_CMP_UGE, RTR_CMP_ULT, RTR_CMP_ULE, RTR_CMP_UNE,
+  RTR_CMP_UNO, RTR_CMP_TRUE,
+  RTR_CMP_EQ = 16, RTR_CMP_NE, RTR_CMP_SLT, RTR_CMP_SLE, RTR_CMP_SGT, RTR_CMP_SGE, RTR_CMP_IULT,
+  RTR_CMP_IULE, RTR_CMP_IUGT, RTR_CMP_IUGE,
+} rtr_cmp;
 
-typedef enum rt_reduce_kind { RT_REDUCE_SUM, RT_REDUCE_MAX, RT_REDUCE_MIN } rt_reduce_kind;
+typedef enum rtr_reduce_kind { RTR_REDUCE_SUM, RTR_REDUCE_MAX, RTR_REDUCE_MIN } rtr_reduce_kind;
 
 /* Number of operands of an elementwise op (1, 2 or 3). */
-int rt_ew_arity(rt_ew op);
+int rtr_ew_arity(rtr_ew op);
 /* out = op(args) elementwise. Each arg is a buffer of out's element count or a
  * one-element buffer (a scalar, broadcast). Arguments are read in the domain of out's
  * element type (select: args 1 and 2; arg 0 is the i1 condition). */
-void rt_ew_apply(rt_ew op, rt_buffer *out, const rt_buffer *const *args);
+void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args);
 /* out (i1) = a PRED b, compared in the domain of DOM (the tensor operands' type). */
-void rt_cmp_apply(rt_cmp pred, rt_elem dom, rt_buffer *out, const rt_buffer *a,
-                  const rt_buffer *b);
+void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer *a,
+                  const rtr_buffer *b);
 /* Element type conversion (rt.convert, arith casts): float -> int truncates and
  * saturates (NaN -> 0), anything -> i1 is "not zero", int -> int wraps; with
  * src_unsigned the integer source is read zero-extended. */
-void rt_convert(rt_buffer *out, const rt_buffer *in, bool src_unsigned);
+void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned);
 /* Every element = v (read as double for float results, as int for integer ones). */
-void rt_fill(rt_buffer *out, double fv, int64_t iv);
-void rt_iota(rt_buffer *out, int dim);
-void rt_broadcast(rt_buffer *out, const rt_buffer *in, const int64_t *dims);
-void rt_transpose(rt_buffer *out, const rt_buffer *in, const int64_t *perm);
-void rt_slice(rt_buffer *out, const rt_buffer *in, const int64_t *start,
+void rtr_fill(rtr_buffer *out, double fv, int64_t iv);
+void rtr_iota(rtr_buffer *out, int dim);
+void rtr_broadcast(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims);
+void rtr_transpose(rtr_buffer *out, const rtr_buffer *in, const int64_t *perm);
+void rtr_slice(rtr_buffer *out, const rtr_buffer *in, const int64_t *start,
               const int64_t *stride);
-void rt_concat(rt_buffer *out, const rt_buffer *const *ins, int n, int dim);
+void rtr_concat(rtr_buffer *out, const rtr_buffer *const *ins, int n, int dim);
 /* Reduce over the dims listed (sorted or not); out has them dropped. */
-void rt_reduce(rt_buffer *out, const rt_buffer *in, const int64_t *dims, int ndims,
-               rt_reduce_kind kind);
+void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int ndims,
+               rtr_reduce_kind kind);
 /* [M,K]x[K,N] or [B,M,K]x[B,K,N]; block > 0 tiles the M and N loops by block (the
  * accumulation order of every element stays k = 0..K-1, so the bits do not change). */
-void rt_matmul(rt_buffer *out, const rt_buffer *a, const rt_buffer *b, int block);
-void rt_uniform_philox(rt_buffer *out, uint64_t seed, uint64_t offset, double lo,
+void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block);
+void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
                        double hi);
 /* Collectives over `group` ranks that all hold the same data (see docs/design.md):
  * all_gather concatenates group copies along dim; all_reduce combines group copies in
  * rank order; reduce_scatter does that and keeps rank 0's slice along dim. */
-void rt_all_gather(rt_buffer *out, const rt_buffer *in, int64_t group, int dim);
-void rt_all_reduce(rt_buffer *out, const rt_buffer *in, int64_t group, rt_reduce_kind kind);
-void rt_reduce_scatter(rt_buffer *out, const rt_buffer *in, int64_t group, int dim,
-                       rt_reduce_kind kind);
+void rtr_all_gather(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim);
+void rtr_all_reduce(rtr_buffer *out, const rtr_buffer *in, int64_t group, rtr_reduce_kind kind);
+void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim,
+                       rtr_reduce_kind kind);
 
 #endif

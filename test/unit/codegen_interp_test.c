@@ -155,7 +155,7 @@ static uint64_t next(void) {
   return state;
 }
 
-static void fill(rt_buffer *b) {
+static void fill(rtr_buffer *b) {
   static const double fspecial[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, INFINITY,
                                     -INFINITY, NAN, 1e-40, -1e-45, 65504.0, 70000.0,
                                     3.0e38, 1e-7, 100.25, -7.0, 6.0e-8};
@@ -165,26 +165,26 @@ static void fill(rt_buffer *b) {
   for (int64_t i = 0; i < b->numel; i++) {
     uint64_t r = next();
     int pick = (int)(r % 40);
-    if (rt_elem_is_float(b->elem)) {
+    if (rtr_elem_is_float(b->elem)) {
       double v = pick < 20 ? fspecial[pick]
                            : ((double)(int64_t)(next() % 2001) - 1000.0) / 64.0;
-      rt_buffer_set_f(b, i, v);
+      rtr_buffer_set_f(b, i, v);
     } else {
       int64_t v = pick < 20 ? ispecial[pick] : (int64_t)(next() % 41) - 20;
       if (pick == 39)
         v = (int64_t)next();
-      rt_buffer_set_i(b, i, v);
+      rtr_buffer_set_i(b, i, v);
     }
   }
 }
 
-static bool is_nan_elem(const rt_buffer *b, int64_t i) {
-  return rt_elem_is_float(b->elem) && isnan(rt_buffer_get_f(b, i));
+static bool is_nan_elem(const rtr_buffer *b, int64_t i) {
+  return rtr_elem_is_float(b->elem) && isnan(rtr_buffer_get_f(b, i));
 }
 
 /* Bit-identical, or NaN on both sides. Prints the first few mismatches. */
-static int compare(const char *fn, int k, const rt_buffer *want, const rt_buffer *got) {
-  size_t es = rt_elem_size(want->elem);
+static int compare(const char *fn, int k, const rtr_buffer *want, const rtr_buffer *got) {
+  size_t es = rtr_elem_size(want->elem);
   int bad = 0;
   for (int64_t i = 0; i < want->numel; i++) {
     const unsigned char *w = (const unsigned char *)want->data + (size_t)i * es,
@@ -194,8 +194,8 @@ static int compare(const char *fn, int k, const rt_buffer *want, const rt_buffer
     if (bad++ < 3) {
       char tb[64];
       printf("MISMATCH %s result #%d (%s) element %lld: interpreter %.9g, kernel %.9g\n", fn,
-             k, rt_buffer_type_str(want, tb, sizeof tb), (long long)i,
-             rt_buffer_get_f(want, i), rt_buffer_get_f(got, i));
+             k, rtr_buffer_type_str(want, tb, sizeof tb), (long long)i,
+             rtr_buffer_get_f(want, i), rtr_buffer_get_f(got, i));
     }
   }
   return bad;
@@ -204,18 +204,18 @@ static int compare(const char *fn, int k, const rt_buffer *want, const rt_buffer
 /* Runs one function through the interpreter and through `jitname` (packed ABI). */
 static int check(MlirOperation module, remat_jit *jit, const char *fn, const char *jitname,
                  int first_out, int nout_jit) {
-  MlirOperation f = rt_interp_lookup(module, fn);
+  MlirOperation f = rtr_interp_lookup(module, fn);
   MlirType fty = mlirTypeAttrGetValue(
       mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("function_type")));
   int ni = (int)mlirFunctionTypeGetNumInputs(fty);
-  rt_buffer *in[8];
+  rtr_buffer *in[8];
   for (int i = 0; i < ni; i++) {
-    in[i] = rt_interp_buffer_for_type(mlirFunctionTypeGetInput(fty, i), false);
+    in[i] = rtr_interp_buffer_for_type(mlirFunctionTypeGetInput(fty, i), false);
     fill(in[i]);
   }
-  rt_buffer **want;
+  rtr_buffer **want;
   int nw;
-  if (rt_interp_run(module, f, NULL, in, ni, &want, &nw)) {
+  if (rtr_interp_run(module, f, NULL, in, ni, &want, &nw)) {
     printf("interpreter failed on %s\n", fn);
     exit(1);
   }
@@ -227,12 +227,12 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
   int bad = 0;
   if (first_out < 0) { /* a kernel: all inputs, all results */
     void *args[64];
-    rt_buffer *got[32];
+    rtr_buffer *got[32];
     for (int i = 0; i < ni; i++)
       args[i] = in[i]->data;
     for (int k = 0; k < nw; k++) {
-      got[k] = rt_buffer_clone(want[k]);
-      memset(got[k]->data, 0xA5, rt_elem_size(got[k]->elem) * (size_t)got[k]->numel);
+      got[k] = rtr_buffer_clone(want[k]);
+      memset(got[k]->data, 0xA5, rtr_elem_size(got[k]->elem) * (size_t)got[k]->numel);
       args[ni + k] = got[k]->data;
     }
     int64_t n = want[0]->numel;
@@ -240,20 +240,20 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
     call(args, n / 3, n);
     for (int k = 0; k < nw; k++) {
       bad += compare(fn, k, want[k], got[k]);
-      rt_buffer_free(got[k]);
+      rtr_buffer_free(got[k]);
     }
   } else { /* a reduction: (input 0, result first_out) */
-    rt_buffer *got = rt_buffer_clone(want[first_out]);
-    memset(got->data, 0xA5, rt_elem_size(got->elem) * (size_t)got->numel);
+    rtr_buffer *got = rtr_buffer_clone(want[first_out]);
+    memset(got->data, 0xA5, rtr_elem_size(got->elem) * (size_t)got->numel);
     void *args[2] = {in[0]->data, got->data};
     call(args, 0, got->numel);
     bad += compare(jitname, first_out, want[first_out], got);
-    rt_buffer_free(got);
+    rtr_buffer_free(got);
   }
   (void)nout_jit;
-  rt_buffers_free(want, nw);
+  rtr_buffers_free(want, nw);
   for (int i = 0; i < ni; i++)
-    rt_buffer_free(in[i]);
+    rtr_buffer_free(in[i]);
   return bad;
 }
 

@@ -1,0 +1,155 @@
+/* support.c: internal errors, checked allocation, the pointer map, shapes (support.h). */
+#include "support.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Noreturn void remat_fatal_at(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "remat: internal error at %s:%d: ", file, line);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  abort();
+}
+
+/* ---- allocation ---- */
+
+void *remat_xmalloc_at(const char *file, int line, size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p)
+    remat_fatal_at(file, line, "out of memory (%zu bytes)", size);
+  return p;
+}
+
+void *remat_xcalloc_at(const char *file, int line, size_t n, size_t size) {
+  if (n && size > SIZE_MAX / n)
+    remat_fatal_at(file, line, "allocation size overflow (%zu x %zu)", n, size);
+  void *p = calloc(n && size ? n : 1, n && size ? size : 1);
+  if (!p)
+    remat_fatal_at(file, line, "out of memory (%zu x %zu bytes)", n, size);
+  return p;
+}
+
+void *remat_xrealloc_at(const char *file, int line, void *p, size_t n, size_t size) {
+  if (n && size > SIZE_MAX / n)
+    remat_fatal_at(file, line, "allocation size overflow (%zu x %zu)", n, size);
+  size_t bytes = n * size;
+  void *q = realloc(p, bytes ? bytes : 1);
+  if (!q)
+    remat_fatal_at(file, line, "out of memory (%zu bytes)", bytes);
+  return q;
+}
+
+char *remat_xstrndup_at(const char *file, int line, const char *s, size_t n) {
+  size_t len = strnlen(s, n);
+  char *c = remat_xmalloc_at(file, line, len + 1);
+  memcpy(c, s, len);
+  c[len] = 0;
+  return c;
+}
+
+char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    remat_fatal_at(file, line, "invalid format '%s'", fmt);
+  char *s = remat_xmalloc_at(file, line, (size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  return s;
+}
+
+/* ---- pointer map ---- */
+
+static size_t ptr_hash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+void ptr_map_init(ptr_map *m, size_t expected) {
+  m->cap = 16;
+  while (m->cap < 2 * expected + 2)
+    m->cap *= 2;
+  m->count = 0;
+  m->keys = xcalloc(m->cap, sizeof *m->keys);
+  m->vals = xcalloc(m->cap, sizeof *m->vals);
+}
+
+static void grow(ptr_map *m) {
+  ptr_map old = *m;
+  ptr_map_init(m, old.cap / 2); /* twice the capacity */
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.keys[i])
+      ptr_map_put(m, old.keys[i], old.vals[i]);
+  ptr_map_free(&old);
+}
+
+void ptr_map_put(ptr_map *m, const void *key, int val) {
+  if (!key || val < 0)
+    remat_fatal("ptr_map_put(%p, %d): keys are non-NULL, values non-negative", key, val);
+  if (2 * (m->count + 1) >= m->cap)
+    grow(m);
+  size_t i = ptr_hash(key) & (m->cap - 1);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i])
+    m->count++;
+  m->keys[i] = key;
+  m->vals[i] = val;
+}
+
+int ptr_map_get(const ptr_map *m, const void *key) {
+  if (!m->cap)
+    return -1;
+  for (size_t i = ptr_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+    if (m->keys[i] == key)
+      return m->vals[i];
+  return -1;
+}
+
+void ptr_map_free(ptr_map *m) {
+  free(m->keys);
+  free(m->vals);
+  m->keys = NULL;
+  m->vals = NULL;
+  m->cap = m->count = 0;
+}
+
+/* ---- shapes ---- */
+
+bool remat_shape_eq(const remat_shape *a, const remat_shape *b) {
+  return a->rank == b->rank && !memcmp(a->d, b->d, sizeof(int64_t) * (size_t)a->rank);
+}
+
+int64_t remat_shape_numel(const remat_shape *s) {
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++)
+    n *= s->d[i];
+  return n;
+}
+
+char *remat_shape_str(const remat_shape *s, char *buf, size_t cap) {
+  size_t n = 0;
+  buf[0] = 0;
+  if (s->rank == 0) {
+    snprintf(buf, cap, "scalar");
+    return buf;
+  }
+  for (int i = 0; i < s->rank && n + 1 < cap; i++) {
+    int k = snprintf(buf + n, cap - n, i ? "x%lld" : "%lld", (long long)s->d[i]);
+    if (k < 0)
+      break;
+    n += (size_t)k;
+  }
+  return buf;
+}

@@ -1,0 +1,81 @@
+/* support.h: the support code every file of remat shares, written once (in the manner of
+ * QBE's all.h): internal errors, checked allocation, dynamic strings, a pointer -> index
+ * map, the shape of a tensor.
+ *
+ * Two tiers of errors (docs/design.md, "Errors"): bad input is a located diagnostic or a
+ * message returned to the caller; a bug in remat is remat_fatal, which names the file and
+ * line and aborts. Running out of memory is treated as the second kind: every allocation
+ * below either succeeds or aborts, so callers never test for NULL. */
+#ifndef REMAT_SUPPORT_H
+#define REMAT_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- internal errors ---------------------------------------------------------------- */
+
+/* Prints "remat: internal error at FILE:LINE: <printf message>" on stderr and aborts. */
+#define remat_fatal(...) remat_fatal_at(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void remat_fatal_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- checked allocation ------------------------------------------------------------- */
+
+/* Never NULL: a zero size allocates one byte; out of memory and n * size overflowing
+ * size_t are fatal (naming the caller's file and line). Free with free(). */
+#define xmalloc(size) remat_xmalloc_at(__FILE__, __LINE__, (size))
+#define xcalloc(n, size) remat_xcalloc_at(__FILE__, __LINE__, (n), (size))
+/* Resizes P (NULL: allocates) to N elements of SIZE bytes (new bytes not cleared). */
+#define xrealloc(p, n, size) remat_xrealloc_at(__FILE__, __LINE__, (p), (n), (size))
+#define xstrdup(s) remat_xstrndup_at(__FILE__, __LINE__, (s), (size_t)-1)
+/* A copy of the first n bytes of s (fewer if s ends first), NUL-terminated. */
+#define xstrndup(s, n) remat_xstrndup_at(__FILE__, __LINE__, (s), (n))
+/* A formatted string of any length (never truncated). */
+#define xasprintf(...) remat_xasprintf_at(__FILE__, __LINE__, __VA_ARGS__)
+
+void *remat_xmalloc_at(const char *file, int line, size_t size);
+void *remat_xcalloc_at(const char *file, int line, size_t n, size_t size);
+void *remat_xrealloc_at(const char *file, int line, void *p, size_t n, size_t size);
+char *remat_xstrndup_at(const char *file, int line, const char *s, size_t n);
+char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- pointer -> index map ------------------------------------------------------------ */
+
+/* Open addressing on the pointer (an MlirValue's or MlirOperation's .ptr): keys are
+ * non-NULL, values are non-negative indices. Grows as needed; `expected` only sizes the
+ * first table. */
+typedef struct ptr_map {
+  const void **keys;
+  int *vals;
+  size_t cap, count; /* cap: a power of two, more than twice count */
+} ptr_map;
+
+void ptr_map_init(ptr_map *m, size_t expected);
+/* Inserts KEY or replaces its value. */
+void ptr_map_put(ptr_map *m, const void *key, int val);
+/* The value of KEY, or -1 when absent. */
+int ptr_map_get(const ptr_map *m, const void *key);
+void ptr_map_free(ptr_map *m);
+
+/* ---- shapes ------------------------------------------------------------------------- */
+
+/* Ranks above this are rejected by the verifier, so every pass, the codegen and the
+ * runtime can keep shapes in fixed arrays. */
+#define RT_MAX_RANK 16
+
+/* The dims of a static tensor type (rank 0: a scalar or a 0-d tensor). rt_shape_of
+ * (dialect-c/rt.h) reads one from an MLIR type. */
+typedef struct remat_shape {
+  int rank;
+  int64_t d[RT_MAX_RANK];
+} remat_shape;
+
+bool remat_shape_eq(const remat_shape *a, const remat_shape *b);
+/* Product of the dims (the verifier has checked it fits in int64). */
+int64_t remat_shape_numel(const remat_shape *s);
+/* "2x3x4", or "scalar" for rank 0, into buf (always NUL-terminated); returns buf. */
+char *remat_shape_str(const remat_shape *s, char *buf, size_t cap);
+
+#endif
