@@ -32,13 +32,20 @@ typedef RematCheckpointOptions checkpoint_options;
 enum ac_mode { AC_NONE, AC_AUTO, AC_FIXED };
 enum fsdp_mode { FSDP_RECOMPUTE, FSDP_SAVE, FSDP_OFF };
 
+/* A list of ops (save-ops, always-save): rt op names, and the kinds mm (an rt.matmul of
+ * rank-2 operands: aten.mm, a linear layer) and bmm (batched, rank 3: attention). */
+typedef struct oplist {
+  bool op[RT_OP_COUNT];
+  bool mm, bmm;
+  bool any;
+} oplist;
+
 /* The options as the run uses them. */
 typedef struct plan {
   enum ac_mode ac;
   double stage_gib; /* AC_FIXED */
   enum fsdp_mode fsdp;
-  bool save_op[RT_OP_COUNT];
-  bool any_save_op;
+  oplist save, always;
   int64_t save_every;
   int64_t budget; /* -1: off */
   bool greedy;
@@ -50,9 +57,34 @@ static void init_options(void *p) {
   memset(o, 0, sizeof *o);
   strcpy(o->ac, "none");
   strcpy(o->fsdp, "recompute");
-  strcpy(o->save_ops, "rt.matmul");
+  strcpy(o->save_ops, "mm");
+  strcpy(o->always_save, "none");
   o->save_every = 2;
   o->memory_budget = -1;
+}
+
+/* Parses a comma list of ops for OPTION; "none" adds nothing. 0, or -1 with a message. */
+static int parse_oplist(const char *text, const char *option, oplist *l, char *err,
+                        size_t cap) {
+  char list[REMAT_OPTION_STRING_MAX];
+  snprintf(list, sizeof list, "%s", text);
+  for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+       name = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(name, "none"))
+      continue;
+    if (!strcmp(name, "mm") || !strcmp(name, "bmm")) {
+      *(name[0] == 'm' ? &l->mm : &l->bmm) = l->any = true;
+      continue;
+    }
+    rt_op_id id = rt_op_from_name(name);
+    if (id == RT_OP_NONE) {
+      snprintf(err, cap, "unknown op '%s' in option '%s' (expected rt op names, mm or bmm)",
+               name, option);
+      return -1;
+    }
+    l->op[id] = l->any = true;
+  }
+  return 0;
 }
 
 /* Turns option text into a plan; 0, or -1 with a message. */
@@ -84,19 +116,9 @@ static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap
                        "off", o->fsdp);
     return -1;
   }
-  char list[REMAT_OPTION_STRING_MAX];
-  strcpy(list, o->save_ops);
-  for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
-       name = strtok_r(NULL, ",", &save)) {
-    if (!strcmp(name, "none"))
-      continue;
-    rt_op_id id = rt_op_from_name(name);
-    if (id == RT_OP_NONE) {
-      snprintf(err, cap, "unknown op '%s' in option 'save-ops'", name);
-      return -1;
-    }
-    p->save_op[id] = p->any_save_op = true;
-  }
+  if (parse_oplist(o->save_ops, "save-ops", &p->save, err, cap) ||
+      parse_oplist(o->always_save, "always-save", &p->always, err, cap))
+    return -1;
   if (o->save_every < 1) {
     snprintf(err, cap, "invalid value %lld for option 'save-every': expected an integer >= 1",
              (long long)o->save_every);
@@ -135,10 +157,12 @@ typedef struct node {
   rt_policy tag;  /* what this run writes; RT_POLICY_NONE: nothing */
   int64_t region; /* rt.ac_region written with tag */
   const char *reason;
-  uint64_t bytes;   /* of the results */
-  int nin, *in;     /* operand sources */
-  int last_fwd_use; /* last forward op using a result; count when a forward output */
-  bool bwd_use;     /* a backward op uses it, or it is returned as a gradient */
+  uint64_t bytes; /* of the results */
+  int nin, *in;   /* operand sources */
+  bool fwd_out;   /* returned among the first rt.num_outputs results */
+  bool bwd_use;   /* a live backward op uses it, or it is returned as a gradient */
+  bool need;      /* forward, and the backward needs it: bwd_use, or a forward op that
+                   * uses it needs it (AutoParallel's finite distance to the backward) */
 } node;
 
 /* One stage of the stage heuristic, for the report. */
@@ -213,7 +237,6 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     node *n = &g->n[i];
     n->op = op;
     n->id = rt_op_lookup(op);
-    n->last_fwd_use = -1;
     ptr_map_put(&g->index, op.ptr, i);
     if (has_attr(op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(op, RT_POLICY_NONE);
@@ -241,22 +264,40 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
         n->bytes += b;
     }
   }
-  /* Uses: forward users, forward outputs (the first num_outputs results), the rest. */
-  for (i = 0; i < term; i++) {
+  /* Uses, from the operand lists. Live backward ops are those a gradient result needs
+   * (the min-cut drops the others); a forward value is read by the backward when a live
+   * backward op uses it or it is returned as a gradient. Users come after their operands,
+   * so one reverse pass settles each op before its operands. */
+  bool *live = xcalloc(g->count + 1, sizeof *live);
+  node *t = &g->n[term];
+  for (int k = 0; k < t->nin; k++) {
+    int s = t->in[k];
+    if (s < 0)
+      continue;
+    if (k < num_outputs)
+      g->n[s].fwd_out = true;
+    else if (g->n[s].forward)
+      g->n[s].bwd_use = true;
+    else
+      live[s] = true;
+  }
+  for (i = term - 1; i >= 0; i--) {
     node *n = &g->n[i];
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++)
-      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(n->op, r));
-           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-        int j = ptr_map_get(&g->index, mlirOpOperandGetOwner(u).ptr);
-        if (j == term && mlirOpOperandGetOperandNumber(u) < num_outputs)
-          n->last_fwd_use = g->count;
-        else if (j >= 0 && j != term && g->n[j].forward) {
-          if (j > n->last_fwd_use)
-            n->last_fwd_use = j;
-        } else
-          n->bwd_use = true;
+    if (n->forward) {
+      n->need = n->need || n->bwd_use;
+      for (int k = 0; n->need && k < n->nin; k++)
+        if (n->in[k] >= 0)
+          g->n[n->in[k]].need = true;
+    } else if (live[i])
+      for (int k = 0; k < n->nin; k++) {
+        int s = n->in[k];
+        if (s >= 0 && g->n[s].forward)
+          g->n[s].bwd_use = g->n[s].need = true;
+        else if (s >= 0)
+          live[s] = true;
       }
   }
+  free(live);
   free(arg_tangent);
 }
 
@@ -308,44 +349,61 @@ static bool is_view(rt_op_id id) {
          id == RT_OP_SLICE;
 }
 
-/* A single-input op an FSDP chain may pass through: an rt op with one operand that is
- * not itself a collective. */
-static bool single_input(const node *n) {
-  return n->id != RT_OP_NONE && n->nin == 1 && rt_op_kind_of(n->id) != RT_KIND_COLLECTIVE;
+/* The operand an FSDP chain follows through op I: an rt op, not a collective, whose
+ * operands are one tensor plus any scalars and constants (an FX node's immediates:
+ * rt.mul(%p, %c2) with %c2 an arith.constant is a single-input op of %p, as
+ * AutoParallel sees `mul(p, 2)`). Returns that operand's index, or -1. */
+static int chain_operand(const graph *g, int i) {
+  const node *n = &g->n[i];
+  if (n->id == RT_OP_NONE || rt_op_kind_of(n->id) == RT_KIND_COLLECTIVE)
+    return -1;
+  int found = -1;
+  for (int k = 0; k < n->nin; k++) {
+    int s = n->in[k];
+    if ((s >= 0 && g->n[s].constant) ||
+        rt_type_is_scalar(mlirValueGetType(mlirOperationGetOperand(n->op, k))))
+      continue;
+    if (found >= 0)
+      return -1;
+    found = k;
+  }
+  return found;
 }
 
 /* The one place that decides what an FSDP gather is: if forward op W is the rt.wait of
- * an rt.all_gather whose input reaches an rt.param argument through single-input ops,
- * fills C (ops allocated, caller frees) and returns true. Tagging uses C only. */
+ * an rt.all_gather whose input reaches an rt.param argument through single-input ops
+ * (chain_operand), fills C (ops allocated, caller frees) and returns true. Tagging uses
+ * C only. */
 static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
   const node *wait = &g->n[w];
   if (wait->id != RT_OP_WAIT || !wait->forward || wait->in[0] < 0 ||
       g->n[wait->in[0]].id != RT_OP_ALL_GATHER)
     return false;
-  int ag = wait->in[0], s = g->n[ag].in[0], npre = 0;
-  while (s >= 0 && single_input(&g->n[s])) { /* up to the argument */
+  int ag = wait->in[0], s = g->n[ag].in[0], npre = 0, k;
+  while (s >= 0 && (k = chain_operand(g, s)) >= 0) { /* up to the argument */
     npre++;
-    s = g->n[s].in[0];
+    s = g->n[s].in[k];
   }
   if (s >= 0 || s == INT32_MIN || !g->arg_param[-1 - s])
     return false;
   c->ops = xmalloc(sizeof *c->ops * (g->count + 1));
   c->n = npre;
-  for (int k = npre - 1, t = g->n[ag].in[0]; k >= 0; k--, t = g->n[t].in[0])
-    c->ops[k] = t;
+  for (int j = npre - 1, t = g->n[ag].in[0]; j >= 0; j--, t = g->n[t].in[chain_operand(g, t)])
+    c->ops[j] = t;
   c->gather = c->n;
   c->ops[c->n++] = ag;
   c->last_non_view = c->n;
   c->ops[c->n++] = w;
-  /* After the wait: while the value has one user and that user has one input. */
+  /* After the wait: while the value has one use and its user is a single-input forward
+   * op of it. */
   for (int cur = w;;) {
     MlirValue v = mlirOperationGetResult(g->n[cur].op, 0);
     MlirOpOperand u = mlirValueGetFirstUse(v);
     if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
       break;
     int j = ptr_map_get(&g->index, mlirOpOperandGetOwner(u).ptr);
-    if (j < 0 || !g->n[j].forward || !single_input(&g->n[j]) ||
-        mlirOperationGetNumResults(g->n[j].op) != 1)
+    if (j < 0 || !g->n[j].forward || mlirOperationGetNumResults(g->n[j].op) != 1 ||
+        (k = chain_operand(g, j)) < 0 || g->n[j].in[k] != cur)
       break;
     if (!is_view(g->n[j].id))
       c->last_non_view = c->n;
@@ -372,15 +430,35 @@ static void tag_fsdp(graph *g, enum fsdp_mode mode) {
   }
 }
 
-/* ---- save list ------------------------------------------------------------------------ */
+/* ---- save lists ----------------------------------------------------------------------- */
 
-/* The 1st, (N+1)th, ... forward op of the list is saved, the others recomputed; ops the
- * user or the FSDP rule tagged keep their tag but still count. */
+static bool oplist_has(const oplist *l, const node *n) {
+  if (l->op[n->id])
+    return true;
+  if (n->id != RT_OP_MATMUL || !(l->mm || l->bmm))
+    return false;
+  intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
+  return rank == 2 ? l->mm : l->bmm;
+}
+
+/* always-save: forward ops the backward needs, saved without advancing the save list's
+ * counter (AutoParallel's attention ops in its save list). */
+static void tag_always_save(graph *g, const plan *p) {
+  for (int i = 0; i < g->count; i++)
+    if (g->n[i].need && g->n[i].tag == RT_POLICY_NONE && oplist_has(&p->always, &g->n[i]))
+      tag(g, i, RT_POLICY_MUST_SAVE, 0, "always-save");
+}
+
+/* The 1st, (N+1)th, ... forward op of the list that the backward needs is saved, the
+ * others recomputed. Forward-only ops (a loss head) are not counted: AutoParallel's
+ * counter runs over the recomputable forward nodes, those at a finite distance from the
+ * backward. Ops the user or the FSDP rule tagged keep their tag but still count; ops of
+ * the always-save list do not. */
 static void tag_save_ops(graph *g, const plan *p) {
   int64_t k = 0;
   for (int i = 0; i < g->count; i++) {
     node *n = &g->n[i];
-    if (!n->forward || !p->save_op[n->id])
+    if (!n->need || !oplist_has(&p->save, n) || oplist_has(&p->always, n))
       continue;
     if (n->tag == RT_POLICY_NONE)
       tag(g, i, k % p->save_every == 0 ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0,
@@ -392,12 +470,13 @@ static void tag_save_ops(graph *g, const plan *p) {
 
 /* ---- stages (ac=auto|<GiB>) ---------------------------------------------------------- */
 
-/* Ops the stage walk visits: forward rt ops the min-cut may recompute by default (not a
- * matmul, reduction or collective), with operands, not tagged yet. */
+/* Ops the stage walk visits: forward rt ops the backward needs and the min-cut may
+ * recompute by default (not a matmul, reduction or collective), with operands, not tagged
+ * yet. */
 static bool recomputable(const graph *g, int i) {
   const node *n = &g->n[i];
   rt_op_kind k = rt_op_kind_of(n->id);
-  return n->forward && n->id != RT_OP_NONE && !n->constant && k != RT_KIND_MATMUL &&
+  return n->need && n->id != RT_OP_NONE && !n->constant && k != RT_KIND_MATMUL &&
          k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE && policy_of(g, i) == RT_POLICY_NONE;
 }
 
@@ -409,18 +488,41 @@ static bool forced_recompute(const graph *g, int i) {
          (rt_policy_is_recompute(n->tag) && !strcmp(n->reason, "fsdp"));
 }
 
-/* Bytes a forward op's results add to a live set: 0 for constants and for values the
- * backward recomputes anyway. */
+/* Bytes a forward op's results add to a live set: those of values the backward needs,
+ * except constants and values the backward recomputes anyway. */
 static uint64_t live_weight(const graph *g, int i) {
   const node *n = &g->n[i];
-  if (!n->forward || n->constant || forced_recompute(g, i))
+  if (!n->need || n->constant || forced_recompute(g, i))
     return 0;
   return n->bytes;
+}
+
+/* last[i]: the last op at which value i is live in the forward: g->count for a forward
+ * output, else its last user among the ops the backward needs (forward-only users do not
+ * count, as in AutoParallel), where a use by a value with a forced recompute tag counts as
+ * uses at that value's own last use: its inputs must stay live until it is recomputed
+ * (AutoParallel hands a must_recompute node's predecessors to its users). -1: none. Users
+ * come after their operands, so a reverse pass settles each last[j] before it is passed
+ * on. */
+static void last_uses(const graph *g, int *last) {
+  for (int i = 0; i < g->count; i++)
+    last[i] = g->n[i].fwd_out ? g->count : -1;
+  for (int j = g->count - 1; j >= 0; j--) {
+    const node *n = &g->n[j];
+    if (!n->need)
+      continue;
+    int until = forced_recompute(g, j) && last[j] > j ? last[j] : j;
+    for (int k = 0; k < n->nin; k++)
+      if (n->in[k] >= 0 && until > last[n->in[k]])
+        last[n->in[k]] = until;
+  }
 }
 
 static void tag_stages(graph *g, const plan *p) {
   int *walk = xmalloc(sizeof *walk * (g->count + 1));
   uint64_t *live = xcalloc(g->count + 2, sizeof *live); /* live[q]: bytes live after op q */
+  int *last = xmalloc(sizeof *last * (g->count + 1));
+  last_uses(g, last);
   int nwalk = 0;
   double total = 0;
   for (int i = 0; i < g->count; i++)
@@ -433,9 +535,9 @@ static void tag_stages(graph *g, const plan *p) {
   int64_t *diff = xcalloc(g->count + 2, sizeof *diff);
   for (int i = 0; i < g->count; i++) {
     uint64_t w = live_weight(g, i);
-    if (w && g->n[i].last_fwd_use > i) {
+    if (w && last[i] > i) {
       diff[i] += (int64_t)w;
-      diff[g->n[i].last_fwd_use] -= (int64_t)w;
+      diff[last[i]] -= (int64_t)w;
     }
   }
   int64_t run = 0;
@@ -462,12 +564,12 @@ static void tag_stages(graph *g, const plan *p) {
         best = walk[k];
     g->stages[g->nstages++] = (stage){b - a, best, (uint64_t)sum, live[best]};
     for (; next <= best; next++)
-      if (live_weight(g, next) && g->n[next].last_fwd_use > next)
+      if (live_weight(g, next) && last[next] > next)
         open[nopen++] = next;
     int kept = 0;
     for (int k = 0; k < nopen; k++) {
       int i = open[k];
-      if (g->n[i].last_fwd_use <= best)
+      if (last[i] <= best)
         continue; /* dead from here on */
       open[kept++] = i;
       if (g->n[i].tag == RT_POLICY_NONE || g->n[i].tag == RT_POLICY_PREFER_RECOMPUTE)
@@ -483,6 +585,7 @@ static void tag_stages(graph *g, const plan *p) {
   free(open);
   free(diff);
   free(live);
+  free(last);
   free(walk);
 }
 
@@ -789,7 +892,7 @@ static void report(FILE *f, const graph *g, const plan *p) {
   if (p->fsdp != FSDP_OFF)
     fprintf(f, "  fsdp: %d parameter gather%s (%s)\n", g->fsdp_chains,
             g->fsdp_chains == 1 ? "" : "s", p->fsdp == FSDP_SAVE ? "save" : "recompute");
-  if (p->budget < 0 && p->any_save_op)
+  if (p->budget < 0 && p->save.any)
     fprintf(f, "  save-ops: %d matched; saved the 1st of every %lld\n", g->save_matched,
             (long long)p->save_every);
   if (p->budget < 0 && p->ac != AC_NONE) {
@@ -825,10 +928,12 @@ static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p, 
   if (g.count > 0) {
     if (p->fsdp != FSDP_OFF)
       tag_fsdp(&g, p->fsdp);
+    if (p->always.any)
+      tag_always_save(&g, p);
     if (p->budget >= 0)
       rc = tag_budget(&g, p);
     else {
-      if (p->any_save_op)
+      if (p->save.any)
         tag_save_ops(&g, p);
       if (p->ac != AC_NONE)
         tag_stages(&g, p);
@@ -903,8 +1008,10 @@ static const RematOptionInfo checkpoint_option_table[] = {
     OPT("fsdp", REMAT_OPTION_STRING, fsdp,
         "recompute | save | off: all-gathers of rt.param arguments (default recompute)"),
     OPT("save-ops", REMAT_OPTION_STRING, save_ops,
-        "forward ops saved every save-every-th time, the others recomputed "
-        "(default rt.matmul; save-ops=none: off)"),
+        "forward ops saved every save-every-th time, the others recomputed: rt op names, "
+        "mm (rank-2 rt.matmul), bmm (batched) (default mm; save-ops=none: off)"),
+    OPT("always-save", REMAT_OPTION_STRING, always_save,
+        "forward ops always saved, not counted by save-ops (as save-ops; default none)"),
     OPT("save-every", REMAT_OPTION_INT, save_every,
         "N >= 1: save the 1st, (N+1)th, ... op of save-ops (default 2)"),
     OPT("memory-budget", REMAT_OPTION_INT, memory_budget,

@@ -38,8 +38,12 @@ typedef struct RematCheckpointOptions {
    * (default "recompute") */
   char fsdp[REMAT_OPTION_STRING_MAX];
   /* [save-ops] comma list of forward ops saved every save_every-th time, the others
-   * recomputed; "none": off (default "rt.matmul") */
+   * recomputed: rt op names and the kinds mm (rank-2 rt.matmul) and bmm (batched);
+   * "none": off (default "mm") */
   char save_ops[REMAT_OPTION_STRING_MAX];
+  /* [always-save] comma list (as save_ops) of forward ops always saved, not counted by
+   * save_ops; "none": off (default "none") */
+  char always_save[REMAT_OPTION_STRING_MAX];
   /* [save-every] N >= 1: save the 1st, (N+1)th, ... op of save_ops (default 2) */
   int64_t save_every;
   /* [memory-budget] bytes of forward results saved for the backward, chosen at least

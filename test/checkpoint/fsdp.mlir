@@ -14,7 +14,10 @@
 // @chain: param -> reshape -> convert -> gather -> wait -> convert -> reshape: every
 // single-input op from the parameter is part of the chain; with fsdp=save the convert
 // after the wait is the last non-view op. The reshape after it has two users, so the
-// chain ends there. The gather of rt.mul(%q, %scale) (two inputs) is no FSDP gather.
+// chain ends there. The gather of rt.mul(%q, %scale) is an FSDP gather too: %scale is a
+// scalar, an FX node's immediate, not an input (AutoParallel sees `mul(q, scale)` as a
+// single-input node); its wait's user rt.mul(%qw, %qw) reads the wait twice, so the chain
+// ends at the wait, which fsdp=save saves. (Two tensor inputs: fsdp-scalar.mlir.)
 //
 // RUN: remat-opt --remat-checkpoint %s | FileCheck %s --check-prefix=REC
 // RUN: remat-opt --remat-checkpoint=fsdp=save %s | FileCheck %s --check-prefix=SAVE
@@ -26,7 +29,9 @@
 // - save: the forward saves the wait's result (512 x bf16), the backward only reshapes it.
 // - off: the min-cut alone saves the reshaped weight (16x32 bf16).
 // @chain: recompute saves the parameter shards; save keeps the converted f32 weight
-// (512 x f32, the must_save op); off lets the min-cut save the smaller bf16 wait result.
+// (512 x f32, the must_save op) and, its wait being must_save, gathers q in the forward,
+// where the min-cut saves gq = qw * qw (the gradient it returns, as big as qw) instead of
+// recomputing it from the shard; off lets the min-cut save the smaller bf16 wait result.
 // RUN: remat-opt --remat-checkpoint --remat-mincut %s | FileCheck %s --check-prefix=REC-SPLIT
 // RUN: remat-opt --remat-checkpoint=fsdp=save --remat-mincut %s | FileCheck %s --check-prefix=SAVE-SPLIT
 // RUN: remat-opt --remat-checkpoint=fsdp=off --remat-mincut %s | FileCheck %s --check-prefix=OFF-SPLIT
@@ -55,7 +60,7 @@
 // SAVE-SPLIT-NEXT: %0 = "rt.reshape"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
 // SAVE-SPLIT-NOT: rt.all_gather
 // SAVE-SPLIT-LABEL: func.func @chain_fwd(
-// SAVE-SPLIT: return %6, %arg1, %arg2, %4, %6 : tensor<8x16xf32>, tensor<256xf32>, f32, tensor<512xf32>, tensor<8x16xf32>
+// SAVE-SPLIT: return %9, %4, %9, %10 : tensor<8x16xf32>, tensor<512xf32>, tensor<8x16xf32>, tensor<512xf32>
 
 // OFF-SPLIT-LABEL: func.func @fsdp_fwd(
 // OFF-SPLIT: return %10, %3, %7, %8 : tensor<8x32xf32>, tensor<16x32xbf16>, tensor<8x16xbf16>, tensor<8x32xbf16>
@@ -96,9 +101,9 @@
 // REC-NEXT: %3 = "rt.wait"(%2) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<512xbf16>) -> tensor<512xbf16>
 // REC-NEXT: %4 = "rt.convert"(%3) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<512xbf16>) -> tensor<512xf32>
 // REC-NEXT: %5 = "rt.reshape"(%4) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<512xf32>) -> tensor<32x16xf32>
-// REC-NEXT: %6 = "rt.mul"(%arg1, %arg2) : (tensor<256xf32>, f32) -> tensor<256xf32>
-// REC-NEXT: %7 = "rt.all_gather"(%6) {dim = 0 : i64, group = "dp", group_size = 2 : i64} : (tensor<256xf32>) -> tensor<512xf32>
-// REC-NEXT: %8 = "rt.wait"(%7) : (tensor<512xf32>) -> tensor<512xf32>
+// REC-NEXT: %6 = "rt.mul"(%arg1, %arg2) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<256xf32>, f32) -> tensor<256xf32>
+// REC-NEXT: %7 = "rt.all_gather"(%6) {dim = 0 : i64, group = "dp", group_size = 2 : i64, rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<256xf32>) -> tensor<512xf32>
+// REC-NEXT: %8 = "rt.wait"(%7) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"} : (tensor<512xf32>) -> tensor<512xf32>
 // REC-NEXT: %9 = "rt.matmul"(%arg3, %5) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
 // REC-NEXT: %10 = "rt.mul"(%8, %8) : (tensor<512xf32>, tensor<512xf32>) -> tensor<512xf32>
 // REC-NEXT: %11 = "rt.mul"(%arg4, %9) : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
@@ -142,7 +147,7 @@
 // SAVE-NEXT: %5 = "rt.reshape"(%4) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<512xf32>) -> tensor<32x16xf32>
 // SAVE-NEXT: %6 = "rt.mul"(%arg1, %arg2) : (tensor<256xf32>, f32) -> tensor<256xf32>
 // SAVE-NEXT: %7 = "rt.all_gather"(%6) {dim = 0 : i64, group = "dp", group_size = 2 : i64} : (tensor<256xf32>) -> tensor<512xf32>
-// SAVE-NEXT: %8 = "rt.wait"(%7) : (tensor<512xf32>) -> tensor<512xf32>
+// SAVE-NEXT: %8 = "rt.wait"(%7) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<512xf32>) -> tensor<512xf32>
 // SAVE-NEXT: %9 = "rt.matmul"(%arg3, %5) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
 // SAVE-NEXT: %10 = "rt.mul"(%8, %8) : (tensor<512xf32>, tensor<512xf32>) -> tensor<512xf32>
 // SAVE-NEXT: %11 = "rt.mul"(%arg4, %9) : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>

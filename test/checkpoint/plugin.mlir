@@ -8,8 +8,10 @@
 // RUN: diff %t.remat-opt.mlir %t.mlir-opt.mlir
 // RUN: FileCheck %s < %t.mlir-opt.mlir
 // The FSDP rule, the stages (1 GiB: one stage for these small tensors) and the two-op save
-// list all show:
+// list all show. The stage point is the cast before the gather (512 bytes live): every
+// later point also holds the saved wait, live until the last user of the reshape that the
+// backward recomputes from it (a live range through a recompute tag, as AutoParallel's).
 // CHECK-LABEL: func.func @fsdp(
-// CHECK: "rt.wait"(%{{.*}}) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_save"}
 // CHECK: "rt.convert"(%{{.*}}) {rt.ac_reason = "ac-stage", rt.ac_region = 1 : i64, rt.policy = "must_save"}
+// CHECK: "rt.wait"(%{{.*}}) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_save"}
 // CHECK: "rt.matmul"(%{{.*}}) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "must_save"}
