@@ -7,7 +7,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
 PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config
 
-.PHONY: all deps build build-asan run test install clean
+.PHONY: all deps deps-torch build build-asan run test install clean
 
 all: build
 
@@ -20,6 +20,16 @@ deps:
 	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null; then \
 	  echo "installing: $(PACKAGES)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
+	fi
+
+# The PyTorch importer's tests (test/import) need Debian's torch and networkx (torch's
+# min-cut partitioner imports it). The lock timeout lets two installs wait for each other.
+TORCH_PACKAGES = python3-torch python3-networkx python3-numpy
+deps-torch:
+	@if ! /usr/bin/python3 -c 'import torch, networkx, numpy' >/dev/null 2>&1; then \
+	  echo "installing: $(TORCH_PACKAGES)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    -o DPkg::Lock::Timeout=600 $(TORCH_PACKAGES); \
 	fi
 
 $(BUILD)/CMakeCache.txt: | deps
@@ -40,7 +50,7 @@ run: build
 	$(BUILD)/bin/remat-opt --remat-mincut --remat-report examples/dropout.mlir
 
 # Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build.
-test: build build-asan
+test: build build-asan deps-torch
 	python3 test/run_tests.py $(BUILD) $(ASAN)
 
 # Headers, libremat.so, the mlir-opt plugin, tools, rt.irdl.mlir, the CMake package

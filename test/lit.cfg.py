@@ -12,7 +12,7 @@ config.test_exec_root = os.path.join(config.remat_obj_root, "test")
 # remat's tools first, then LLVM's (FileCheck, not, count, mlir-opt).
 config.environment["PATH"] = os.pathsep.join(
     [config.remat_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
-for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR"]:
+for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR", "PYTHONPATH"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -34,3 +34,16 @@ if config.remat_sanitize:
     # A sanitizer report aborts, so `not tool ...` cannot mistake it for an expected error.
     config.environment["ASAN_OPTIONS"] = "abort_on_error=1:detect_leaks=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
+
+# The PyTorch importer (test/import) runs on Debian's python3 with python3-torch and
+# python3-networkx (torch's min-cut partitioner needs it); `make test` installs them.
+import subprocess
+try:
+    if subprocess.run(["/usr/bin/python3", "-c", "import torch, networkx"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      env=config.environment, timeout=120).returncode == 0:
+        config.available_features.add("torch")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+config.substitutions.append(("%import_torch", os.path.join(config.remat_src_root, "tools", "remat-import-torch")))
+config.substitutions.append(("%remat_compare", os.path.join(config.remat_src_root, "tools", "remat-compare")))

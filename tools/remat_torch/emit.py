@@ -1,0 +1,860 @@
+"""Writing an ATen fx graph as an rt function (MLIR generic form).
+
+The mapping table is `OPS` at the bottom (documented in docs/importer.md): each ATen op
+becomes one or a few rt ops. Conventions:
+- broadcasting is explicit: a tensor operand of another shape goes through rt.broadcast
+  (numpy rules: dimensions aligned on the right, size-1 dimensions expanded);
+- a Python number becomes an `arith.constant` scalar (f32 for f32/f16/bf16 arithmetic,
+  f64 for f64, i64 for integers, i1 for booleans), so no tensor of constants is built;
+- dtype promotion is explicit: operands of another element type go through rt.convert;
+- views (view, reshape, _unsafe_view, squeeze, ...) are rt.reshape, copies that keep the
+  value (clone, alias, contiguous) are no op at all;
+- the k-th aten.rand_like of the graph is rt.uniform_philox(seed, offset + delta_k) where
+  delta_k is the number of 4-word Philox blocks the earlier random ops used.
+An op without a mapping is an error at the op's source line.
+"""
+import math
+import struct
+
+import numpy as np
+import torch
+import torch.fx as fx
+
+from . import trace
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+DTYPES = {
+    torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16", torch.float64: "f64",
+    torch.bool: "i1", torch.int8: "i8", torch.int32: "i32", torch.int64: "i64",
+}
+FLOATS = ("f32", "f16", "bf16", "f64")
+ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i1": 1, "i8": 1, "i32": 4, "i64": 8}
+
+
+class ImportError_(Exception):
+    """An op or value the importer cannot write; `node` locates it."""
+
+    def __init__(self, message, node=None):
+        super().__init__(message)
+        self.node = node
+
+
+class Val:
+    """An SSA value: a tensor (shape tuple, elem) or a scalar (shape None)."""
+    __slots__ = ("name", "shape", "elem")
+
+    def __init__(self, name, shape, elem):
+        self.name, self.shape, self.elem = name, shape, elem
+
+    @property
+    def is_scalar(self):
+        return self.shape is None
+
+    @property
+    def type(self):
+        if self.shape is None:
+            return self.elem
+        return tensor_type(self.shape, self.elem)
+
+
+def tensor_type(shape, elem):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def elem_of(dtype, node=None):
+    if dtype not in DTYPES:
+        raise ImportError_(f"element type {dtype} has no rt equivalent", node)
+    return DTYPES[dtype]
+
+
+def scalar_elem(compute):
+    """The scalar type a Python number takes in arithmetic of element type `compute`."""
+    if compute in ("f32", "f16", "bf16"):
+        return "f32"
+    if compute == "f64":
+        return "f64"
+    if compute == "i1":
+        return "i1"
+    return "i64"
+
+
+def float_literal(value, elem):
+    """An MLIR float literal that parses to exactly the value torch uses: the Python
+    float rounded once to the scalar type (hex bits for inf/nan)."""
+    if elem == "f32":
+        v = np.float32(value)
+        if not np.isfinite(v):
+            return "0x%08X" % struct.unpack("<I", struct.pack("<f", v))[0]
+        return repr(float(v))
+    if not math.isfinite(value):
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+    return repr(float(value))
+
+
+def promote(elems):
+    """torch's promotion over tensor element types (category, then width)."""
+    order = ["i1", "i8", "i32", "i64", "bf16", "f16", "f32", "f64"]
+    rev = {v: k for k, v in DTYPES.items()}
+    out = rev[elems[0]]
+    for e in elems[1:]:
+        out = torch.promote_types(out, rev[e])
+    assert DTYPES[out] in order
+    return DTYPES[out]
+
+
+class Op:
+    __slots__ = ("result", "text", "operands", "keep")
+
+    def __init__(self, result, text, operands, keep=False):
+        self.result, self.text, self.operands, self.keep = result, text, operands, keep
+
+
+class Writer:
+    """Writes one fx graph as one func.func. Ops are collected, then the ones whose
+    results nothing uses are dropped (decompositions leave a few: empty_like before
+    fill), so the function has no dead code."""
+
+    def __init__(self, graph: fx.Graph, seed=None, offset=None):
+        self.graph = graph
+        self.ops = []
+        self.names = set()
+        self.consts = {}
+        self.env = {}
+        self.loc = "loc(unknown)"
+        self.node = None
+        self.seed, self.offset = seed, offset
+        self.random_blocks = 0      # Philox blocks used by the random ops so far
+        self.memo = {}              # (op, value, type) -> Val: one convert/broadcast each
+
+    # ---- values and ops ------------------------------------------------------------
+    def fresh(self, base):
+        base = "".join(c if c.isalnum() or c in "_." else "_" for c in base) or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        name, k = base, 1
+        while name in self.names:
+            name = f"{base}.{k}"
+            k += 1
+        self.names.add(name)
+        return name
+
+    def emit(self, opname, operands, shape, elem, attrs="", base=None):
+        res = Val(self.fresh(base or self.node_base()), shape, elem)
+        ops = ", ".join("%" + v.name for v in operands)
+        types = ", ".join(v.type for v in operands)
+        attr = f" {{{attrs}}}" if attrs else ""
+        text = (f'%{res.name} = "{opname}"({ops}){attr} : ({types}) -> {res.type} {self.loc}')
+        self.ops.append(Op(res.name, text, [v.name for v in operands]))
+        return res
+
+    def node_base(self):
+        return self.node.name if self.node is not None else "v"
+
+    def const(self, value, elem):
+        """A scalar arith.constant (one per value and type, defined at first use)."""
+        if elem in ("f32", "f64"):
+            lit = float_literal(float(value), elem)
+        elif elem == "i1":
+            lit = "true" if value else "false"
+        else:
+            lit = str(int(value))
+        key = (lit, elem)
+        if key not in self.consts:
+            name = self.fresh("c" if elem == "i1" else "cst")
+            v = Val(name, None, elem)
+            text = (f"%{name} = arith.constant {lit} : {elem} {self.loc}" if elem != "i1"
+                    else f"%{name} = arith.constant {lit} {self.loc}")
+            self.ops.append(Op(name, text, []))
+            self.consts[key] = v
+        return self.consts[key]
+
+    def number(self, x, compute):
+        """A Python number or a Val as an operand of arithmetic in `compute`."""
+        if isinstance(x, Val):
+            return x
+        if isinstance(x, bool):
+            return self.const(x, "i1" if compute == "i1" else scalar_elem(compute))
+        return self.const(x, scalar_elem(compute))
+
+    # ---- shapes and types -----------------------------------------------------------
+    def convert(self, v, elem):
+        if v.elem == elem:
+            return v
+        if v.is_scalar:
+            raise ImportError_(f"a {v.elem} scalar would need a conversion to {elem}", self.node)
+        key = ("cvt", v.name, elem)
+        if key not in self.memo:
+            self.memo[key] = self.emit("rt.convert", [v], v.shape, elem, base=v.name + ".cvt")
+        return self.memo[key]
+
+    def tensor(self, v):
+        """A scalar (a 0-d constant of torch) as a 0-d tensor when an op needs a tensor."""
+        if not v.is_scalar:
+            return v
+        raise ImportError_("a scalar is used where rt needs a tensor", self.node)
+
+    def broadcast(self, v, shape):
+        if v.is_scalar or tuple(v.shape) == tuple(shape):
+            return v
+        r, R = len(v.shape), len(shape)
+        if r > R:
+            raise ImportError_(f"cannot broadcast {v.type} to {list(shape)}", self.node)
+        for k, d in enumerate(v.shape):
+            if d != 1 and d != shape[R - r + k]:
+                raise ImportError_(f"cannot broadcast {v.type} to {list(shape)}", self.node)
+        key = ("bc", v.name, tuple(shape))
+        if key not in self.memo:
+            dims = ", ".join(str(R - r + k) for k in range(r))
+            self.memo[key] = self.emit("rt.broadcast", [v], tuple(shape), v.elem,
+                                       f"dims = array<i64{': ' + dims if dims else ''}>",
+                                       base=v.name + ".bc")
+        return self.memo[key]
+
+    def reshape(self, v, shape):
+        v = self.tensor(v)
+        if tuple(v.shape) == tuple(shape):
+            return v
+        return self.emit("rt.reshape", [v], tuple(shape), v.elem)
+
+    def elementwise(self, opname, operands, out_shape, compute, result_elem=None):
+        """operands: Vals and Python numbers. Tensors are converted to `compute` and
+        broadcast to out_shape; numbers become scalars of compute's scalar type."""
+        vals = []
+        for x in operands:
+            if isinstance(x, Val):
+                if x.is_scalar:
+                    x = self.scalar_as(x, compute)
+                else:
+                    x = self.broadcast(self.convert(x, compute), out_shape)
+            else:
+                x = self.number(x, compute)
+            vals.append(x)
+        if all(v.is_scalar for v in vals):
+            raise ImportError_(f"{opname} of scalars only", self.node)
+        return self.emit(opname, vals, tuple(out_shape), result_elem or compute)
+
+    def scalar_as(self, v, compute):
+        want = scalar_elem(compute)
+        if v.elem == want:
+            return v
+        raise ImportError_(f"a {v.elem} scalar in {compute} arithmetic", self.node)
+
+    # ---- the graph --------------------------------------------------------------------
+    def set_node(self, node):
+        self.node = node
+        src = trace.node_source(node)
+        if src is None:
+            self.loc = f'loc("{node.name}")'
+        else:
+            path, line = src
+            self.loc = f'loc("{path}":{line}:{_column(path, line)})'
+
+    def run_node(self, node):
+        self.set_node(node)
+        handler = OPS.get(node.target)
+        if handler is None:
+            raise ImportError_(f"{_op_name(node.target)} has no rt mapping "
+                               "(docs/importer.md lists the mapped ops)", node)
+        args = fx.node.map_arg(node.args, lambda n: self.env[n])
+        kwargs = fx.node.map_arg(node.kwargs, lambda n: self.env[n])
+        out = handler(self, node, *args, **kwargs)
+        self.env[node] = out
+
+    def live_ops(self, roots):
+        """The ops that the returned values need (the rest is dead code)."""
+        by_result = {op.result: op for op in self.ops}
+        live, stack = set(), list(roots)
+        while stack:
+            name = stack.pop()
+            if name in live or name not in by_result:
+                continue
+            live.add(name)
+            stack.extend(by_result[name].operands)
+        return [op for op in self.ops if op.result in live]
+
+
+def _column(path, line):
+    import linecache
+    text = linecache.getline(path, line)
+    return len(text) - len(text.lstrip()) + 1 if text.strip() else 1
+
+
+def _op_name(target):
+    return str(target) if not callable(target) or hasattr(target, "_schema") else \
+        getattr(target, "__name__", str(target))
+
+
+# ---- helpers for handlers -----------------------------------------------------------
+
+def meta(node):
+    tm = node.meta.get("tensor_meta")
+    if tm is None:
+        raise ImportError_("the op has no tensor metadata", node)
+    return tuple(tm.shape), elem_of(tm.dtype, node)
+
+
+def out_shape(node):
+    return meta(node)[0]
+
+
+def out_elem(node):
+    return meta(node)[1]
+
+
+def norm_dims(dims, rank):
+    if isinstance(dims, int):
+        dims = [dims]
+    return sorted({d % rank if rank else 0 for d in dims})
+
+
+def binary(opname):
+    def h(w, node, a, b, alpha=1):
+        shape, elem = meta(node)
+        if alpha != 1:
+            b = w.elementwise("rt.mul", [b, alpha], shape, elem) if isinstance(b, Val) else b * alpha
+        return w.elementwise(opname, [a, b], shape, elem)
+    return h
+
+
+def rsub(w, node, a, b, alpha=1):
+    shape, elem = meta(node)
+    if alpha != 1:
+        a = w.elementwise("rt.mul", [a, alpha], shape, elem)
+    return w.elementwise("rt.sub", [b, a], shape, elem)
+
+
+def unary(opname):
+    def h(w, node, x):
+        shape, elem = meta(node)
+        return w.elementwise(opname, [x], shape, elem)
+    return h
+
+
+def compare(opname):
+    def h(w, node, a, b):
+        shape, _ = meta(node)
+        elems = [x.elem for x in (a, b) if isinstance(x, Val) and not x.is_scalar]
+        compute = promote(elems)
+        if any(isinstance(x, float) for x in (a, b)) and compute not in FLOATS:
+            compute = "f32"
+        return w.elementwise(opname, [a, b], shape, compute, result_elem="i1")
+    return h
+
+
+def reciprocal(w, node, x):
+    shape, elem = meta(node)
+    return w.elementwise("rt.div", [1.0, x], shape, elem)
+
+
+def sigmoid(w, node, x):
+    # 1 / (1 + exp(-x)), as torch's CPU kernel computes it
+    shape, elem = meta(node)
+    n = w.elementwise("rt.neg", [x], shape, elem)
+    e = w.elementwise("rt.exp", [n], shape, elem)
+    d = w.elementwise("rt.add", [e, 1.0], shape, elem)
+    return w.elementwise("rt.div", [1.0, d], shape, elem)
+
+
+def relu(w, node, x):
+    shape, elem = meta(node)
+    return w.elementwise("rt.max", [x, 0.0 if elem in FLOATS else 0], shape, elem)
+
+
+def pow_scalar(w, node, x, exponent):
+    shape, elem = meta(node)
+    if exponent == 2:           # torch computes x*x for a square
+        return w.elementwise("rt.mul", [x, x], shape, elem)
+    if exponent == 1:
+        return w.convert(w.tensor(x), elem)
+    return w.elementwise("rt.pow", [x, exponent], shape, elem)
+
+
+def pow_tensor(w, node, x, y):
+    shape, elem = meta(node)
+    return w.elementwise("rt.pow", [x, y], shape, elem)
+
+
+def where(w, node, cond, a, b):
+    shape, elem = meta(node)
+    c = w.broadcast(cond, shape) if isinstance(cond, Val) and not cond.is_scalar else cond
+    ops = [c]
+    for x in (a, b):
+        if isinstance(x, Val) and not x.is_scalar:
+            x = w.broadcast(w.convert(x, elem), shape)
+        elif isinstance(x, Val):
+            x = w.scalar_as(x, elem)
+        else:
+            x = w.number(x, elem)
+        ops.append(x)
+    return w.emit("rt.select", ops, shape, elem)
+
+
+def logical_not(w, node, x):
+    shape, elem = meta(node)
+    if x.elem != "i1":
+        raise ImportError_("bitwise_not of a non-boolean tensor has no rt mapping", node)
+    return w.elementwise("rt.eq", [x, False], shape, "i1", result_elem="i1")
+
+
+def convert_element_type(w, node, x, dtype):
+    return w.convert(x, elem_of(dtype, node))
+
+
+def to_copy(w, node, x, dtype=None, **_):
+    return w.convert(x, elem_of(dtype, node)) if dtype is not None else x
+
+
+def identity(w, node, x, *_, **__):
+    return x
+
+
+def view(w, node, x, *_, **__):
+    return w.reshape(x, out_shape(node))
+
+
+def transpose(w, node, x, d0, d1):
+    r = len(x.shape)
+    perm = list(range(r))
+    perm[d0 % r], perm[d1 % r] = perm[d1 % r], perm[d0 % r]
+    return _transpose(w, x, perm)
+
+
+def permute(w, node, x, dims):
+    return _transpose(w, x, [d % len(x.shape) for d in dims])
+
+
+def _transpose(w, x, perm):
+    if perm == sorted(perm):
+        return x
+    shape = tuple(x.shape[p] for p in perm)
+    return w.emit("rt.transpose", [x], shape, x.elem,
+                  "perm = array<i64: " + ", ".join(map(str, perm)) + ">")
+
+
+def expand(w, node, x, *_, **__):
+    return w.broadcast(w.tensor(x), out_shape(node))
+
+
+def _slice(w, x, dim, start, end, step=1, base=None):
+    shape = list(x.shape)
+    size = shape[dim]
+    start = 0 if start is None else start
+    end = size if end is None else end
+    if start < 0:
+        start += size
+    if end < 0:
+        end += size
+    start, end = max(0, min(start, size)), max(0, min(end, size))
+    end = max(start, end)
+    if start == 0 and end == size and step == 1:
+        return x
+    starts = [0] * len(shape)
+    limits = list(shape)
+    strides = [1] * len(shape)
+    starts[dim], limits[dim], strides[dim] = start, end, step
+    shape[dim] = (end - start + step - 1) // step
+    fmt = lambda xs: "array<i64: " + ", ".join(map(str, xs)) + ">"
+    return w.emit("rt.slice", [x], tuple(shape), x.elem,
+                  f"start = {fmt(starts)}, limit = {fmt(limits)}, stride = {fmt(strides)}",
+                  base=base)
+
+
+def slice_(w, node, x, dim=0, start=None, end=None, step=1):
+    return _slice(w, x, dim % len(x.shape), start, end, step)
+
+
+def select(w, node, x, dim, index):
+    dim %= len(x.shape)
+    index %= x.shape[dim]
+    s = _slice(w, x, dim, index, index + 1)
+    return w.reshape(s, out_shape(node))
+
+
+def split(w, node, x, size, dim=0):
+    dim %= len(x.shape)
+    n = x.shape[dim]
+    sizes = [min(size, n - i) for i in range(0, n, size)]
+    return _split(w, node, x, sizes, dim)
+
+
+def split_with_sizes(w, node, x, sizes, dim=0):
+    return _split(w, node, x, list(sizes), dim % len(x.shape))
+
+
+def _split(w, node, x, sizes, dim):
+    outs, at = [], 0
+    for k, s in enumerate(sizes):
+        outs.append(_slice(w, x, dim, at, at + s, base=f"{node.name}.{k}"))
+        at += s
+    return tuple(outs)
+
+
+def _pad(w, node, g, dim, before, after, shape, elem):
+    """g placed between `before` and `after` zeros along dim (the gradient of a slice)."""
+    parts = []
+    for n in (before, None, after):
+        if n is None:
+            parts.append(g)
+        elif n > 0:
+            zshape = list(g.shape)
+            zshape[dim] = n
+            parts.append(_full(w, tuple(zshape), elem, 0))
+    return _concat(w, parts, dim, elem)
+
+
+def select_backward(w, node, grad, input_sizes, dim, index):
+    shape, elem = meta(node)
+    dim %= len(shape)
+    index %= shape[dim]
+    kshape = list(shape)
+    kshape[dim] = 1
+    g = w.reshape(w.convert(grad, elem), tuple(kshape))
+    return _pad(w, node, g, dim, index, shape[dim] - index - 1, shape, elem)
+
+
+def slice_backward(w, node, grad, input_sizes, dim, start, end, step):
+    shape, elem = meta(node)
+    dim %= len(shape)
+    if step != 1:
+        raise ImportError_("slice_backward with a step other than 1 has no rt mapping", node)
+    size = shape[dim]
+    start = max(0, min(start + size if start < 0 else start, size))
+    n = grad.shape[dim]
+    return _pad(w, node, w.convert(grad, elem), dim, start, size - start - n, shape, elem)
+
+
+def getitem(w, node, tup, i):
+    return tup[i]
+
+
+def cat(w, node, tensors, dim=0):
+    shape, elem = meta(node)
+    dim %= len(shape)
+    return _concat(w, [w.convert(t, elem) for t in tensors if numel(t.shape) > 0], dim, elem)
+
+
+def _concat(w, ts, dim, elem):
+    if len(ts) == 1:
+        return ts[0]
+    shape = list(ts[0].shape)
+    shape[dim] = sum(t.shape[dim] for t in ts)
+    # IRDL binds one type for the variadic tail: concat(first, rest...) needs the rest
+    # to share a type; otherwise nest two at a time.
+    if all(t.type == ts[1].type for t in ts[1:]):
+        return w.emit("rt.concat", ts, tuple(shape), elem, f"dim = {dim} : i64")
+    acc = ts[0]
+    for t in ts[1:]:
+        s = list(acc.shape)
+        s[dim] += t.shape[dim]
+        acc = w.emit("rt.concat", [acc, t], tuple(s), elem, f"dim = {dim} : i64")
+    return acc
+
+
+def _reduce(w, opname, x, dims, keepdim, out_sh, elem=None):
+    x = w.tensor(x)
+    if elem is not None:
+        x = w.convert(x, elem)
+    dims = norm_dims(dims if dims not in (None, []) else list(range(len(x.shape))),
+                     len(x.shape))
+    if not dims:
+        return w.reshape(x, out_sh)
+    red = tuple(d for k, d in enumerate(x.shape) if k not in dims)
+    v = w.emit(opname, [x], red, x.elem,
+               "dims = array<i64: " + ", ".join(map(str, dims)) + ">")
+    return w.reshape(v, out_sh) if keepdim else v
+
+
+def sum_(w, node, x, dims=None, keepdim=False, dtype=None):
+    shape, elem = meta(node)
+    return _reduce(w, "rt.sum", x, dims, keepdim, shape, elem)
+
+
+def amax(w, node, x, dims=(), keepdim=False):
+    shape, elem = meta(node)
+    return _reduce(w, "rt.amax", x, list(dims), keepdim, shape)
+
+
+def _count(x, dims):
+    dims = norm_dims(dims if dims not in (None, []) else list(range(len(x.shape))),
+                     len(x.shape))
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    return n
+
+
+def mean(w, node, x, dims=None, keepdim=False, dtype=None):
+    shape, elem = meta(node)
+    s = _reduce(w, "rt.sum", x, dims, keepdim, shape, elem)
+    return w.elementwise("rt.div", [s, float(_count(x, dims))], shape, elem)
+
+
+def var_mean(w, node, x, dims=None, correction=1, keepdim=False, unbiased=None):
+    """(var, mean): mean = sum(x)/n, var = sum((x - mean)^2)/(n - correction)."""
+    if unbiased is not None:
+        correction = 1 if unbiased else 0
+    elem = x.elem
+    n = _count(x, dims)
+    kdims = norm_dims(dims if dims not in (None, []) else list(range(len(x.shape))),
+                      len(x.shape))
+    kshape = tuple(1 if k in kdims else d for k, d in enumerate(x.shape))
+    oshape = kshape if keepdim else tuple(d for k, d in enumerate(x.shape) if k not in kdims)
+    s = _reduce(w, "rt.sum", x, dims, True, kshape)
+    m = w.elementwise("rt.div", [s, float(n)], kshape, elem)
+    d = w.elementwise("rt.sub", [x, m], x.shape, elem)
+    sq = w.elementwise("rt.mul", [d, d], x.shape, elem)
+    ss = _reduce(w, "rt.sum", sq, dims, True, kshape)
+    var = w.elementwise("rt.div", [ss, float(max(n - correction, 0))], kshape, elem)
+    return (w.reshape(var, oshape), w.reshape(m, oshape))
+
+
+def var(w, node, x, dims=None, correction=1, keepdim=False, unbiased=None):
+    return var_mean(w, node, x, dims, correction, keepdim, unbiased)[0]
+
+
+def matmul(w, node, a, b):
+    shape, elem = meta(node)
+    return w.emit("rt.matmul", [w.convert(a, elem), w.convert(b, elem)], shape, elem)
+
+
+def rand_like(w, node, x, dtype=None, **_):
+    shape, elem = meta(node)
+    if w.seed is None:
+        raise ImportError_("a random op in a graph without seed and offset", node)
+    blocks = (numel(shape) + 3) // 4
+    off = w.offset
+    if w.random_blocks:
+        # the k-th random op draws from offset + (blocks of the ones before it)
+        off = w.emit("arith.addi", [w.offset, w.const(w.random_blocks, "i64")], None,
+                     "i64", base=f"{node.name}.offset")
+    w.random_blocks += blocks
+    return w.emit("rt.uniform_philox", [w.seed, off], shape, elem,
+                  "lo = 0.0 : f64, hi = 1.0 : f64")
+
+
+def scalar_tensor(w, node, value, dtype=None, **_):
+    _, elem = meta(node)
+    return w.const(value, scalar_elem(elem) if elem in FLOATS else elem)
+
+
+def full(w, node, size, value, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, value)
+
+
+def _full(w, shape, elem, value):
+    key = ("full", tensor_type(shape, elem), value)
+    if key not in w.memo:
+        w.memo[key] = _full_op(w, shape, elem, value)
+    return w.memo[key]
+
+
+def _full_op(w, shape, elem, value):
+    se = scalar_elem(elem)
+    if se in ("f32", "f64"):
+        lit = f"{float_literal(float(value), se)} : {se}"
+    elif se == "i1":
+        lit = "true" if value else "false"
+    else:
+        lit = f"{int(value)} : {se}"
+    return w.emit("rt.full", [], shape, elem, f"value = {lit}")
+
+
+def full_like(w, node, x, value, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, value)
+
+
+def zeros_like(w, node, x, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 0)
+
+
+def ones_like(w, node, x, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 1)
+
+
+def fill(w, node, x, value):
+    shape, elem = meta(node)
+    if isinstance(value, Val):
+        raise ImportError_("fill with a tensor value has no rt mapping", node)
+    return _full(w, shape, elem, value)
+
+
+def zeros(w, node, size, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 0)
+
+
+def ones(w, node, size, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 1)
+
+
+import operator  # noqa: E402
+
+OPS = {
+    # elementwise arithmetic (numbers become arith.constant scalars)
+    aten.add.Tensor: binary("rt.add"), aten.add.Scalar: binary("rt.add"),
+    aten.sub.Tensor: binary("rt.sub"), aten.sub.Scalar: binary("rt.sub"),
+    aten.rsub.Scalar: rsub, aten.rsub.Tensor: rsub,
+    aten.mul.Tensor: binary("rt.mul"), aten.mul.Scalar: binary("rt.mul"),
+    aten.div.Tensor: binary("rt.div"), aten.div.Scalar: binary("rt.div"),
+    aten.maximum.default: binary("rt.max"), aten.minimum.default: binary("rt.min"),
+    aten.pow.Tensor_Scalar: pow_scalar, aten.pow.Tensor_Tensor: pow_tensor,
+    aten.neg.default: unary("rt.neg"), aten.exp.default: unary("rt.exp"),
+    aten.log.default: unary("rt.log"), aten.tanh.default: unary("rt.tanh"),
+    aten.erf.default: unary("rt.erf"), aten.sqrt.default: unary("rt.sqrt"),
+    aten.rsqrt.default: unary("rt.rsqrt"), aten.abs.default: unary("rt.abs"),
+    aten.sin.default: unary("rt.sin"), aten.cos.default: unary("rt.cos"),
+    aten.reciprocal.default: reciprocal, aten.sigmoid.default: sigmoid,
+    aten.relu.default: relu,
+    # comparisons and selection
+    aten.lt.Tensor: compare("rt.lt"), aten.lt.Scalar: compare("rt.lt"),
+    aten.le.Tensor: compare("rt.le"), aten.le.Scalar: compare("rt.le"),
+    aten.gt.Tensor: compare("rt.gt"), aten.gt.Scalar: compare("rt.gt"),
+    aten.ge.Tensor: compare("rt.ge"), aten.ge.Scalar: compare("rt.ge"),
+    aten.eq.Tensor: compare("rt.eq"), aten.eq.Scalar: compare("rt.eq"),
+    aten.ne.Tensor: compare("rt.ne"), aten.ne.Scalar: compare("rt.ne"),
+    aten.where.self: where, aten.bitwise_not.default: logical_not,
+    aten.logical_not.default: logical_not,
+    # element types and copies
+    prims.convert_element_type.default: convert_element_type,
+    aten._to_copy.default: to_copy,
+    aten.clone.default: identity, aten.alias.default: identity,
+    aten.lift_fresh_copy.default: identity,
+    # views
+    aten.view.default: view, aten._unsafe_view.default: view,
+    aten._reshape_alias.default: view, aten.reshape.default: view,
+    aten.unsqueeze.default: view, aten.squeeze.default: view, aten.squeeze.dim: view,
+    aten.transpose.int: transpose, aten.permute.default: permute,
+    aten.expand.default: expand,
+    aten.slice.Tensor: slice_, aten.select.int: select,
+    aten.split.Tensor: split, aten.split_with_sizes.default: split_with_sizes,
+    aten.select_backward.default: select_backward, aten.slice_backward.default: slice_backward,
+    operator.getitem: getitem, aten.cat.default: cat,
+    # reductions
+    aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
+    aten.mean.dim: mean, aten.mean.default: mean,
+    aten.var_mean.correction: var_mean, aten.var.correction: var,
+    # matrix products
+    aten.mm.default: matmul, aten.bmm.default: matmul,
+    # random numbers
+    aten.rand_like.default: rand_like,
+    # constants
+    aten.scalar_tensor.default: scalar_tensor, aten.full.default: full,
+    aten.full_like.default: full_like, aten.zeros_like.default: zeros_like,
+    aten.ones_like.default: ones_like, aten.empty_like.default: zeros_like,
+    aten.fill.Scalar: fill, aten.zeros.default: zeros, aten.ones.default: ones,
+}
+
+
+def random_nodes(graph):
+    return [n for n in graph.nodes if n.op == "call_function" and n.target == aten.rand_like.default]
+
+
+def random_offsets(graph):
+    """{node: delta} for every rand_like, in graph order: the Philox offset the node
+    draws from is offset + delta (4-word blocks used by the random ops before it)."""
+    out, at = {}, 0
+    for n in random_nodes(graph):
+        out[n] = at
+        at += (numel(n.meta["tensor_meta"].shape) + 3) // 4
+    return out
+
+
+# ---- whole functions ------------------------------------------------------------------
+
+class Function:
+    """What was written: the text, and how arguments and results map back to torch."""
+
+    def __init__(self, text, arguments, results, values):
+        self.text = text
+        self.arguments = arguments    # [{"name", "kind", "type", "bytes"}]
+        self.results = results        # [{"kind": "output"|"grad", "of": arg name, "type"}]
+        self.values = values          # {fx node name: rt SSA name} for the JSON file
+
+
+def write_function(graph, args, fn_name, num_outputs, mode="joint", header=""):
+    """graph: the joint graph (mode "joint") or a forward graph (mode "forward": no
+    tangents, the function carries rt.autodiff). args: trace.Arg per primals_*
+    placeholder. Returns a Function; raises ImportError_ at an unmapped op."""
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    primals = [n for n in placeholders if "tangents" not in n.target]
+    tangents = [n for n in placeholders if "tangents" in n.target]
+    if len(primals) != len(args):
+        raise ImportError_(f"{len(primals)} primal placeholders for {len(args)} arguments")
+    w = Writer(graph)
+    sig, arguments = [], []
+
+    def add_arg(name, ty, attrs, kind, loc_name, nbytes):
+        v = Val(w.fresh(name), ty[0], ty[1])
+        attr = f" {{{attrs}}}" if attrs else ""
+        sig.append(f'%{v.name}: {v.type}{attr} loc("{loc_name}")')
+        arguments.append({"name": v.name, "kind": kind, "type": v.type, "bytes": nbytes})
+        return v
+
+    for node, a in zip(primals, args):
+        shape, elem = tuple(a.value.shape), elem_of(a.value.dtype, node)
+        attrs = "rt.param" if a.kind in ("param", "buffer") else ""
+        w.env[node] = add_arg(a.name, (shape, elem), attrs, a.kind, a.name,
+                              numel(shape) * ELEM_BYTES[elem])
+    if random_nodes(graph):
+        w.seed = add_arg("seed", (None, "i64"), "", "seed", "seed", 8)
+        w.offset = add_arg("offset", (None, "i64"), "", "offset", "offset", 8)
+    for node in tangents:
+        shape, elem = meta(node)
+        w.env[node] = add_arg(node.target, (shape, elem), "rt.tangent", "tangent", node.target,
+                              numel(shape) * ELEM_BYTES[elem])
+
+    out_node = next(n for n in graph.nodes if n.op == "output")
+    for node in graph.nodes:
+        if node.op == "call_function":
+            w.run_node(node)
+        elif node.op not in ("placeholder", "output"):
+            raise ImportError_(f"fx node kind '{node.op}' ({node.target}) has no rt mapping", node)
+
+    outs = list(out_node.args[0]) if isinstance(out_node.args[0], (list, tuple)) else [out_node.args[0]]
+    w.set_node(out_node)
+    rets, results = [], []
+    for k, o in enumerate(outs):
+        if k < num_outputs:
+            kind, of = "output", None
+        else:
+            if mode == "forward":
+                break
+            kind, of = "grad", args[k - num_outputs].name
+            if o is None:
+                continue
+        if not isinstance(o, fx.Node):
+            raise ImportError_(f"result #{k} is not a tensor of the graph", out_node)
+        v = w.env[o]
+        if isinstance(v, tuple) or v.is_scalar:
+            raise ImportError_(f"result #{k} is not a tensor", o)
+        rets.append(v)
+        results.append({"kind": kind, "of": of, "type": v.type})
+
+    body = [op.text for op in w.live_ops([v.name for v in rets])]
+    attrs = (f"rt.num_outputs = {num_outputs} : i64" if mode == "joint" else "rt.autodiff")
+    lines = [header] if header else []
+    lines.append(f"func.func @{fn_name}(" + ",\n    ".join(sig) + ")")
+    lines.append("    -> (" + ", ".join(v.type for v in rets) + f") attributes {{{attrs}}} {{")
+    lines += ["  " + t for t in body]
+    lines.append("  return " + ", ".join("%" + v.name for v in rets) + " : " +
+                 ", ".join(v.type for v in rets) + f" {w.loc}")
+    lines.append("}")
+    values = {}
+    for node, v in w.env.items():
+        if isinstance(v, Val):
+            values[node.name] = v.name
+    return Function("\n".join(lines) + "\n", arguments, results, values)
