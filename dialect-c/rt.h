@@ -15,28 +15,20 @@
 #include "mlir-c/IR.h"
 #include "support.h"
 
-/* Every op of the dialect, in the order of DESIGN.md. RT_OP_NONE: not an rt op. */
+/* Every op of the dialect (rt_ops.def, in the order of DESIGN.md). RT_OP_NONE: not an rt
+ * op. Switches over op ids have no default (see rt_ops.def). */
 typedef enum rt_op_id {
   RT_OP_NONE = 0,
-  /* elementwise binary */
-  RT_OP_ADD, RT_OP_SUB, RT_OP_MUL, RT_OP_DIV, RT_OP_MAX, RT_OP_MIN, RT_OP_POW,
-  /* elementwise unary */
-  RT_OP_NEG, RT_OP_EXP, RT_OP_LOG, RT_OP_TANH, RT_OP_ERF, RT_OP_SQRT, RT_OP_RSQRT,
-  RT_OP_ABS, RT_OP_SIN, RT_OP_COS,
-  /* compare */
-  RT_OP_LT, RT_OP_LE, RT_OP_GT, RT_OP_GE, RT_OP_EQ, RT_OP_NE,
-  /* other elementwise */
-  RT_OP_SELECT, RT_OP_CONVERT, RT_OP_FULL,
-  /* structural */
-  RT_OP_BROADCAST, RT_OP_RESHAPE, RT_OP_TRANSPOSE, RT_OP_SLICE, RT_OP_CONCAT, RT_OP_IOTA,
-  /* reductions */
-  RT_OP_SUM, RT_OP_AMAX,
-  RT_OP_MATMUL,
-  RT_OP_UNIFORM_PHILOX,
-  /* collectives */
-  RT_OP_ALL_GATHER, RT_OP_REDUCE_SCATTER, RT_OP_ALL_REDUCE, RT_OP_WAIT,
-  RT_OP_COUNT
+#define RT_OP(ID, ...) RT_OP_##ID,
+#include "rt_ops.def"
 } rt_op_id;
+
+/* Outside the enum, so that switches need not name it. */
+enum {
+  RT_OP_COUNT = 1
+#define RT_OP(ID, ...) +1
+#include "rt_ops.def"
+};
 
 typedef enum rt_op_kind {
   RT_KIND_NONE = 0,    /* not an rt op */
@@ -49,11 +41,33 @@ typedef enum rt_op_kind {
   RT_KIND_STRUCTURAL, /* broadcast, reshape, transpose, slice, concat, iota */
 } rt_op_kind;
 
+/* What the semantic verifier checks of an op beyond IRDL (docs/design.md, "Dialect"). */
+typedef enum rt_type_rule {
+  RT_RULE_ANY,       /* nothing (unary ops: IRDL gives operand and result one type) */
+  RT_RULE_FLOAT,     /* a floating-point element type */
+  RT_RULE_SAME,      /* tensor operands agree in shape and element type (scalars
+                        broadcast), the result has them */
+  RT_RULE_I1_RESULT, /* as SAME, with an i1 result */
+  RT_RULE_SELECT,    /* as SAME over the values, an i1 condition */
+  RT_RULE_CONVERT,   /* the shape is kept */
+  RT_RULE_BROADCAST,
+  RT_RULE_RESHAPE,
+  RT_RULE_TRANSPOSE,
+  RT_RULE_SLICE,
+  RT_RULE_CONCAT,
+  RT_RULE_IOTA,
+  RT_RULE_REDUCE,
+  RT_RULE_MATMUL,
+  RT_RULE_PHILOX,
+  RT_RULE_COLLECTIVE,
+} rt_type_rule;
+
 /* Which rt op this is (RT_OP_NONE for any other op). */
 rt_op_id rt_op_lookup(MlirOperation op);
 /* Full name ("rt.add"); "" for RT_OP_NONE. */
 const char *rt_op_name(rt_op_id id);
 rt_op_kind rt_op_kind_of(rt_op_id id);
+rt_type_rule rt_op_rule(rt_op_id id);
 const char *rt_op_kind_name(rt_op_kind kind);
 /* Number of operands (-1: variadic, rt.concat). */
 int rt_op_arity(rt_op_id id);

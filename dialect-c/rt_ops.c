@@ -14,48 +14,12 @@ static const struct {
   const char *name;
   rt_op_kind kind;
   int arity;
+  rt_type_rule rule;
 } rt_ops[RT_OP_COUNT] = {
-    [RT_OP_NONE] = {"", RT_KIND_NONE, 0},
-    [RT_OP_ADD] = {"rt.add", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_SUB] = {"rt.sub", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_MUL] = {"rt.mul", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_DIV] = {"rt.div", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_MAX] = {"rt.max", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_MIN] = {"rt.min", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_POW] = {"rt.pow", RT_KIND_ELEMENTWISE, 2},
-    [RT_OP_NEG] = {"rt.neg", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_EXP] = {"rt.exp", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_LOG] = {"rt.log", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_TANH] = {"rt.tanh", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_ERF] = {"rt.erf", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_SQRT] = {"rt.sqrt", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_RSQRT] = {"rt.rsqrt", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_ABS] = {"rt.abs", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_SIN] = {"rt.sin", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_COS] = {"rt.cos", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_LT] = {"rt.lt", RT_KIND_COMPARE, 2},
-    [RT_OP_LE] = {"rt.le", RT_KIND_COMPARE, 2},
-    [RT_OP_GT] = {"rt.gt", RT_KIND_COMPARE, 2},
-    [RT_OP_GE] = {"rt.ge", RT_KIND_COMPARE, 2},
-    [RT_OP_EQ] = {"rt.eq", RT_KIND_COMPARE, 2},
-    [RT_OP_NE] = {"rt.ne", RT_KIND_COMPARE, 2},
-    [RT_OP_SELECT] = {"rt.select", RT_KIND_ELEMENTWISE, 3},
-    [RT_OP_CONVERT] = {"rt.convert", RT_KIND_ELEMENTWISE, 1},
-    [RT_OP_FULL] = {"rt.full", RT_KIND_ELEMENTWISE, 0},
-    [RT_OP_BROADCAST] = {"rt.broadcast", RT_KIND_STRUCTURAL, 1},
-    [RT_OP_RESHAPE] = {"rt.reshape", RT_KIND_STRUCTURAL, 1},
-    [RT_OP_TRANSPOSE] = {"rt.transpose", RT_KIND_STRUCTURAL, 1},
-    [RT_OP_SLICE] = {"rt.slice", RT_KIND_STRUCTURAL, 1},
-    [RT_OP_CONCAT] = {"rt.concat", RT_KIND_STRUCTURAL, -1},
-    [RT_OP_IOTA] = {"rt.iota", RT_KIND_STRUCTURAL, 0},
-    [RT_OP_SUM] = {"rt.sum", RT_KIND_REDUCTION, 1},
-    [RT_OP_AMAX] = {"rt.amax", RT_KIND_REDUCTION, 1},
-    [RT_OP_MATMUL] = {"rt.matmul", RT_KIND_MATMUL, 2},
-    [RT_OP_UNIFORM_PHILOX] = {"rt.uniform_philox", RT_KIND_RANDOM, 2},
-    [RT_OP_ALL_GATHER] = {"rt.all_gather", RT_KIND_COLLECTIVE, 1},
-    [RT_OP_REDUCE_SCATTER] = {"rt.reduce_scatter", RT_KIND_COLLECTIVE, 1},
-    [RT_OP_ALL_REDUCE] = {"rt.all_reduce", RT_KIND_COLLECTIVE, 1},
-    [RT_OP_WAIT] = {"rt.wait", RT_KIND_COLLECTIVE, 1},
+    [RT_OP_NONE] = {"", RT_KIND_NONE, 0, RT_RULE_ANY},
+#define RT_OP(ID, name, kind, arity, rule, ...)                                              \
+  [RT_OP_##ID] = {name, RT_KIND_##kind, arity, RT_RULE_##rule},
+#include "rt_ops.def"
 };
 
 bool rt_str_eq(MlirStringRef s, const char *c) {
@@ -83,6 +47,7 @@ rt_op_id rt_op_lookup(MlirOperation op) {
 const char *rt_op_name(rt_op_id id) { return rt_ops[id].name; }
 rt_op_kind rt_op_kind_of(rt_op_id id) { return rt_ops[id].kind; }
 int rt_op_arity(rt_op_id id) { return rt_ops[id].arity; }
+rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
 const char *rt_op_kind_name(rt_op_kind kind) {
   static const char *names[] = {"none",   "elementwise", "compare",   "reduction",

@@ -67,9 +67,9 @@ static bool is_i1(MlirType elem) {
   return mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1;
 }
 
-/* Binary, compare and select: tensor operands agree in shape (scalars broadcast); the
- * result has that shape. */
-static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
+/* Rules SAME, I1_RESULT, SELECT (binary, compare and select ops): tensor operands agree
+ * in shape (scalars broadcast); the result has that shape. */
+static int check_elementwise(MlirOperation op, rt_type_rule rule, const char *name) {
   char a[128], b[128];
   intptr_t n = mlirOperationGetNumOperands(op);
   int first = -1;
@@ -80,7 +80,7 @@ static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
     if (!mlirTypeIsATensor(t))
       continue;
     remat_shape s = rt_shape_of(t);
-    bool is_cond = id == RT_OP_SELECT && i == 0;
+    bool is_cond = rule == RT_RULE_SELECT && i == 0;
     if (first < 0) {
       first = (int)i;
       s0 = s;
@@ -116,12 +116,12 @@ static int check_elementwise(MlirOperation op, rt_op_id id, const char *name) {
     return 1;
   }
   MlirType relem = mlirShapedTypeGetElementType(rt);
-  if (id == RT_OP_SELECT) {
+  if (rule == RT_RULE_SELECT) {
     if (!is_i1(rt_element_type(operand_type(op, 0)))) {
-      rt_emit_error(op, "'rt.select' condition must have element type i1");
+      rt_emit_error(op, "'%s' condition must have element type i1", name);
       return 1;
     }
-  } else if (rt_op_kind_of(id) == RT_KIND_COMPARE) {
+  } else if (rule == RT_RULE_I1_RESULT) {
     if (!is_i1(relem)) {
       rt_emit_error(op, "'%s' result must have element type i1, got '%s'", name,
                     rt_type_str(relem, a, sizeof a));
@@ -419,50 +419,50 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
   const char *name = rt_op_name(id);
   if (check_types(op, name))
     return 1;
-  switch (id) {
-  case RT_OP_NEG: case RT_OP_ABS:
+  rt_type_rule rule = rt_op_rule(id);
+  switch (rule) {
+  case RT_RULE_ANY:
     return 0;
-  case RT_OP_EXP: case RT_OP_LOG: case RT_OP_TANH: case RT_OP_ERF: case RT_OP_SQRT:
-  case RT_OP_RSQRT: case RT_OP_SIN: case RT_OP_COS:
+  case RT_RULE_FLOAT:
     if (!is_float(rt_element_type(result_type(op)))) {
       rt_emit_error(op, "'%s' requires a floating-point element type", name);
       return 1;
     }
     return 0;
-  case RT_OP_CONVERT: {
+  case RT_RULE_SAME:
+  case RT_RULE_I1_RESULT:
+  case RT_RULE_SELECT:
+    return check_elementwise(op, rule, name);
+  case RT_RULE_CONVERT: {
     remat_shape a = rt_shape_of(operand_type(op, 0)), b = rt_shape_of(result_type(op));
     if (!remat_shape_eq(&a, &b)) {
-      rt_emit_error(op, "'rt.convert' changes the shape; it may only change the element "
-                        "type");
+      rt_emit_error(op, "'%s' changes the shape; it may only change the element type", name);
       return 1;
     }
     return 0;
   }
-  case RT_OP_FULL:
-    return 0;
-  case RT_OP_BROADCAST:
+  case RT_RULE_BROADCAST:
     return check_broadcast(op) || check_same_element(op, name);
-  case RT_OP_RESHAPE:
+  case RT_RULE_RESHAPE:
     return check_reshape(op) || check_same_element(op, name);
-  case RT_OP_TRANSPOSE:
+  case RT_RULE_TRANSPOSE:
     return check_transpose(op) || check_same_element(op, name);
-  case RT_OP_SLICE:
+  case RT_RULE_SLICE:
     return check_slice(op) || check_same_element(op, name);
-  case RT_OP_CONCAT:
+  case RT_RULE_CONCAT:
     return check_concat(op);
-  case RT_OP_IOTA:
+  case RT_RULE_IOTA:
     return check_iota(op);
-  case RT_OP_SUM: case RT_OP_AMAX:
+  case RT_RULE_REDUCE:
     return check_reduction(op, name);
-  case RT_OP_MATMUL:
+  case RT_RULE_MATMUL:
     return check_matmul(op);
-  case RT_OP_UNIFORM_PHILOX:
+  case RT_RULE_PHILOX:
     return check_philox(op);
-  case RT_OP_ALL_GATHER: case RT_OP_REDUCE_SCATTER: case RT_OP_ALL_REDUCE: case RT_OP_WAIT:
+  case RT_RULE_COLLECTIVE:
     return check_collective(op, id, name);
-  default:
-    return check_elementwise(op, id, name);
   }
+  remat_fatal("rule %d of '%s'", (int)rule, name);
 }
 
 /* Tags any op may carry. */

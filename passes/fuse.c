@@ -57,7 +57,10 @@ static bool is_fusible(MlirOperation op, remat_shape *s) {
   case RT_KIND_STRUCTURAL:
   case RT_KIND_RANDOM:
     break;
-  default:
+  case RT_KIND_NONE:
+  case RT_KIND_REDUCTION:
+  case RT_KIND_MATMUL:
+  case RT_KIND_COLLECTIVE:
     return false;
   }
   if (mlirOperationGetNumResults(op) != 1)

@@ -49,95 +49,107 @@ static MlirType tensor_element(MlirOperation op, intptr_t from) {
   return rt_element_type(mlirValueGetType(mlirOperationGetResult(op, 0)));
 }
 
-static LLVMValueRef binary_float(cg_module *m, rt_op_id id, LLVMValueRef a, LLVMValueRef b) {
-  LLVMValueRef ab[2] = {a, b};
-  bool f64 = LLVMTypeOf(a) == m->f64;
-  switch (id) {
-  case RT_OP_ADD: return LLVMBuildFAdd(m->b, a, b, "");
-  case RT_OP_SUB: return LLVMBuildFSub(m->b, a, b, "");
-  case RT_OP_MUL: return LLVMBuildFMul(m->b, a, b, "");
-  case RT_OP_DIV: return LLVMBuildFDiv(m->b, a, b, "");
-  case RT_OP_MAX: return cg_intrinsic(m, "llvm.maximum", LLVMTypeOf(a), ab, 2);
-  case RT_OP_MIN: return cg_intrinsic(m, "llvm.minimum", LLVMTypeOf(a), ab, 2);
-  case RT_OP_POW: return cg_libm(m, f64 ? "pow" : "powf", ab, 2);
-  default: remat_fatal("not a binary op");
-  }
-}
-
-static LLVMValueRef binary_int(cg_module *m, rt_op_id id, bool i1, LLVMValueRef a,
-                               LLVMValueRef b) {
+/* Integer division toward zero; x / 0 = 0 and MIN / -1 = MIN (wrapping), so never UB. */
+static LLVMValueRef int_div(cg_module *m, LLVMValueRef a, LLVMValueRef b) {
   LLVMTypeRef t = LLVMTypeOf(a);
-  LLVMValueRef ab[2] = {a, b}, zero = LLVMConstInt(t, 0, 0), minus1 = LLVMConstAllOnes(t);
-  switch (id) {
-  case RT_OP_ADD: return LLVMBuildAdd(m->b, a, b, "");
-  case RT_OP_SUB: return LLVMBuildSub(m->b, a, b, "");
-  case RT_OP_MUL: return LLVMBuildMul(m->b, a, b, "");
-  case RT_OP_DIV: {
-    /* Toward zero; x / 0 = 0 and MIN / -1 = MIN (wrapping), so never UB. */
-    LLVMValueRef is0 = LLVMBuildICmp(m->b, LLVMIntEQ, b, zero, "");
-    LLVMValueRef ism1 = LLVMBuildICmp(m->b, LLVMIntEQ, b, minus1, "");
-    LLVMValueRef safe = LLVMBuildSelect(m->b, LLVMBuildOr(m->b, is0, ism1, ""),
-                                        LLVMConstInt(t, 1, 0), b, "");
-    LLVMValueRef q = LLVMBuildSDiv(m->b, a, safe, "");
-    q = LLVMBuildSelect(m->b, ism1, LLVMBuildSub(m->b, zero, a, ""), q, "");
-    return LLVMBuildSelect(m->b, is0, zero, q, "");
-  }
-  case RT_OP_MAX: return cg_intrinsic(m, i1 ? "llvm.umax" : "llvm.smax", t, ab, 2);
-  case RT_OP_MIN: return cg_intrinsic(m, i1 ? "llvm.umin" : "llvm.smin", t, ab, 2);
-  case RT_OP_POW:
-    if (i1) /* a^0 = 1, a^1 = a */
-      return LLVMBuildOr(m->b, a, LLVMBuildNot(m->b, b, ""), "");
-    return cg_ipow(m, a, b);
-  default: remat_fatal("not a binary op");
-  }
+  LLVMValueRef zero = LLVMConstInt(t, 0, 0), minus1 = LLVMConstAllOnes(t);
+  LLVMValueRef is0 = LLVMBuildICmp(m->b, LLVMIntEQ, b, zero, "");
+  LLVMValueRef ism1 = LLVMBuildICmp(m->b, LLVMIntEQ, b, minus1, "");
+  LLVMValueRef safe = LLVMBuildSelect(m->b, LLVMBuildOr(m->b, is0, ism1, ""),
+                                      LLVMConstInt(t, 1, 0), b, "");
+  LLVMValueRef q = LLVMBuildSDiv(m->b, a, safe, "");
+  q = LLVMBuildSelect(m->b, ism1, LLVMBuildSub(m->b, zero, a, ""), q, "");
+  return LLVMBuildSelect(m->b, is0, zero, q, "");
 }
 
-static LLVMValueRef unary(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef x) {
-  bool f64 = mlirTypeIsAF64(e);
+/* A float function of an RT_MATH row: its libm name on the host, libdevice on nvptx64. */
+static LLVMValueRef math(cg_module *m, bool fl, const char *name, LLVMValueRef x) {
+  if (!fl)
+    remat_fatal("float function %s on an integer (the verifier rejects it)", name);
+  return cg_call_float(m, name, &x, 1);
+}
+
+/* One element of an RT_EW or RT_MATH op (rt_ops.def) from its operands' values X, Y (Y
+ * unused for unary ops), computed in the compute type of element type E, the domain. */
+static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef x,
+                               LLVMValueRef y) {
+  bool fl = cg_is_float(e), i1 = cg_is_i1(e), wide = mlirTypeIsAF64(e);
+  bool host = m->target == REMAT_TARGET_HOST;
   LLVMTypeRef t = LLVMTypeOf(x);
-  if (!cg_is_float(e)) {
-    if (id == RT_OP_NEG)
-      return LLVMBuildSub(m->b, LLVMConstInt(t, 0, 0), x, "");
-    if (id == RT_OP_ABS) {
-      if (cg_is_i1(e))
-        return x;
-      LLVMValueRef args[2] = {x, LLVMConstInt(m->i1, 0, 0)}; /* abs(MIN) = MIN */
-      return cg_intrinsic(m, "llvm.abs", t, args, 2);
-    }
-    remat_fatal("float-only unary op on an integer (the verifier rejects it)");
-  }
-  const char *fn = NULL;
+  LLVMValueRef xy[2] = {x, y};
   switch (id) {
-  case RT_OP_NEG: return LLVMBuildFNeg(m->b, x, "");
-  case RT_OP_ABS: return cg_intrinsic(m, "llvm.fabs", t, &x, 1);
-  case RT_OP_SQRT: return cg_intrinsic(m, "llvm.sqrt", t, &x, 1);
-  case RT_OP_RSQRT:
-    if (m->target == REMAT_TARGET_NVPTX64)
-      return cg_libm(m, f64 ? "rsqrt" : "rsqrtf", &x, 1);
-    return LLVMBuildFDiv(m->b, LLVMConstReal(t, 1.0), cg_intrinsic(m, "llvm.sqrt", t, &x, 1), "");
-  case RT_OP_EXP: fn = f64 ? "exp" : "expf"; break;
-  case RT_OP_LOG: fn = f64 ? "log" : "logf"; break;
-  case RT_OP_TANH: fn = f64 ? "tanh" : "tanhf"; break;
-  case RT_OP_ERF: fn = f64 ? "erf" : "erff"; break;
-  case RT_OP_SIN: fn = f64 ? "sin" : "sinf"; break;
-  case RT_OP_COS: fn = f64 ? "cos" : "cosf"; break;
-  default: remat_fatal("not a unary op");
+  case RT_OP_ADD: return fl ? LLVMBuildFAdd(m->b, x, y, "") : LLVMBuildAdd(m->b, x, y, "");
+  case RT_OP_SUB: return fl ? LLVMBuildFSub(m->b, x, y, "") : LLVMBuildSub(m->b, x, y, "");
+  case RT_OP_MUL: return fl ? LLVMBuildFMul(m->b, x, y, "") : LLVMBuildMul(m->b, x, y, "");
+  case RT_OP_DIV: return fl ? LLVMBuildFDiv(m->b, x, y, "") : int_div(m, x, y);
+  case RT_OP_MAX:
+    return cg_intrinsic(m, fl ? "llvm.maximum" : i1 ? "llvm.umax" : "llvm.smax", t, xy, 2);
+  case RT_OP_MIN:
+    return cg_intrinsic(m, fl ? "llvm.minimum" : i1 ? "llvm.umin" : "llvm.smin", t, xy, 2);
+  case RT_OP_POW:
+    if (fl)
+      return cg_libm(m, wide ? "pow" : "powf", xy, 2);
+    if (i1) /* a^0 = 1, a^1 = a */
+      return LLVMBuildOr(m->b, x, LLVMBuildNot(m->b, y, ""), "");
+    return cg_ipow(m, x, y);
+  case RT_OP_NEG:
+    return fl ? LLVMBuildFNeg(m->b, x, "") : LLVMBuildSub(m->b, LLVMConstInt(t, 0, 0), x, "");
+  case RT_OP_ABS: {
+    if (fl)
+      return cg_intrinsic(m, "llvm.fabs", t, &x, 1);
+    if (i1)
+      return x;
+    LLVMValueRef args[2] = {x, LLVMConstInt(m->i1, 0, 0)}; /* abs(MIN) = MIN */
+    return cg_intrinsic(m, "llvm.abs", t, args, 2);
   }
-  return cg_libm(m, fn, &x, 1);
+  case RT_OP_SQRT:
+    if (!fl)
+      break;
+    return cg_intrinsic(m, "llvm.sqrt", t, &x, 1);
+  case RT_OP_RSQRT:
+    if (!fl)
+      break;
+    if (!host)
+      return cg_libm(m, wide ? "rsqrt" : "rsqrtf", &x, 1);
+    return LLVMBuildFDiv(m->b, LLVMConstReal(t, 1.0), cg_intrinsic(m, "llvm.sqrt", t, &x, 1),
+                         "");
+  case RT_OP_SELECT: /* cg_elementwise */
+    break;
+#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, d32, d64)                        \
+  case RT_OP_##ID:                                                                          \
+    return math(m, fl, host ? (wide ? #m64 : #m32) : (wide ? #d64 : #d32), x);
+#define RT_OP(...)
+#include "rt_ops.def"
+#define RT_EW(...)
+#define RT_MATH(...)
+#define RT_OP(ID, ...) case RT_OP_##ID:
+#include "rt_ops.def"
+  case RT_OP_NONE:
+    break;
+  }
+  remat_fatal("'%s' is not an elementwise op of %s", rt_op_name(id), fl ? "floats" : "integers");
 }
 
 static LLVMValueRef compare(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef a,
                             LLVMValueRef b) {
-  static const LLVMRealPredicate fp[] = {LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
-                                         LLVMRealOGE, LLVMRealOEQ, LLVMRealUNE};
-  static const LLVMIntPredicate sp[] = {LLVMIntSLT, LLVMIntSLE, LLVMIntSGT,
-                                        LLVMIntSGE, LLVMIntEQ,  LLVMIntNE};
-  static const LLVMIntPredicate up[] = {LLVMIntULT, LLVMIntULE, LLVMIntUGT,
-                                        LLVMIntUGE, LLVMIntEQ,  LLVMIntNE};
-  int i = (int)(id - RT_OP_LT);
+  LLVMRealPredicate fp = LLVMRealPredicateFalse;
+  LLVMIntPredicate sp = LLVMIntEQ, up = LLVMIntEQ; /* signed, unsigned (i1: false < true) */
+  switch (id) {
+  case RT_OP_LT: fp = LLVMRealOLT, sp = LLVMIntSLT, up = LLVMIntULT; break;
+  case RT_OP_LE: fp = LLVMRealOLE, sp = LLVMIntSLE, up = LLVMIntULE; break;
+  case RT_OP_GT: fp = LLVMRealOGT, sp = LLVMIntSGT, up = LLVMIntUGT; break;
+  case RT_OP_GE: fp = LLVMRealOGE, sp = LLVMIntSGE, up = LLVMIntUGE; break;
+  case RT_OP_EQ: fp = LLVMRealOEQ, sp = LLVMIntEQ, up = LLVMIntEQ; break;
+  case RT_OP_NE: fp = LLVMRealUNE, sp = LLVMIntNE, up = LLVMIntNE; break;
+#define RT_CMP(...)
+#define RT_OP(ID, ...) case RT_OP_##ID:
+#include "rt_ops.def"
+  case RT_OP_NONE:
+    remat_fatal("'%s' is not a comparison", rt_op_name(id));
+  }
   if (cg_is_float(e))
-    return LLVMBuildFCmp(m->b, fp[i], a, b, "");
-  return LLVMBuildICmp(m->b, cg_is_i1(e) ? up[i] : sp[i], a, b, "");
+    return LLVMBuildFCmp(m->b, fp, a, b, "");
+  return LLVMBuildICmp(m->b, cg_is_i1(e) ? up : sp, a, b, "");
 }
 
 /* rt.full's value attribute in the result's element type. */
@@ -170,8 +182,10 @@ LLVMValueRef cg_elementwise(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
     return LLVMBuildSelect(m->b, c, a, b, "");
   }
   MlirType e = tensor_element(op, 0);
-  if (rt_op_arity(id) == 1)
-    return cg_round(m, e, unary(m, id, e, operand_as(k, op, 0, idx, e)));
+  if (rt_op_arity(id) == 1) {
+    LLVMValueRef x = operand_as(k, op, 0, idx, e);
+    return cg_round(m, e, ew_element(m, id, e, x, x));
+  }
   MlirType d = needs_i64_domain(op, e) ? mlirIntegerTypeGet(mlirTypeGetContext(e), 64) : e;
   /* operands in order (one declarator after the other: C sequences them) */
   LLVMValueRef a = operand_as(k, op, 0, idx, d);
@@ -179,28 +193,41 @@ LLVMValueRef cg_elementwise(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
   if (rt_op_kind_of(id) == RT_KIND_COMPARE)
     return compare(m, id, d, a, b);
   if (cg_is_float(e))
-    return cg_round(m, e, binary_float(m, id, a, b));
-  LLVMValueRef r = binary_int(m, id, cg_is_i1(d), a, b);
+    return cg_round(m, e, ew_element(m, id, d, a, b));
+  LLVMValueRef r = ew_element(m, id, d, a, b);
   return mlirTypeEqual(d, e) ? r : LLVMBuildTrunc(m->b, r, cg_compute_type(m, e), "");
 }
 
 /* ---- arith scalar ops -------------------------------------------------------------- */
 
-static const char *const arith_ops[] = {
-    "arith.constant", "arith.addf",  "arith.subf",   "arith.mulf",  "arith.divf",
-    "arith.negf",     "arith.addi",  "arith.subi",   "arith.muli",  "arith.extf",
-    "arith.truncf",   "arith.sitofp", "arith.extsi", "arith.trunci", NULL};
+/* The arith ops a kernel may hold (scalar arithmetic the fusion pulls in). */
+typedef enum arith_op {
+  ARITH_CONSTANT, ARITH_ADDF, ARITH_SUBF, ARITH_MULF, ARITH_DIVF, ARITH_NEGF, ARITH_ADDI,
+  ARITH_SUBI, ARITH_MULI, ARITH_EXTF, ARITH_TRUNCF, ARITH_SITOFP, ARITH_EXTSI, ARITH_TRUNCI,
+  ARITH_COUNT
+} arith_op;
 
-static int arith_index(MlirOperation op) {
+static const char *const arith_names[ARITH_COUNT] = {
+    [ARITH_CONSTANT] = "arith.constant", [ARITH_ADDF] = "arith.addf",
+    [ARITH_SUBF] = "arith.subf",         [ARITH_MULF] = "arith.mulf",
+    [ARITH_DIVF] = "arith.divf",         [ARITH_NEGF] = "arith.negf",
+    [ARITH_ADDI] = "arith.addi",         [ARITH_SUBI] = "arith.subi",
+    [ARITH_MULI] = "arith.muli",         [ARITH_EXTF] = "arith.extf",
+    [ARITH_TRUNCF] = "arith.truncf",     [ARITH_SITOFP] = "arith.sitofp",
+    [ARITH_EXTSI] = "arith.extsi",       [ARITH_TRUNCI] = "arith.trunci",
+};
+
+/* ARITH_COUNT when OP is none of them. */
+static arith_op arith_of(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  for (int i = 0; arith_ops[i]; i++)
-    if (rt_str_eq(name, arith_ops[i]))
-      return i;
-  return -1;
+  for (int i = 0; i < ARITH_COUNT; i++)
+    if (rt_str_eq(name, arith_names[i]))
+      return (arith_op)i;
+  return ARITH_COUNT;
 }
 
 bool cg_arith_supported(MlirOperation op) {
-  if (arith_index(op) < 0 || mlirOperationGetNumResults(op) != 1)
+  if (arith_of(op) == ARITH_COUNT || mlirOperationGetNumResults(op) != 1)
     return false;
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
   return rt_type_is_scalar(t) && rt_element_type_is_supported(t);
@@ -209,8 +236,8 @@ bool cg_arith_supported(MlirOperation op) {
 LLVMValueRef cg_arith(cg_kernel *k, MlirOperation op) {
   cg_module *m = k->m;
   MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
-  int i = arith_index(op);
-  if (i == 0) {
+  arith_op which = arith_of(op);
+  if (which == ARITH_CONSTANT) {
     MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("value"));
     if (mlirAttributeIsAFloat(a))
       return cg_float_const(m, t, mlirFloatAttrGetValueDouble(a));
@@ -225,20 +252,24 @@ LLVMValueRef cg_arith(cg_kernel *k, MlirOperation op) {
   LLVMValueRef b = mlirOperationGetNumOperands(op) > 1
                        ? cg_value_at(k, mlirOperationGetOperand(op, 1), NULL)
                        : NULL;
-  LLVMValueRef r;
-  switch (i) {
-  case 1: r = LLVMBuildFAdd(m->b, a, b, ""); break;
-  case 2: r = LLVMBuildFSub(m->b, a, b, ""); break;
-  case 3: r = LLVMBuildFMul(m->b, a, b, ""); break;
-  case 4: r = LLVMBuildFDiv(m->b, a, b, ""); break;
-  case 5: r = LLVMBuildFNeg(m->b, a, ""); break;
-  case 6: return LLVMBuildAdd(m->b, a, b, "");
-  case 7: return LLVMBuildSub(m->b, a, b, "");
-  case 8: return LLVMBuildMul(m->b, a, b, "");
-  case 12: return LLVMBuildSExt(m->b, a, cg_compute_type(m, t), "");
-  case 13: return LLVMBuildTrunc(m->b, a, cg_compute_type(m, t), "");
-  default: /* extf truncf sitofp */
+  switch (which) {
+  case ARITH_ADDF: return cg_round(m, t, LLVMBuildFAdd(m->b, a, b, ""));
+  case ARITH_SUBF: return cg_round(m, t, LLVMBuildFSub(m->b, a, b, ""));
+  case ARITH_MULF: return cg_round(m, t, LLVMBuildFMul(m->b, a, b, ""));
+  case ARITH_DIVF: return cg_round(m, t, LLVMBuildFDiv(m->b, a, b, ""));
+  case ARITH_NEGF: return cg_round(m, t, LLVMBuildFNeg(m->b, a, ""));
+  case ARITH_ADDI: return LLVMBuildAdd(m->b, a, b, "");
+  case ARITH_SUBI: return LLVMBuildSub(m->b, a, b, "");
+  case ARITH_MULI: return LLVMBuildMul(m->b, a, b, "");
+  case ARITH_EXTSI: return LLVMBuildSExt(m->b, a, cg_compute_type(m, t), "");
+  case ARITH_TRUNCI: return LLVMBuildTrunc(m->b, a, cg_compute_type(m, t), "");
+  case ARITH_EXTF:
+  case ARITH_TRUNCF:
+  case ARITH_SITOFP:
     return cg_convert(m, a, mlirValueGetType(v0), t);
+  case ARITH_CONSTANT:
+  case ARITH_COUNT:
+    break;
   }
-  return cg_round(m, t, r);
+  remat_fatal("arith op %d in a kernel (check_body admits only these)", (int)which);
 }

@@ -115,7 +115,14 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
       ic[d] = a[d] == 0 ? x : LLVMBuildAdd(m->b, x, cg_i64(m, a[d]), "");
     }
     break;
-  default: remat_fatal("not a structural op");
+  case RT_OP_RESHAPE: /* above */
+  case RT_OP_CONCAT:
+  case RT_OP_IOTA:
+#define RT_STRUCT(...)
+#define RT_OP(ID, ...) case RT_OP_##ID:
+#include "rt_ops.def"
+  case RT_OP_NONE:
+    remat_fatal("'%s' is not a structural op of a kernel", rt_op_name(id));
   }
   return cg_value_at(k, in, cg_linearize(m, &s, ic));
 }

@@ -17,16 +17,17 @@ struct remat_jit {
   LLVMOrcLLJITRef jit;
 };
 
+/* The functions of the RT_MATH rows (rt_ops.def) and those other lowerings call. */
 static const struct {
   const char *name;
   void *addr;
 } libm_symbols[] = {
-    {"expf", (void *)expf},   {"logf", (void *)logf},   {"tanhf", (void *)tanhf},
-    {"erff", (void *)erff},   {"sinf", (void *)sinf},   {"cosf", (void *)cosf},
-    {"powf", (void *)powf},   {"sqrtf", (void *)sqrtf}, {"fmaf", (void *)fmaf},
-    {"exp", (void *)exp},     {"log", (void *)log},     {"tanh", (void *)tanh},
-    {"erf", (void *)erf},     {"sin", (void *)sin},     {"cos", (void *)cos},
-    {"pow", (void *)pow},     {"sqrt", (void *)sqrt},   {"fma", (void *)fma},
+#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, ...)                              \
+  {#m32, (void *)m32}, {#m64, (void *)m64},
+#define RT_OP(...)
+#include "rt_ops.def"
+    {"powf", (void *)powf}, {"sqrtf", (void *)sqrtf}, {"fmaf", (void *)fmaf},
+    {"pow", (void *)pow},   {"sqrt", (void *)sqrt},   {"fma", (void *)fma},
 };
 
 static void error_text(LLVMErrorRef e, const char *what, char *err, size_t cap) {

@@ -44,7 +44,7 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
     if (k->memo[i].value == v.ptr && k->memo[i].index == idx)
       return k->memo[i].result;
 
-  LLVMValueRef r;
+  LLVMValueRef r = NULL;
   if (mlirValueIsABlockArgument(v)) {
     LLVMValueRef p = k->params[mlirBlockArgumentGetArgNumber(v)];
     if (tensor)
@@ -60,7 +60,10 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
     case RT_KIND_COMPARE: r = cg_elementwise(k, op, idx); break;
     case RT_KIND_STRUCTURAL: r = cg_structural(k, op, idx); break;
     case RT_KIND_RANDOM: r = cg_philox(k, op, idx); break;
-    default: r = cg_arith(k, op); break; /* checked by check_body */
+    case RT_KIND_NONE: r = cg_arith(k, op); break; /* checked by check_body */
+    case RT_KIND_REDUCTION:
+    case RT_KIND_MATMUL:
+    case RT_KIND_COLLECTIVE: remat_fatal("check_body admits no '%s'", rt_op_name(rt_op_lookup(op)));
     }
   }
   if (k->num_memo == k->cap_memo) {

@@ -37,12 +37,19 @@ static LLVMValueRef declare_fn(cg_module *m, const char *name, LLVMTypeRef t, un
   return f;
 }
 
-LLVMValueRef cg_libm(cg_module *m, const char *name, LLVMValueRef *args, unsigned n) {
-  char full[64];
-  snprintf(full, sizeof full, "%s%s", m->target == REMAT_TARGET_NVPTX64 ? "__nv_" : "", name);
+LLVMValueRef cg_call_float(cg_module *m, const char *name, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef fty;
-  LLVMValueRef f = declare_fn(m, full, LLVMTypeOf(args[0]), n, &fty);
+  LLVMValueRef f = declare_fn(m, name, LLVMTypeOf(args[0]), n, &fty);
   return LLVMBuildCall2(m->b, fty, f, args, n, "");
+}
+
+LLVMValueRef cg_libm(cg_module *m, const char *name, LLVMValueRef *args, unsigned n) {
+  if (m->target == REMAT_TARGET_HOST)
+    return cg_call_float(m, name, args, n);
+  char *full = xasprintf("__nv_%s", name);
+  LLVMValueRef r = cg_call_float(m, full, args, n);
+  free(full);
+  return r;
 }
 
 /* Builds `internal iN @remat.ipow.iN(iN a, iN b)`: square-and-multiply for b >= 0

@@ -1,6 +1,7 @@
 /* interp.c: the reference interpreter (see interp.h). */
 #include "runtime/interp.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,29 +174,8 @@ static rtr_reduce_kind reduce_kind(MlirOperation op) {
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at);
 
-/* The elementwise op an rt or arith op names; -1 for none. */
-static int ew_of(MlirOperation op, rt_op_id id) {
-  switch (id) {
-  case RT_OP_ADD: return RTR_EW_ADD;
-  case RT_OP_SUB: return RTR_EW_SUB;
-  case RT_OP_MUL: return RTR_EW_MUL;
-  case RT_OP_DIV: return RTR_EW_DIV;
-  case RT_OP_MAX: return RTR_EW_MAX;
-  case RT_OP_MIN: return RTR_EW_MIN;
-  case RT_OP_POW: return RTR_EW_POW;
-  case RT_OP_NEG: return RTR_EW_NEG;
-  case RT_OP_EXP: return RTR_EW_EXP;
-  case RT_OP_LOG: return RTR_EW_LOG;
-  case RT_OP_TANH: return RTR_EW_TANH;
-  case RT_OP_ERF: return RTR_EW_ERF;
-  case RT_OP_SQRT: return RTR_EW_SQRT;
-  case RT_OP_RSQRT: return RTR_EW_RSQRT;
-  case RT_OP_ABS: return RTR_EW_ABS;
-  case RT_OP_SIN: return RTR_EW_SIN;
-  case RT_OP_COS: return RTR_EW_COS;
-  case RT_OP_SELECT: return RTR_EW_SELECT;
-  default: break;
-  }
+/* The elementwise operation an arith op names; -1 for none. */
+static int arith_ew(MlirOperation op) {
   static const struct {
     const char *name;
     rtr_ew ew;
@@ -214,6 +194,16 @@ static int ew_of(MlirOperation op, rt_op_id id) {
   return -1;
 }
 
+static int apply_ew(MlirOperation op, rtr_ew ew, rtr_buffer *const *args, int nargs,
+                    rtr_buffer **res, int nres) {
+  if (nargs != rtr_ew_arity(ew) || nres != 1) {
+    rt_emit_error(op, "unexpected number of operands or results");
+    return -1;
+  }
+  rtr_ew_apply(ew, res[0], (const rtr_buffer *const *)args);
+  return 0;
+}
+
 static rtr_cmp cmp_of_rt(rt_op_id id, bool is_float) {
   switch (id) {
   case RT_OP_LT: return is_float ? RTR_CMP_OLT : RTR_CMP_SLT;
@@ -221,8 +211,14 @@ static rtr_cmp cmp_of_rt(rt_op_id id, bool is_float) {
   case RT_OP_GT: return is_float ? RTR_CMP_OGT : RTR_CMP_SGT;
   case RT_OP_GE: return is_float ? RTR_CMP_OGE : RTR_CMP_SGE;
   case RT_OP_EQ: return is_float ? RTR_CMP_OEQ : RTR_CMP_EQ;
-  default: return is_float ? RTR_CMP_UNE : RTR_CMP_NE;
+  case RT_OP_NE: return is_float ? RTR_CMP_UNE : RTR_CMP_NE;
+#define RT_CMP(...)
+#define RT_OP(ID, ...) case RT_OP_##ID:
+#include "rt_ops.def"
+  case RT_OP_NONE:
+    break;
   }
+  remat_fatal("'%s' is not a comparison", rt_op_name(id));
 }
 
 /* The element type the operands of a compare are read in: the first tensor operand's
@@ -249,47 +245,29 @@ static bool is_cast(MlirOperation op, bool *src_unsigned) {
   return false;
 }
 
-/* Executes one op with operand buffers ARGS into freshly allocated RES. */
-static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int nargs,
-                   rtr_buffer **res, int nres) {
-  rt_op_id id = rt_op_lookup(op);
+static int exec_compare(rt_op_id id, rtr_buffer *const *args, int nargs, rtr_buffer **res) {
+  rtr_elem dom = compare_domain(args, nargs);
+  rtr_cmp_apply(cmp_of_rt(id, rtr_elem_is_float(dom)), dom, res[0], args[0], args[1]);
+  return 0;
+}
+
+/* An rt op: generated cases from the op table (rt_ops.def), then the others. */
+static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const *args,
+                   int nargs, rtr_buffer **res, int nres) {
   int64_t a64[RT_MAX_RANK], b64[RT_MAX_RANK];
-  int ew = ew_of(op, id);
-  bool src_unsigned;
-  if (ew >= 0) {
-    if (nargs != rtr_ew_arity((rtr_ew)ew) || nres != 1)
-      goto bad_arity;
-    rtr_ew_apply((rtr_ew)ew, res[0], (const rtr_buffer *const *)args);
-    return 0;
-  }
-  if (rt_op_kind_of(id) == RT_KIND_COMPARE) {
-    rtr_elem dom = compare_domain(args, nargs);
-    rtr_cmp_apply(cmp_of_rt(id, rtr_elem_is_float(dom)), dom, res[0], args[0], args[1]);
-    return 0;
-  }
-  if (name_is(op, "arith.cmpf") || name_is(op, "arith.cmpi")) {
-    int64_t p;
-    if (!rt_get_i64(op, "predicate", &p) || p < 0 || p > 15) {
-      rt_emit_error(op, "invalid comparison predicate");
-      return -1;
-    }
-    if (name_is(op, "arith.cmpi")) {
-      if (p > 9) {
-        rt_emit_error(op, "invalid comparison predicate");
-        return -1;
-      }
-      p += RTR_CMP_EQ;
-    }
-    rtr_cmp_apply((rtr_cmp)p, args[0]->elem, res[0], args[0], args[1]);
-    return 0;
-  }
-  if (is_cast(op, &src_unsigned)) {
-    rtr_convert(res[0], args[0], src_unsigned);
-    return 0;
-  }
-  if (name_is(op, "arith.constant"))
-    return fill_from_attr(op, attr(op, "value"), res[0]);
   switch (id) {
+#define RT_EW(ID, name, kind, arity, rule, ew, ...)                                        \
+  case RT_OP_##ID:                                                                          \
+    return apply_ew(op, RTR_EW_##ew, args, nargs, res, nres);
+#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, ...)                             \
+  case RT_OP_##ID:                                                                          \
+    rtr_math_apply(res[0], args[0], f32, f64);                                              \
+    return 0;
+#define RT_CMP(ID, ...)                                                                     \
+  case RT_OP_##ID:                                                                          \
+    return exec_compare(id, args, nargs, res);
+#define RT_OP(...)
+#include "rt_ops.def"
   case RT_OP_CONVERT: rtr_convert(res[0], args[0], false); return 0;
   case RT_OP_FULL: return fill_from_attr(op, attr(op, "value"), res[0]);
   case RT_OP_BROADCAST:
@@ -353,15 +331,48 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   case RT_OP_WAIT:
     memcpy(res[0]->data, args[0]->data, (size_t)res[0]->numel * rtr_elem_size(res[0]->elem));
     return 0;
-  default: break;
+  case RT_OP_NONE:
+    break;
   }
+  remat_fatal("'%s' reached the rt dispatch", rt_op_name(id));
+}
+
+/* Executes one op with operand buffers ARGS into freshly allocated RES. */
+static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int nargs,
+                   rtr_buffer **res, int nres) {
+  rt_op_id id = rt_op_lookup(op);
+  if (id != RT_OP_NONE)
+    return exec_rt(in, op, id, args, nargs, res, nres);
+  int ew = arith_ew(op);
+  bool src_unsigned;
+  if (ew >= 0)
+    return apply_ew(op, (rtr_ew)ew, args, nargs, res, nres);
+  if (name_is(op, "arith.cmpf") || name_is(op, "arith.cmpi")) {
+    int64_t p;
+    if (!rt_get_i64(op, "predicate", &p) || p < 0 || p > 15) {
+      rt_emit_error(op, "invalid comparison predicate");
+      return -1;
+    }
+    if (name_is(op, "arith.cmpi")) {
+      if (p > 9) {
+        rt_emit_error(op, "invalid comparison predicate");
+        return -1;
+      }
+      p += RTR_CMP_EQ;
+    }
+    rtr_cmp_apply((rtr_cmp)p, args[0]->elem, res[0], args[0], args[1]);
+    return 0;
+  }
+  if (is_cast(op, &src_unsigned)) {
+    rtr_convert(res[0], args[0], src_unsigned);
+    return 0;
+  }
+  if (name_is(op, "arith.constant"))
+    return fill_from_attr(op, attr(op, "value"), res[0]);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   rt_emit_error(op, "cannot execute '%.*s': not an rt, arith or func operation the runtime "
                     "knows",
                 (int)name.length, name.data);
-  return -1;
-bad_arity:
-  rt_emit_error(op, "unexpected number of operands or results");
   return -1;
 }
 

@@ -82,17 +82,12 @@ static float ew_f32(rtr_ew op, float a, float b) {
   case RTR_EW_MIN: return min_f32(a, b);
   case RTR_EW_POW: return powf(a, b);
   case RTR_EW_NEG: return -a;
-  case RTR_EW_EXP: return expf(a);
-  case RTR_EW_LOG: return logf(a);
-  case RTR_EW_TANH: return tanhf(a);
-  case RTR_EW_ERF: return erff(a);
   case RTR_EW_SQRT: return sqrtf(a);
   case RTR_EW_RSQRT: return 1.0f / sqrtf(a);
   case RTR_EW_ABS: return fabsf(a);
-  case RTR_EW_SIN: return sinf(a);
-  case RTR_EW_COS: return cosf(a);
-  default: remat_fatal("elementwise op %d on floats", (int)op);
+  case RTR_EW_AND: case RTR_EW_OR: case RTR_EW_XOR: case RTR_EW_SELECT: break;
   }
+  remat_fatal("elementwise op %d on floats", (int)op);
 }
 
 static double ew_f64(rtr_ew op, double a, double b) {
@@ -106,17 +101,12 @@ static double ew_f64(rtr_ew op, double a, double b) {
   case RTR_EW_MIN: return min_f64(a, b);
   case RTR_EW_POW: return pow(a, b);
   case RTR_EW_NEG: return -a;
-  case RTR_EW_EXP: return exp(a);
-  case RTR_EW_LOG: return log(a);
-  case RTR_EW_TANH: return tanh(a);
-  case RTR_EW_ERF: return erf(a);
   case RTR_EW_SQRT: return sqrt(a);
   case RTR_EW_RSQRT: return 1.0 / sqrt(a);
   case RTR_EW_ABS: return fabs(a);
-  case RTR_EW_SIN: return sin(a);
-  case RTR_EW_COS: return cos(a);
-  default: remat_fatal("elementwise op %d on floats", (int)op);
+  case RTR_EW_AND: case RTR_EW_OR: case RTR_EW_XOR: case RTR_EW_SELECT: break;
   }
+  remat_fatal("elementwise op %d on floats", (int)op);
 }
 
 /* Integer arithmetic wraps (done on uint64; the store truncates to the width). Division
@@ -151,14 +141,23 @@ static int64_t ew_int(rtr_ew op, int64_t a, int64_t b) {
   case RTR_EW_XOR: return a ^ b;
   case RTR_EW_NEG: return (int64_t)(0 - ua);
   case RTR_EW_ABS: return a < 0 ? (int64_t)(0 - ua) : a;
-  default: remat_fatal("elementwise op %d on integers", (int)op);
+  case RTR_EW_SQRT: case RTR_EW_RSQRT: case RTR_EW_SELECT: break;
   }
+  remat_fatal("elementwise op %d on integers", (int)op);
 }
 
 int rtr_ew_arity(rtr_ew op) {
-  if (op == RTR_EW_SELECT)
+  switch (op) {
+  case RTR_EW_ADD: case RTR_EW_SUB: case RTR_EW_MUL: case RTR_EW_DIV: case RTR_EW_REM:
+  case RTR_EW_MAX: case RTR_EW_MIN: case RTR_EW_POW: case RTR_EW_AND: case RTR_EW_OR:
+  case RTR_EW_XOR:
+    return 2;
+  case RTR_EW_NEG: case RTR_EW_SQRT: case RTR_EW_RSQRT: case RTR_EW_ABS:
+    return 1;
+  case RTR_EW_SELECT:
     return 3;
-  return op >= RTR_EW_NEG ? 1 : 2;
+  }
+  remat_fatal("elementwise op %d", (int)op);
 }
 
 void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args) {
@@ -196,6 +195,20 @@ void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args) {
                       ew_int(op, rtr_buffer_get_i(args[0], ix[0]), rtr_buffer_get_i(b, ix[1])));
       break;
     }
+  }
+}
+
+void rtr_math_apply(rtr_buffer *out, const rtr_buffer *in, float (*f32)(float),
+                    double (*f64)(double)) {
+  domain d = domain_of(out->elem);
+  for (int64_t i = 0; i < out->numel; i++) {
+    int64_t j = in->numel == 1 ? 0 : i;
+    if (d == DOM_F32)
+      rtr_buffer_set_f32(out, i, f32(rtr_buffer_get_f32(in, j)));
+    else if (d == DOM_F64)
+      rtr_buffer_set_f(out, i, f64(rtr_buffer_get_f(in, j)));
+    else
+      remat_fatal("float function on %s (the verifier rejects it)", rtr_elem_name(out->elem));
   }
 }
 

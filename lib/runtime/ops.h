@@ -20,9 +20,8 @@ typedef enum rtr_ew {
   /* binary */
   RTR_EW_ADD, RTR_EW_SUB, RTR_EW_MUL, RTR_EW_DIV, RTR_EW_REM, RTR_EW_MAX, RTR_EW_MIN, RTR_EW_POW,
   RTR_EW_AND, RTR_EW_OR, RTR_EW_XOR,
-  /* unary */
-  RTR_EW_NEG, RTR_EW_EXP, RTR_EW_LOG, RTR_EW_TANH, RTR_EW_ERF, RTR_EW_SQRT, RTR_EW_RSQRT,
-  RTR_EW_ABS, RTR_EW_SIN, RTR_EW_COS,
+  /* unary (float functions such as exp: rtr_math_apply) */
+  RTR_EW_NEG, RTR_EW_SQRT, RTR_EW_RSQRT, RTR_EW_ABS,
   /* ternary: select(cond, a, b) */
   RTR_EW_SELECT,
 } rtr_ew;
@@ -44,6 +43,11 @@ int rtr_ew_arity(rtr_ew op);
  * one-element buffer (a scalar, broadcast). Arguments are read in the domain of out's
  * element type (select: args 1 and 2; arg 0 is the i1 condition). */
 void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args);
+/* out = f(in) elementwise for a float function of libm (rt.exp, ...: the f32/f64 columns
+ * of dialect-c/rt_ops.def): f32 in the f32 domain (f16/bf16 rounded on store), f64 in
+ * f64. IN has out's element count or one element. */
+void rtr_math_apply(rtr_buffer *out, const rtr_buffer *in, float (*f32)(float),
+                    double (*f64)(double));
 /* out (i1) = a PRED b, compared in the domain of DOM (the tensor operands' type). */
 void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer *a,
                   const rtr_buffer *b);

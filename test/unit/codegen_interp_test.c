@@ -18,16 +18,38 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
+#include "rt.h"
 #include "runtime/interp.h"
 
 #define N 97 /* odd: no vector width divides it */
 
 static const char *elems[] = {"f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64"};
 static const char *scalars[] = {"f32", "f64", "i64", "i32", "i1"};
-static const char *binary[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
-static const char *unary_float[] = {"neg", "exp", "log", "tanh", "erf", "sqrt", "rsqrt",
-                                    "abs", "sin", "cos"};
-static const char *compares[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+/* The elementwise ops come from the op table (dialect-c/rt_ops.def), so a new op is
+ * tested here without editing this file: binary, unary (those of rule ANY on integers
+ * too) and compares. */
+static const char *binary[RT_OP_COUNT], *unary_float[RT_OP_COUNT], *unary_int[RT_OP_COUNT];
+static const char *compares[RT_OP_COUNT];
+static size_t nbinary, nunary_float, nunary_int, ncompares;
+
+static void collect_ops(void) {
+  for (int i = 1; i < RT_OP_COUNT; i++) {
+    rt_op_id id = (rt_op_id)i;
+    const char *name = rt_op_name(id) + 3; /* without "rt." */
+    rt_type_rule rule = rt_op_rule(id);
+    if (rt_op_kind_of(id) == RT_KIND_COMPARE)
+      compares[ncompares++] = name;
+    else if (rt_op_kind_of(id) != RT_KIND_ELEMENTWISE)
+      continue;
+    else if (rt_op_arity(id) == 2)
+      binary[nbinary++] = name;
+    else if (rt_op_arity(id) == 1 && (rule == RT_RULE_ANY || rule == RT_RULE_FLOAT)) {
+      unary_float[nunary_float++] = name;
+      if (rule == RT_RULE_ANY)
+        unary_int[nunary_int++] = name;
+    }
+  }
+}
 
 static bool is_float(const char *e) { return e[0] == 'f' || e[0] == 'b'; }
 
@@ -60,32 +82,32 @@ static void gen_module(text *t) {
     const char *e = elems[i];
     /* binary ops, then compares, on two tensors */
     put(t, "func.func private @bin_%s(%%a: tensor<%dx%s>, %%b: tensor<%dx%s>) -> (", e, N, e, N, e);
-    for (size_t k = 0; k < 7 + 6; k++)
-      put(t, "%stensor<%dx%s>", k ? ", " : "", N, k < 7 ? e : "i1");
+    size_t nb = nbinary, nbc = nbinary + ncompares;
+    for (size_t k = 0; k < nbc; k++)
+      put(t, "%stensor<%dx%s>", k ? ", " : "", N, k < nb ? e : "i1");
     put(t, ") attributes {rt.kernel} {\n");
-    for (size_t k = 0; k < 7; k++)
+    for (size_t k = 0; k < nb; k++)
       put(t, "  %%r%zu = \"rt.%s\"(%%a, %%b) : (tensor<%dx%s>, tensor<%dx%s>) -> tensor<%dx%s>\n",
           k, binary[k], N, e, N, e, N, e);
-    for (size_t k = 0; k < 6; k++)
+    for (size_t k = 0; k < ncompares; k++)
       put(t, "  %%c%zu = \"rt.%s\"(%%a, %%b) : (tensor<%dx%s>, tensor<%dx%s>) -> tensor<%dxi1>\n",
           k, compares[k], N, e, N, e, N);
     put(t, "  return ");
-    for (size_t k = 0; k < 13; k++)
-      put(t, "%s%%%c%zu", k ? ", " : "", k < 7 ? 'r' : 'c', k < 7 ? k : k - 7);
+    for (size_t k = 0; k < nbc; k++)
+      put(t, "%s%%%c%zu", k ? ", " : "", k < nb ? 'r' : 'c', k < nb ? k : k - nb);
     put(t, " : ");
-    for (size_t k = 0; k < 13; k++)
-      put(t, "%stensor<%dx%s>", k ? ", " : "", N, k < 7 ? e : "i1");
+    for (size_t k = 0; k < nbc; k++)
+      put(t, "%stensor<%dx%s>", k ? ", " : "", N, k < nb ? e : "i1");
     put(t, "\n}\n");
     /* unary ops (neg/abs on integers too) */
-    size_t nu = is_float(e) ? 10 : 2;
-    const char *ints_unary[] = {"neg", "abs"};
+    size_t nu = is_float(e) ? nunary_float : nunary_int;
     put(t, "func.func private @un_%s(%%a: tensor<%dx%s>) -> (", e, N, e);
     for (size_t k = 0; k < nu; k++)
       put(t, "%stensor<%dx%s>", k ? ", " : "", N, e);
     put(t, ") attributes {rt.kernel} {\n");
     for (size_t k = 0; k < nu; k++)
       put(t, "  %%r%zu = \"rt.%s\"(%%a) : (tensor<%dx%s>) -> tensor<%dx%s>\n", k,
-          is_float(e) ? unary_float[k] : ints_unary[k], N, e, N, e);
+          is_float(e) ? unary_float[k] : unary_int[k], N, e, N, e);
     put(t, "  return ");
     for (size_t k = 0; k < nu; k++)
       put(t, "%s%%r%zu", k ? ", " : "", k);
@@ -260,6 +282,11 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
 int main(void) {
   text t = {malloc(1 << 16), 0, 1 << 16};
   t.s[0] = 0;
+  collect_ops();
+  printf("unary float ops:");
+  for (size_t k = 0; k < nunary_float; k++)
+    printf(" %s", unary_float[k]);
+  printf("\n");
   gen_module(&t);
   MlirContext ctx = mlirContextCreate();
   rematAttachDiagnosticPrinter(ctx, stdout, NULL);
