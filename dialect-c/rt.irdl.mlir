@@ -191,6 +191,11 @@ irdl.dialect @rt {
     irdl.operands(input: %t)
     irdl.results(result: %t)
   }
+  irdl.operation @log1p {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
   // compare: result element type i1 (checked by the semantic verifier)
   irdl.operation @lt {
     %lhs_t = irdl.base "!builtin.tensor"
