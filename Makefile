@@ -5,7 +5,8 @@ BUILD   ?= build
 ASAN    ?= build-asan
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
-PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config
+PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config \
+           graphviz
 
 .PHONY: all deps deps-torch build build-asan run test install clean
 
@@ -17,7 +18,8 @@ deps:
 	@if [ ! -e $(LLVM)/lib/libMLIRCAPIIR.a ] || [ ! -x $(LLVM)/bin/mlir-opt ] || \
 	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || \
 	    ! command -v cmake >/dev/null || ! command -v g++ >/dev/null || \
-	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null; then \
+	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null || \
+	    ! command -v dot >/dev/null; then \
 	  echo "installing: $(PACKAGES)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
 	fi

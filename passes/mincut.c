@@ -35,6 +35,7 @@
 #include "remat-c/Passes.h"
 #include "report.h"
 #include "rt.h"
+#include "show.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -797,8 +798,38 @@ static bool symbol_exists(MlirBlock module_body, const char *name) {
   return false;
 }
 
+/* The split as lib/split_view.h shows it: the report's memory lines, --remat-dot and
+ * --remat-timeline (lib/show.c). */
+static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
+                       const char *fwd_name, const char *bwd_name) {
+  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
+  for (int v = 0; v < j->nvals; v++) {
+    unsigned f = j->vf[v];
+    vf[v] = (f & V_TANGENT ? RV_TANGENT : 0) | (f & V_PARAM ? RV_PARAM : 0) |
+            (f & V_BW ? RV_BW : 0) | (f & V_CONST ? RV_CONST : 0) |
+            (f & V_BW_READ ? RV_BW_READ : 0) | (f & V_SAVED ? RV_SAVED : 0);
+  }
+  for (int i = 0; i < j->nops; i++) {
+    unsigned f = j->of[i];
+    of[i] = (f & O_BW ? RO_BW : 0) | (f & O_CONST ? RO_CONST : 0) |
+            (f & O_BANNED ? RO_BANNED : 0) | (f & O_IN_FWD ? RO_IN_FWD : 0) |
+            (f & O_IN_BWD ? RO_IN_BWD : 0) | (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) |
+            (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
+  }
+  char name[512];
+  snprintf(name, sizeof name, "%.*s", (int)fname.length, fname.data);
+  remat_split_view view = {j->func,      name,          fwd_name,     bwd_name,
+                           j->nargs,     j->nops,       j->nvals,     j->nret,
+                           (int)j->num_outputs, j->ops, j->vals,      j->val_op,
+                           j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
+                           vf,           of};
+  remat_show_split(show, &view);
+  free(vf);
+  free(of);
+}
+
 /* Splits one joint function. 0, or -1 after a diagnostic. */
-static int split(MlirOperation func, const mincut_pass *p, FILE *rep) {
+static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show *show) {
   double t0 = now_ms();
   MlirStringRef fname = rt_func_name(func);
   char fwd_name[512], bwd_name[512];
@@ -831,6 +862,8 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep) {
     rewrite(&j, fwd_name, bwd_name);
     if (rep)
       report(rep, &j, fname, fwd_name, bwd_name, now_ms() - t0);
+    if (show)
+      show_split(show, &j, fname, fwd_name, bwd_name);
     mlirOperationDestroy(func);
   }
   joint_free(&j);
@@ -868,11 +901,21 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     free(funcs.items);
     return;
   }
-  for (size_t i = 0; i < funcs.n; i++)
-    if (split(funcs.items[i], p, rep)) {
-      mlirExternalPassSignalFailure(pass);
-      break;
-    }
+  const char *bad;
+  remat_show *show = remat_show_open(rep, p->opts.dot, p->opts.timeline, (int)funcs.n, &bad);
+  if (bad) {
+    rt_emit_error(module, "--remat-mincut: cannot open '%s' for writing", bad);
+    failed = 1;
+  }
+  for (size_t i = 0; i < funcs.n && !failed; i++)
+    if (split(funcs.items[i], p, rep, show))
+      failed = 1;
+  if (remat_show_close(show, &bad)) {
+    rt_emit_error(module, "--remat-mincut: cannot write '%s'", bad);
+    failed = 1;
+  }
+  if (failed)
+    mlirExternalPassSignalFailure(pass);
   remat_report_close(rep);
   free(funcs.items);
 }
@@ -897,6 +940,10 @@ static const RematOptionInfo mincut_options[] = {
      "also ban rt.uniform_philox: save masks instead of seeds (default false)"},
     {"report", REMAT_OPTION_STRING, offsetof(RematMincutOptions, report),
      "write the report: - for stderr, or a file to append to (default none)"},
+    {"dot", REMAT_OPTION_STRING, offsetof(RematMincutOptions, dot),
+     "write a Graphviz picture of each split to this file (default none)"},
+    {"timeline", REMAT_OPTION_STRING, offsetof(RematMincutOptions, timeline),
+     "write an SVG chart of live bytes per step to this file (default none)"},
 };
 
 static void init_options(void *opts) {

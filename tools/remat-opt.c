@@ -23,6 +23,10 @@ static void usage(FILE *f) {
              "  --remat-report            passes that report (see their 'report' option)\n"
              "                            write what they decided to stderr\n"
              "  --report=FILE             the same, into FILE (truncated first)\n"
+             "  --remat-dot=FILE          passes with a 'dot' option (--remat-mincut) draw\n"
+             "                            what they decided as Graphviz into FILE\n"
+             "  --remat-timeline=FILE     passes with a 'timeline' option (--remat-mincut)\n"
+             "                            chart live bytes per step as SVG into FILE\n"
              "  --help                    this text\n\npasses:\n");
   for (intptr_t i = 0; rematGetPassInfo(i); i++) {
     const RematPassInfo *p = rematGetPassInfo(i);
@@ -40,11 +44,20 @@ typedef struct options {
   const char *input, *output;
   bool ir_after_all, debuginfo, timing;
   const char *report; /* NULL: none; "-": stderr; else a file */
+  const char *dot, *timeline; /* --remat-dot=FILE, --remat-timeline=FILE, or NULL */
 } options;
 
-/* Builds a remat pass from its option text; a pass with a string option "report" that the
- * text leaves empty reports to REPORT. Returns a null pass after printing an error. */
-static MlirPass create_pass(const RematPassInfo *p, const char *text, const char *report) {
+/* Tool flags that set a pass's string option of the same name when the pass's own
+ * option text leaves it empty. */
+static bool is_tool_flag(const char *a) {
+  return !strcmp(a, "--remat-report") || !strncmp(a, "--remat-dot=", 12) ||
+         !strncmp(a, "--remat-timeline=", 17);
+}
+
+/* Builds a remat pass from its option text; its string options "report", "dot" and
+ * "timeline" that the text leaves empty take the tool's flags. Returns a null pass after
+ * printing an error. */
+static MlirPass create_pass(const RematPassInfo *p, const char *text, const options *tool) {
   char err[512];
   MlirPass none = {NULL};
   if (!p->create) {
@@ -61,11 +74,15 @@ static MlirPass create_pass(const RematPassInfo *p, const char *text, const char
     free(opts);
     return none;
   }
-  for (int k = 0; report && k < p->num_options; k++) {
+  for (int k = 0; k < p->num_options; k++) {
     const RematOptionInfo *o = &p->options[k];
     char *field = (char *)opts + o->offset;
-    if (o->type == REMAT_OPTION_STRING && !strcmp(o->name, "report") && !*field)
-      snprintf(field, REMAT_OPTION_STRING_MAX, "%s", report);
+    const char *v = !strcmp(o->name, "report")     ? tool->report
+                    : !strcmp(o->name, "dot")      ? tool->dot
+                    : !strcmp(o->name, "timeline") ? tool->timeline
+                                                   : NULL;
+    if (v && o->type == REMAT_OPTION_STRING && !*field)
+      snprintf(field, REMAT_OPTION_STRING_MAX, "%s", v);
   }
   MlirPass pass = p->create(opts);
   free(opts);
@@ -73,7 +90,7 @@ static MlirPass create_pass(const RematPassInfo *p, const char *text, const char
 }
 
 /* Adds one pipeline flag to pm. Returns 0, or -1 after printing an error. */
-static int add_flag(MlirPassManager pm, const char *arg, const char *report) {
+static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
   if (!strncmp(arg, "--pass-pipeline=", 16)) {
     const char *pipe = arg + 16;
     size_t n = strlen(pipe);
@@ -109,7 +126,7 @@ static int add_flag(MlirPassManager pm, const char *arg, const char *report) {
     fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", arg);
     return -1;
   }
-  MlirPass pass = create_pass(info, eq ? eq + 1 : "", report);
+  MlirPass pass = create_pass(info, eq ? eq + 1 : "", tool);
   if (!pass.ptr)
     return -1;
   mlirPassManagerAddOwnedPass(pm, pass);
@@ -138,9 +155,9 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
     mlirPassManagerEnableTiming(pm);
   int rc = 0;
   for (int i = 1; i < argc && rc == 0; i++)
-    if ((!strncmp(argv[i], "--remat-", 8) && strcmp(argv[i], "--remat-report")) ||
+    if ((!strncmp(argv[i], "--remat-", 8) && !is_tool_flag(argv[i])) ||
         !strncmp(argv[i], "--pass-pipeline=", 16))
-      rc = add_flag(pm, argv[i], o->report) ? 1 : 0;
+      rc = add_flag(pm, argv[i], o) ? 1 : 0;
   if (rc == 0 && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, top)))
     rc = 1;
   mlirPassManagerDestroy(pm); /* prints the timing report */
@@ -164,8 +181,9 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  options o = {"-", NULL, false, false, false, NULL};
+  options o = {"-", NULL, false, false, false, NULL, NULL, NULL};
   int inputs = 0;
+  bool draws = false; /* a pass that writes --remat-dot and --remat-timeline files */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -192,6 +210,18 @@ int main(int argc, char **argv) {
       }
       fclose(f);
     }
+    else if (!strncmp(a, "--remat-dot=", 12) || !strncmp(a, "--remat-timeline=", 17)) {
+      const char *file = strchr(a, '=') + 1;
+      if (!*file) {
+        fprintf(stderr, "remat-opt: error: %s needs a file name\n", a);
+        return 1;
+      }
+      if (a[8] == 'd')
+        o.dot = file;
+      else
+        o.timeline = file;
+    } else if (!strcmp(a, "--remat-mincut") || !strncmp(a, "--remat-mincut=", 15))
+      draws = true;
     else if (!strncmp(a, "--remat-", 8) || !strncmp(a, "--pass-pipeline=", 16))
       continue; /* pipeline flags: added in order once the context exists */
     else if (a[0] == '-' && a[1] != 0) {
@@ -204,6 +234,11 @@ int main(int argc, char **argv) {
   }
   if (inputs > 1) {
     fprintf(stderr, "remat-opt: error: more than one input file\n");
+    return 1;
+  }
+  if ((o.dot || o.timeline) && !draws) {
+    fprintf(stderr, "remat-opt: error: --remat-%s draws what --remat-mincut decides: add "
+                    "--remat-mincut\n", o.dot ? "dot" : "timeline");
     return 1;
   }
   MlirContext ctx = mlirContextCreate();

@@ -86,6 +86,11 @@ typedef struct RematMincutOptions {
   /* [report] the report's destination: "" none, "-" stderr, else a file appended to
    * (default "") */
   char report[REMAT_OPTION_STRING_MAX];
+  /* [dot] a Graphviz picture of each split, written to this file ("" none; default "") */
+  char dot[REMAT_OPTION_STRING_MAX];
+  /* [timeline] an SVG chart of live bytes per step, no remat against the split, written
+   * to this file ("" none; default "") */
+  char timeline[REMAT_OPTION_STRING_MAX];
 } RematMincutOptions;
 
 void rematMincutOptionsInit(RematMincutOptions *options);

@@ -1,0 +1,370 @@
+/* memory.c: the peak-memory estimate of a split (see memory.h; the model, and what a real
+ * allocator adds to it, is in docs/design.md "Memory estimate").
+ *
+ * Each case is a saved set. From it two reverse walks give the ops each function runs
+ * (the min-cut's own plan for the split, the same walks for the other cases); a schedule
+ * orders them; buffers get an allocation step and a last step; a difference array over
+ * the steps gives the live bytes. Every walk is a loop over arrays: O(ops + uses), plus a
+ * sort of the ops recomputed before each backward op. */
+#include "memory.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinTypes.h"
+#include "report.h"
+#include "rt.h"
+#include "support.h"
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+#define FOR_OPERANDS(v, i, u)                                                               \
+  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
+       _k++)
+#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
+
+const char *remat_mem_case_name(remat_mem_case c) {
+  switch (c) {
+  case REMAT_MEM_NO_REMAT:
+    return "no remat";
+  case REMAT_MEM_SPLIT:
+    return "this split";
+  case REMAT_MEM_RECOMPUTE_ALL:
+    return "recompute all";
+  case REMAT_MEM_NCASES:
+    break;
+  }
+  return "?";
+}
+
+/* Shared state of one estimate. */
+typedef struct sim {
+  const remat_split_view *v;
+  uint64_t *bytes; /* [nvals] bytes of a value's buffer; 0 for immediates */
+  bool *imm;       /* [nvals] scalar constants: immediates, never a buffer */
+  bool *reshape;   /* [nops] rt.reshape: its result aliases its operand */
+  bool *step_op;   /* [nops] ops that are steps (all but the immediates' ops) */
+} sim;
+
+/* What one case runs: in_f/in_b per op, saved per value. */
+typedef struct plan {
+  unsigned char *in_f, *in_b, *saved;
+} plan;
+
+/* The min-cut's plan walks (passes/mincut.c plan()) for a saved set: the backward runs
+ * what the gradients need and is not saved; the forward what the outputs and the saved
+ * values need. SAVE_ARGS: primal arguments the backward reaches join the saved set
+ * ("recompute all"). */
+static void plan_walks(const sim *s, plan *p, bool save_args) {
+  const remat_split_view *v = s->v;
+  unsigned char *need = xcalloc(v->nvals, 1);
+  for (int r = v->num_outputs; r < v->nret; r++)
+    need[v->ret_val[r]] = 1;
+  for (int i = v->nops - 1; i >= 0; i--) {
+    bool n = false;
+    FOR_RESULTS(v, i, r) n |= need[r] && !p->saved[r];
+    if (!n)
+      continue;
+    p->in_b[i] = 1;
+    FOR_OPERANDS(v, i, u) need[u] = 1;
+  }
+  for (int a = 0; a < v->nargs; a++)
+    if (need[a] && !(v->vflags[a] & RV_TANGENT) && !p->saved[a]) {
+      if (!save_args)
+        remat_fatal("the backward needs a primal argument that is not saved");
+      p->saved[a] = 1;
+    }
+  memset(need, 0, v->nvals);
+  for (int r = 0; r < v->num_outputs; r++)
+    need[v->ret_val[r]] = 1;
+  for (int x = 0; x < v->nvals; x++)
+    need[x] |= p->saved[x];
+  for (int i = v->nops - 1; i >= 0; i--) {
+    if (v->oflags[i] & RO_BW)
+      continue;
+    bool n = false;
+    FOR_RESULTS(v, i, r) n |= need[r] != 0;
+    if (!n)
+      continue;
+    p->in_f[i] = 1;
+    FOR_OPERANDS(v, i, u) need[u] = 1;
+  }
+  free(need);
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* The steps: the forward's ops in program order, then the backward's ops (those that
+ * depend on a tangent) in program order, each preceded by the forward ops it needs the
+ * backward to run again, recomputed on demand in program order just before their first
+ * user (as PyTorch's partitioner reorders recomputation to mimic the autograd engine).
+ * Forward ops the gradients return directly come last. */
+static void schedule(const sim *s, const plan *p, remat_mem_schedule *out) {
+  const remat_split_view *v = s->v;
+  out->op = xcalloc(2 * (size_t)v->nops, sizeof *out->op);
+  int n = 0;
+  for (int i = 0; i < v->nops; i++)
+    if (p->in_f[i] && s->step_op[i])
+      out->op[n++] = i;
+  out->nfwd = n;
+  unsigned char *done = xcalloc(v->nops, 1);
+  int *stack = xcalloc(v->nvals, sizeof *stack), *list = xcalloc(v->nops, sizeof *list);
+  for (int a = 0; a < v->nops; a++) {
+    if (!p->in_b[a] || !(v->oflags[a] & RO_BW))
+      continue;
+    int top = 0, nl = 0;
+    FOR_OPERANDS(v, a, u) stack[top++] = u;
+    while (top > 0) {
+      int u = stack[--top], op = v->val_op[u];
+      if (op < 0 || p->saved[u] || !p->in_b[op] || (v->oflags[op] & RO_BW) || done[op])
+        continue;
+      done[op] = 1;
+      list[nl++] = op;
+      FOR_OPERANDS(v, op, w) stack[top++] = w; /* each op pushed once: top <= uses */
+    }
+    qsort(list, (size_t)nl, sizeof *list, cmp_int);
+    for (int k = 0; k < nl; k++)
+      if (s->step_op[list[k]])
+        out->op[n++] = list[k];
+    out->op[n++] = a;
+  }
+  for (int i = 0; i < v->nops; i++)
+    if (p->in_b[i] && !(v->oflags[i] & RO_BW) && !done[i] && s->step_op[i])
+      out->op[n++] = i;
+  out->nsteps = n;
+  free(done);
+  free(stack);
+  free(list);
+}
+
+/* Buffers: allocated at a step, freed after their last step. */
+typedef struct buffers {
+  int n;
+  int *alloc, *last;
+  uint64_t *bytes;
+} buffers;
+
+static int buf_new(buffers *b, uint64_t bytes, int step) {
+  b->alloc[b->n] = step;
+  b->last[b->n] = step;
+  b->bytes[b->n] = bytes;
+  return b->n++;
+}
+
+static void buf_use(buffers *b, int id, int step) {
+  if (b->last[id] < step)
+    b->last[id] = step;
+}
+
+/* Runs the ops of steps [from, to) with value->buffer map BUF (reshape results alias
+ * their operand's buffer). */
+static void run_steps(const sim *s, const remat_mem_schedule *c, int from, int to, int *buf,
+                      buffers *b) {
+  const remat_split_view *v = s->v;
+  for (int t = from; t < to; t++) {
+    int i = c->op[t];
+    FOR_OPERANDS(v, i, u) {
+      if (s->imm[u])
+        continue;
+      if (buf[u] < 0)
+        remat_fatal("an op reads a value its function does not have");
+      buf_use(b, buf[u], t);
+    }
+    FOR_RESULTS(v, i, r) {
+      if (s->imm[r])
+        continue;
+      int src = v->opnd_start[i] < v->opnd_start[i + 1] ? v->opnd[v->opnd_start[i]] : -1;
+      buf[r] = s->reshape[i] && src >= 0 && buf[src] >= 0 ? buf[src] : buf_new(b, s->bytes[r], t);
+    }
+  }
+}
+
+/* Live bytes per step of one case. */
+static void simulate(const sim *s, const plan *p, remat_mem_schedule *c) {
+  const remat_split_view *v = s->v;
+  schedule(s, p, c);
+  int nsteps = c->nsteps, end = nsteps - 1;
+  buffers b = {0};
+  size_t cap = 2 * (size_t)v->nvals + 1;
+  b.alloc = xcalloc(cap, sizeof *b.alloc);
+  b.last = xcalloc(cap, sizeof *b.last);
+  b.bytes = xcalloc(cap, sizeof *b.bytes);
+  int *fbuf = xcalloc(v->nvals, sizeof *fbuf), *bbuf = xcalloc(v->nvals, sizeof *bbuf);
+  for (int x = 0; x < v->nvals; x++)
+    fbuf[x] = bbuf[x] = -1;
+  /* Arguments: parameters live for the whole step, counted once; other primal arguments
+   * from the start until their last use; tangents from the backward's start. */
+  for (int a = 0; a < v->nargs; a++) {
+    unsigned f = v->vflags[a];
+    if (f & RV_TANGENT) {
+      bbuf[a] = buf_new(&b, s->bytes[a], c->nfwd);
+      b.last[bbuf[a]] = c->nfwd - 1; /* unused: never live */
+    } else if (f & RV_PARAM) {
+      fbuf[a] = bbuf[a] = buf_new(&b, s->bytes[a], 0);
+      b.last[fbuf[a]] = end;
+    } else {
+      fbuf[a] = buf_new(&b, s->bytes[a], 0);
+      b.last[fbuf[a]] = -1; /* live from its first use on: see buf_use */
+    }
+  }
+  run_steps(s, c, 0, c->nfwd, fbuf, &b);
+  for (int r = 0; r < v->num_outputs; r++) /* returned: live to the forward's end */
+    if (fbuf[v->ret_val[r]] >= 0)
+      buf_use(&b, fbuf[v->ret_val[r]], c->nfwd - 1);
+  for (int x = 0; x < v->nvals; x++)
+    if (p->saved[x]) {
+      if (fbuf[x] < 0 && !s->imm[x])
+        remat_fatal("a saved value the forward does not compute");
+      bbuf[x] = fbuf[x];
+      c->saved_bytes = sat_add(c->saved_bytes, s->bytes[x]);
+    }
+  run_steps(s, c, c->nfwd, nsteps, bbuf, &b);
+  for (int r = v->num_outputs; r < v->nret; r++)
+    if (bbuf[v->ret_val[r]] >= 0)
+      buf_use(&b, bbuf[v->ret_val[r]], end);
+  c->live = xcalloc((size_t)nsteps + 1, sizeof *c->live);
+  uint64_t *freed = xcalloc((size_t)nsteps + 1, sizeof *freed);
+  for (int k = 0; k < b.n; k++) {
+    if (b.last[k] < b.alloc[k] || b.alloc[k] >= nsteps)
+      continue;
+    c->live[b.alloc[k]] = sat_add(c->live[b.alloc[k]], b.bytes[k]);
+    freed[b.last[k] + 1] = sat_add(freed[b.last[k] + 1], b.bytes[k]);
+  }
+  uint64_t cur = 0;
+  c->peak_step = -1;
+  for (int t = 0; t < nsteps; t++) {
+    cur = sat_add(cur, c->live[t]);
+    cur = cur > freed[t] ? cur - freed[t] : 0; /* exact unless saturated */
+    c->live[t] = cur;
+    if (c->peak_step < 0 || cur > c->peak) {
+      c->peak = cur;
+      c->peak_step = t;
+    }
+  }
+  if (c->peak_step >= 0) {
+    int i = c->op[c->peak_step];
+    c->peak_where = c->peak_step < c->nfwd       ? "forward"
+                    : v->oflags[i] & RO_BW       ? "backward"
+                    : p->in_f[i]                 ? "backward, recomputed"
+                                                 : "backward, moved";
+  }
+  free(freed);
+  free(fbuf);
+  free(bbuf);
+  free(b.alloc);
+  free(b.last);
+  free(b.bytes);
+}
+
+static double matmul_flops(const remat_split_view *v, int i) {
+  remat_shape a = rt_shape_of(mlirValueGetType(v->vals[v->opnd[v->opnd_start[i]]]));
+  remat_shape r = rt_shape_of(mlirValueGetType(v->vals[v->op_res[i]]));
+  if (a.rank < 1)
+    return 0;
+  double f = 2.0 * (double)a.d[a.rank - 1]; /* K */
+  for (int d = 0; d < r.rank; d++)
+    f *= (double)r.d[d]; /* B*M*N */
+  return f;
+}
+
+/* Ops run in both functions: what the backward spends recomputing. */
+static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
+  const remat_split_view *v = s->v;
+  for (int i = 0; i < v->nops; i++) {
+    if (!p->in_f[i] || !p->in_b[i] || (v->oflags[i] & (RO_BW | RO_CONST)))
+      continue;
+    c->recompute_ops++;
+    FOR_OPERANDS(v, i, u) c->recompute_bytes = sat_add(c->recompute_bytes, s->bytes[u]);
+    FOR_RESULTS(v, i, r) c->recompute_bytes = sat_add(c->recompute_bytes, s->bytes[r]);
+    if (rt_op_lookup(v->ops[i]) == RT_OP_MATMUL)
+      c->recompute_flops += matmul_flops(v, i);
+  }
+}
+
+void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
+  memset(e, 0, sizeof *e);
+  sim s = {v, NULL, NULL, NULL, NULL};
+  s.bytes = xcalloc(v->nvals, sizeof *s.bytes);
+  s.imm = xcalloc(v->nvals, sizeof *s.imm);
+  s.reshape = xcalloc(v->nops, sizeof *s.reshape);
+  s.step_op = xcalloc(v->nops, sizeof *s.step_op);
+  for (int x = 0; x < v->nvals; x++) {
+    int op = v->val_op[x];
+    s.imm[x] = op >= 0 && (v->oflags[op] & RO_CONST) &&
+               rt_type_is_scalar(mlirValueGetType(v->vals[x]));
+    if (!s.imm[x] && rt_value_bytes(v->vals[x], &s.bytes[x]))
+      remat_fatal("a value without a byte size after rt_verify");
+  }
+  for (int i = 0; i < v->nops; i++) {
+    s.reshape[i] = rt_op_lookup(v->ops[i]) == RT_OP_RESHAPE;
+    FOR_RESULTS(v, i, r) s.step_op[i] |= !s.imm[r];
+  }
+  for (int k = 0; k < REMAT_MEM_NCASES; k++) {
+    plan p = {xcalloc(v->nops, 1), xcalloc(v->nops, 1), xcalloc(v->nvals, 1)};
+    switch ((remat_mem_case)k) {
+    case REMAT_MEM_NO_REMAT:
+      for (int x = 0; x < v->nvals; x++)
+        p.saved[x] = (v->vflags[x] & RV_BW_READ) != 0;
+      plan_walks(&s, &p, false);
+      break;
+    case REMAT_MEM_SPLIT: /* what the min-cut emitted */
+      for (int i = 0; i < v->nops; i++) {
+        p.in_f[i] = (v->oflags[i] & RO_IN_FWD) != 0;
+        p.in_b[i] = (v->oflags[i] & RO_IN_BWD) != 0;
+      }
+      for (int x = 0; x < v->nvals; x++)
+        p.saved[x] = (v->vflags[x] & RV_SAVED) != 0;
+      break;
+    case REMAT_MEM_RECOMPUTE_ALL:
+      plan_walks(&s, &p, true);
+      break;
+    case REMAT_MEM_NCASES:
+      break;
+    }
+    simulate(&s, &p, &e->c[k]);
+    recompute_cost(&s, &p, &e->c[k]);
+    free(p.in_f);
+    free(p.in_b);
+    free(p.saved);
+  }
+  free(s.bytes);
+  free(s.imm);
+  free(s.reshape);
+  free(s.step_op);
+}
+
+void remat_memory_free(remat_mem_estimate *e) {
+  for (int k = 0; k < REMAT_MEM_NCASES; k++) {
+    free(e->c[k].op);
+    free(e->c[k].live);
+  }
+  memset(e, 0, sizeof *e);
+}
+
+void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_estimate *e) {
+  fprintf(f, "  peak memory (estimate)   peak bytes  saved bytes  steps (fwd+bwd)  peak at\n");
+  for (int k = 0; k < REMAT_MEM_NCASES; k++) {
+    const remat_mem_schedule *c = &e->c[k];
+    char steps[48], at[512] = "-";
+    snprintf(steps, sizeof steps, "%d+%d", c->nfwd, c->nsteps - c->nfwd);
+    if (c->peak_step >= 0) {
+      MlirOperation op = v->ops[c->op[c->peak_step]];
+      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+      char loc[256];
+      snprintf(at, sizeof at, "step %d (%s) %.*s %s", c->peak_step, c->peak_where, (int)n.length,
+               n.data, remat_report_loc(mlirOperationGetLocation(op), loc, sizeof loc));
+    }
+    fprintf(f, "    %-20s %12llu %12llu  %15s  %s\n", remat_mem_case_name((remat_mem_case)k),
+            (unsigned long long)c->peak, (unsigned long long)c->saved_bytes, steps, at);
+  }
+  for (int k = REMAT_MEM_SPLIT; k <= REMAT_MEM_RECOMPUTE_ALL; k++) {
+    const remat_mem_schedule *c = &e->c[k];
+    fprintf(f, "  recompute cost (%s): %d ops, %llu bytes moved, %.0f matmul flops\n",
+            remat_mem_case_name((remat_mem_case)k), c->recompute_ops,
+            (unsigned long long)c->recompute_bytes, c->recompute_flops);
+  }
+}

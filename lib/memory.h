@@ -1,0 +1,56 @@
+/* memory.h: the peak-memory estimate of a split (the model is in docs/design.md,
+ * "Memory estimate").
+ *
+ * Three schedules of the same joint function: no rematerialization (the forward saves
+ * every value the backward reads), the split the min-cut chose, and "recompute all" (the
+ * forward saves only the inputs the backward needs; the bound on what crosses from the
+ * forward to the backward). Each is simulated step by step, the forward then the
+ * backward, with liveness: live bytes per step, the peak and the op where it occurs, and
+ * what the backward spends recomputing.
+ *
+ * Ownership: remat_memory_estimate fills a caller's struct whose arrays the caller frees
+ * with remat_memory_free. */
+#ifndef REMAT_MEMORY_H
+#define REMAT_MEMORY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "split_view.h"
+
+typedef enum remat_mem_case {
+  REMAT_MEM_NO_REMAT,
+  REMAT_MEM_SPLIT,
+  REMAT_MEM_RECOMPUTE_ALL,
+  REMAT_MEM_NCASES
+} remat_mem_case;
+
+/* One schedule: steps 0..nfwd-1 are the forward, nfwd..nsteps-1 the backward. */
+typedef struct remat_mem_schedule {
+  int nsteps, nfwd;
+  int *op;                /* [nsteps] the joint function's op run at each step */
+  uint64_t *live;         /* [nsteps] bytes live while that op runs */
+  uint64_t peak;          /* max of live, 0 without steps */
+  int peak_step;          /* first step with live == peak; -1 without steps */
+  const char *peak_where; /* "forward", "backward", "backward, recomputed" or "moved" */
+  uint64_t saved_bytes;   /* what the forward keeps for the backward (real bytes) */
+  int recompute_ops;      /* forward ops the backward runs again (constants excluded) */
+  uint64_t recompute_bytes; /* their operand + result bytes */
+  double recompute_flops; /* 2*B*M*N*K of the recomputed matmuls */
+} remat_mem_schedule;
+
+typedef struct remat_mem_estimate {
+  remat_mem_schedule c[REMAT_MEM_NCASES];
+} remat_mem_estimate;
+
+/* Simulates the three schedules of V. Aborts only on an internal inconsistency. */
+void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e);
+void remat_memory_free(remat_mem_estimate *e);
+
+/* The report's lines for E (indented two spaces, as the min-cut report). */
+void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_estimate *e);
+
+/* Name of a case for reports and pictures: "no remat", "this split", "recompute all". */
+const char *remat_mem_case_name(remat_mem_case c);
+
+#endif
