@@ -8,7 +8,7 @@ JOBS    ?= $(shell nproc)
 PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config \
            graphviz
 
-.PHONY: all deps deps-torch build build-asan run test install clean
+.PHONY: all deps deps-torch build build-asan run test install clean pictures
 
 all: build
 
@@ -54,6 +54,11 @@ run: build
 # Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build.
 test: build build-asan deps-torch
 	python3 test/run_tests.py $(BUILD) $(ASAN)
+
+# The README's pictures (docs/pictures/): min-cut splits drawn by --remat-dot (rendered by
+# Graphviz) and --remat-timeline.
+pictures: build
+	docs/pictures/render.sh $(BUILD)
 
 # Headers, libremat.so, the mlir-opt plugin, tools, rt.irdl.mlir, the CMake package
 # (lib/cmake/remat) and lib/pkgconfig/remat.pc under PREFIX; relocatable.

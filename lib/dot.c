@@ -83,7 +83,7 @@ void remat_dot_begin(FILE *f) {
           "  rankdir=LR;\n"
           "  fontname=\"Helvetica\"; fontsize=12;\n"
           "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
-          "  edge [color=\"#636363\", arrowsize=0.6];\n"
+          "  edge [color=\"#636363\", arrowsize=0.6, fontname=\"Helvetica\", fontsize=9];\n"
           "  subgraph cluster_legend {\n"
           "    label=\"legend\"; style=dashed; color=\"#bdbdbd\";\n"
           "    legend_fwd [label=\"forward op\", fillcolor=\"%s\"];\n"
@@ -94,6 +94,8 @@ void remat_dot_begin(FILE *f) {
           "penwidth=3];\n"
           "    legend_banned [label=\"banned op\", fillcolor=\"%s\", peripheries=2];\n"
           "    legend_saved -> legend_bwd [label=\"cut\", color=\"%s\", penwidth=2];\n"
+          "    legend_fwd -> legend_recomputed -> legend_moved -> legend_banned -> "
+          "legend_saved [style=invis];\n"
           "  }\n",
           fill[K_FWD], fill[K_RECOMPUTED], fill[K_MOVED], fill[K_BWD], fill[K_FWD], cut_color,
           fill[K_FWD], cut_color);
@@ -167,13 +169,17 @@ static void classify(pic *p) {
       FOR_OPERANDS(v, i, u) if (u < v->nargs) p->k[u] = K_ARG;
 }
 
-/* Cluster keys: "ac_region N" when any drawn op has rt.ac_region, else the source line. */
+/* Cluster keys: "rt.ac_region N" when any drawn op has rt.ac_region; otherwise the
+ * source line, per run of consecutive drawn ops on one line (a model's code runs once per
+ * layer: each layer's ops of a line form their own cluster), "file:line" plus "#run". */
 static void cluster_keys(pic *p) {
   const remat_split_view *v = p->v;
   bool regions = false;
   int64_t r;
   for (int i = 0; i < v->nops && !regions; i++)
     regions = p->k[v->nargs + i] != K_NONE && rt_get_i64(v->ops[i], "rt.ac_region", &r);
+  char prev[300] = "";
+  int run = 0;
   for (int i = 0; i < v->nops; i++) {
     if (p->k[v->nargs + i] == K_NONE)
       continue;
@@ -181,16 +187,30 @@ static void cluster_keys(pic *p) {
     if (regions) {
       if (!rt_get_i64(v->ops[i], "rt.ac_region", &r))
         continue;
-      snprintf(buf, sizeof buf, "rt.ac_region %lld", (long long)r);
-    } else {
-      remat_report_loc(mlirOperationGetLocation(v->ops[i]), buf, sizeof buf);
-      char *colon = strrchr(buf, ':');
-      if (!strcmp(buf, "?") || !colon)
-        continue;
-      *colon = 0; /* file:line */
+      p->key[i] = xasprintf("rt.ac_region %lld", (long long)r);
+      continue;
     }
-    p->key[i] = xstrdup(buf);
+    remat_report_loc(mlirOperationGetLocation(v->ops[i]), buf, sizeof buf);
+    char *colon = strrchr(buf, ':');
+    if (!strcmp(buf, "?") || !colon) {
+      prev[0] = 0;
+      continue;
+    }
+    *colon = 0; /* file:line */
+    if (strcmp(buf, prev)) {
+      run++;
+      snprintf(prev, sizeof prev, "%s", buf);
+    }
+    p->key[i] = xasprintf("%s#%d", buf, run);
   }
+}
+
+/* A cluster's label: its key without the run number. */
+static void cluster_label(FILE *f, const char *key) {
+  const char *hash = strrchr(key, '#');
+  char buf[320];
+  snprintf(buf, sizeof buf, "%.*s", hash ? (int)(hash - key) : (int)strlen(key), key);
+  dot_text(f, buf);
 }
 
 static bool same_key(const char *a, const char *b) {
@@ -330,7 +350,7 @@ static void side_nodes(FILE *f, const pic *p, bool bwd) {
     }
     fprintf(f, "      subgraph cluster_f%d_%s_%d {\n        label=\"", p->index,
             bwd ? "bwd" : "fwd", ks[s].node);
-    dot_text(f, ks[s].key);
+    cluster_label(f, ks[s].key);
     fputs("\"; style=\"rounded\"; color=\"#9e9e9e\";\n", f);
     for (int k = s; k < e; k++)
       node_line(f, p, ks[k].node, "        ");
