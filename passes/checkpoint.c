@@ -550,12 +550,15 @@ static void tag_stages(graph *g, const plan *p) {
   int *open = xmalloc(sizeof *open * (g->count + 1)), nopen = 0, next = 0;
   int64_t region = 0;
   g->stage_gib = stage_bytes / 1073741824.0;
+  /* Nothing recomputable weighs anything (zero-size dims): one stage, not one per op. */
+  if (!(stage_bytes > 0))
+    stage_bytes = INFINITY;
   g->stages = xmalloc(sizeof *g->stages * (nwalk + 1));
   for (int a = 0; a < nwalk;) {
     /* one stage: walk[a..b) */
     double sum = 0;
     int b = a;
-    while (b < nwalk && sum < stage_bytes)
+    while (b < nwalk && (b == a || sum < stage_bytes)) /* a stage holds one op at least */
       sum += (double)g->n[walk[b++]].bytes;
     region++;
     int best = walk[a];
