@@ -5,6 +5,7 @@
 extern const RematPassInfo remat_checkpoint_pass;
 extern const RematPassInfo remat_mincut_pass;
 extern const RematPassInfo remat_fuse_pass;
+extern const RematPassInfo remat_autodiff_pass;
 
 void rematCheckpointOptionsInit(RematCheckpointOptions *o) {
   remat_checkpoint_pass.init_options(o);
@@ -24,4 +25,10 @@ void rematFuseOptionsInit(RematFuseOptions *o) { remat_fuse_pass.init_options(o)
 
 MlirPass rematCreateFusePass(const RematFuseOptions *o, char *err, size_t cap) {
   return rematCreatePassFromOptions(&remat_fuse_pass, o, err, cap);
+}
+
+void rematAutodiffOptionsInit(RematAutodiffOptions *o) { remat_autodiff_pass.init_options(o); }
+
+MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *o, char *err, size_t cap) {
+  return rematCreatePassFromOptions(&remat_autodiff_pass, o, err, cap);
 }

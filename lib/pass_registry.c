@@ -8,8 +8,10 @@ extern const RematPassInfo remat_fuse_pass;
 extern const RematPassInfo remat_verify_pass;
 extern const RematPassInfo remat_checkpoint_pass;
 extern const RematPassInfo remat_mincut_pass;
+extern const RematPassInfo remat_autodiff_pass;
 
 static const RematPassInfo *const passes[] = {
+    &remat_autodiff_pass,
     &remat_checkpoint_pass,
     &remat_mincut_pass,
     &remat_fuse_pass,

@@ -28,6 +28,18 @@
 extern "C" {
 #endif
 
+/* ---- --remat-autodiff: forward functions (rt.autodiff) become joint functions ------ */
+
+typedef struct RematAutodiffOptions {
+  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
+   * (default "") */
+  char report[REMAT_OPTION_STRING_MAX];
+} RematAutodiffOptions;
+
+void rematAutodiffOptionsInit(RematAutodiffOptions *options);
+MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *error,
+                                 size_t error_cap);
+
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
 
 typedef struct RematCheckpointOptions {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
 #include "runtime/io.h"
 #include "runtime/ops.h"
@@ -269,19 +271,20 @@ out:
 
 /* ---- finite differences ------------------------------------------------------------- */
 
-/* L = sum over forward outputs j of <out_j, tangent_j>, from a promoted (f64) run. */
+/* L = sum over forward outputs j of <out_j, tangent_j>, from a promoted (f64) run.
+ * tangent_out[j] is the output tangent j belongs to (nt tangents). */
 static int loss_f64(MlirOperation module, MlirOperation f, const rtr_interp_options *run,
-                    rtr_buffer *const *in, int nin, const int *tangent_arg, int64_t num_out,
-                    double *loss) {
+                    rtr_buffer *const *in, int nin, const int *tangent_arg,
+                    const int *tangent_out, int nt, double *loss) {
   rtr_buffer **out = NULL;
   int nout = 0;
   if (rtr_interp_run(module, f, run, in, nin, &out, &nout))
     return -1;
   double l = 0;
-  for (int64_t j = 0; j < num_out; j++) {
-    const rtr_buffer *t = in[tangent_arg[j]];
-    for (int64_t e = 0; e < out[j]->numel; e++)
-      l += rtr_buffer_get_f(out[j], e) * rtr_buffer_get_f(t, t->numel == 1 ? 0 : e);
+  for (int j = 0; j < nt; j++) {
+    const rtr_buffer *t = in[tangent_arg[j]], *o = out[tangent_out[j]];
+    for (int64_t e = 0; e < o->numel; e++)
+      l += rtr_buffer_get_f(o, e) * rtr_buffer_get_f(t, t->numel == 1 ? 0 : e);
   }
   rtr_buffers_free(out, nout);
   *loss = l;
@@ -303,6 +306,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   rtr_buffer **in = inputs_for(f, o, &nin), **J = NULL, **P = NULL;
   int *tangent_arg = xcalloc((size_t)nin + 1, sizeof *tangent_arg);
   int *args = xcalloc((size_t)nin + 1, sizeof *args);
+  int *tangent_out = xcalloc((size_t)nin + 1, sizeof *tangent_out);
   if (!in)
     goto out;
   int nt = 0, na = 0;
@@ -321,7 +325,20 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
       args[na++] = wrt[k];
     }
   }
-  if (nt != num_out) {
+  /* Tangent j belongs to output j; with fewer tangents than outputs (--remat-autodiff
+   * gives none to integer and scalar outputs), to the j-th floating-point tensor output. */
+  MlirType fty = mlirTypeAttrGetValue(
+      mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("function_type")));
+  int nfloat = 0;
+  for (int64_t r = 0; r < num_out && nt < num_out; r++) {
+    MlirType t = mlirFunctionTypeGetResult(fty, r);
+    if (mlirTypeIsARankedTensor(t) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(t)) &&
+        nfloat < nt)
+      tangent_out[nfloat++] = (int)r;
+  }
+  for (int j = 0; j < nt && nt == num_out; j++)
+    tangent_out[j] = j;
+  if (nt > num_out || (nt < num_out && nfloat != nt)) {
     fprintf(stderr, "remat-run: error: '@%s' has %d tangent arguments for %lld outputs\n",
             name, nt, (long long)num_out);
     goto out;
@@ -362,10 +379,10 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
     for (int64_t e = 0; e < x->numel; e++) {
       double x0 = rtr_buffer_get_f(x, e), h = 1e-5 * fmax(1.0, fabs(x0)), lp, lm;
       rtr_buffer_set_f(x, e, x0 + h);
-      if (loss_f64(module, f, &ref, P, nin, tangent_arg, num_out, &lp))
+      if (loss_f64(module, f, &ref, P, nin, tangent_arg, tangent_out, nt, &lp))
         goto out;
       rtr_buffer_set_f(x, e, x0 - h);
-      if (loss_f64(module, f, &ref, P, nin, tangent_arg, num_out, &lm))
+      if (loss_f64(module, f, &ref, P, nin, tangent_arg, tangent_out, nt, &lm))
         goto out;
       rtr_buffer_set_f(x, e, x0);
       double fd = (lp - lm) / (2 * h), gv = rtr_buffer_get_f(J[num_out + g], e);
@@ -395,6 +412,7 @@ out:
   rtr_buffers_free(in, nin);
   rtr_buffers_free(J, nj);
   free(tangent_arg);
+  free(tangent_out);
   free(args);
   return rc;
 }

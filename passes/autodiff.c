@@ -1,0 +1,1249 @@
+/* autodiff.c: --remat-autodiff, reverse-mode automatic differentiation of forward
+ * functions into joint forward+backward functions.
+ *
+ * Contract (DESIGN.md "Functions"; docs/design.md "Autodiff"):
+ *   requires: IR that passed rt_verify. A function to differentiate is a func.func marked
+ *             `rt.autodiff` (a unit attribute, or a dictionary `{wrt = [i, j, ...]}`)
+ *             with one block of rt and arith ops ending in func.return, and no
+ *             rt.num_outputs or rt.tangent yet. Other functions are not touched.
+ *   keeps:    the function's name, location, forward ops (attributes such as rt.policy,
+ *             locations, order), argument attributes (rt.param) and result attributes.
+ *   breaks:   the signature: one `{rt.tangent}` argument per floating-point tensor result
+ *             is appended, and one gradient result per differentiated argument (`wrt`, by
+ *             default every floating-point tensor argument, in argument order);
+ *             rt.num_outputs = the number of forward results; rt.autodiff is removed. The
+ *             backward ops are inserted before the return, each at the location of the
+ *             forward op it differentiates.
+ *
+ * How: (1) number the values (arguments, op results) and check the ops; (2) activity, a
+ * forward walk: a value is active when it is a floating-point tensor computed through
+ * differentiable operands from a differentiated argument; (3) the backward, a reverse walk
+ * over the ops: the adjoint (cotangent) of an active result is pushed through the op's VJP
+ * rule to its active operands, and contributions to one value are summed as they arrive.
+ * Only active operands get contributions and every active value reaches a differentiated
+ * argument, so no backward op is dead; a zero contribution is never materialized (a
+ * gradient that nothing reaches is one rt.full of 0). The rules follow PyTorch's
+ * derivatives.yaml at non-smooth points (docs/design.md lists them). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Pass.h"
+#include "remat-c/Passes.h"
+#include "report.h"
+#include "rt.h"
+
+#define MAX_RANK 16
+#define INTERNAL(msg) internal_error(__FILE__, __LINE__, msg)
+
+static _Noreturn void internal_error(const char *file, int line, const char *msg) {
+  fprintf(stderr, "%s:%d: internal error in --remat-autodiff: %s\n", file, line, msg);
+  abort();
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p)
+    INTERNAL("out of memory");
+  return p;
+}
+
+static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+/* ---- the function as arrays -------------------------------------------------------- */
+
+/* Open-addressing map from a value's pointer to its index. */
+typedef struct value_map {
+  const void **keys;
+  int *idx;
+  size_t mask;
+} value_map;
+
+static size_t ptr_hash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static void map_init(value_map *m, int n) {
+  size_t cap = 16;
+  while (cap < (size_t)n * 2)
+    cap <<= 1;
+  m->keys = xcalloc(cap, sizeof *m->keys);
+  m->idx = xcalloc(cap, sizeof *m->idx);
+  m->mask = cap - 1;
+}
+
+static void map_put(value_map *m, MlirValue v, int idx) {
+  size_t h = ptr_hash(v.ptr) & m->mask;
+  while (m->keys[h])
+    h = (h + 1) & m->mask;
+  m->keys[h] = v.ptr;
+  m->idx[h] = idx;
+}
+
+static int map_get(const value_map *m, MlirValue v) {
+  for (size_t h = ptr_hash(v.ptr) & m->mask; m->keys[h]; h = (h + 1) & m->mask)
+    if (m->keys[h] == v.ptr)
+      return m->idx[h];
+  return -1;
+}
+
+/* A scalar arith.constant the backward uses, made once per function. */
+typedef struct cached_const {
+  MlirType type;
+  double value;
+  MlirValue v;
+} cached_const;
+
+typedef struct ad {
+  MlirContext ctx;
+  MlirOperation func, ret;
+  MlirBlock block;
+  int nargs, nops, nvals, nret;
+  MlirOperation *ops;
+  rt_op_id *id;
+  MlirValue *vals;
+  int *val_op;     /* defining op, -1 for an argument */
+  int *op_res;     /* first result value of op i; op_res[nops] == nvals */
+  int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
+  int *opnd;
+  int *ret_val;
+  int nwrt, *wrt; /* differentiated arguments, in gradient order */
+  bool *active;
+  MlirValue *adj; /* adjoint of each value; null: no contribution yet */
+  /* The adjoint is -adj[v] (every VJP is linear in the cotangent, so a sign travels along
+   * and only a gradient result ever needs an rt.neg); neg_loc: where it was negated. */
+  bool *negated;
+  MlirLocation *neg_loc;
+  /* emission */
+  MlirLocation loc; /* of the forward op being differentiated */
+  bool sign;        /* the adjoint being pushed is negated */
+  cached_const *consts;
+  int nconsts, cap_consts;
+  int emitted; /* backward ops, constants included */
+} ad;
+
+static void ad_free(ad *a) {
+  free(a->ops);
+  free(a->id);
+  free(a->vals);
+  free(a->val_op);
+  free(a->op_res);
+  free(a->opnd_start);
+  free(a->opnd);
+  free(a->ret_val);
+  free(a->wrt);
+  free(a->active);
+  free(a->adj);
+  free(a->negated);
+  free(a->neg_loc);
+  free(a->consts);
+}
+
+static bool op_name_is(MlirOperation op, const char *name) {
+  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+static bool is_arith(MlirOperation op) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length > 6 && !memcmp(n.data, "arith.", 6) && mlirOperationGetNumRegions(op) == 0;
+}
+
+static MlirStringRef op_name(MlirOperation op) {
+  return mlirIdentifierStr(mlirOperationGetName(op));
+}
+
+static MlirType vtype(MlirValue v) { return mlirValueGetType(v); }
+
+static bool is_float_tensor(MlirType t) {
+  return rt_type_is_static_tensor(t) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(t));
+}
+
+#define FOR_OPERANDS(a, i, v)                                                                 \
+  for (int _k = (a)->opnd_start[i], v; _k < (a)->opnd_start[(i) + 1] && ((v) = (a)->opnd[_k], 1); \
+       _k++)
+
+static int operand(const ad *a, int i, int k) { return a->opnd[a->opnd_start[i] + k]; }
+static int num_operands(const ad *a, int i) { return a->opnd_start[i + 1] - a->opnd_start[i]; }
+
+/* Reads the body into arrays. Ops other than rt and arith ops are refused here, whether
+ * or not they touch a differentiated value: their meaning is unknown. 0, or -1 after a
+ * diagnostic. */
+static int load(ad *a) {
+  MlirStringRef fname = rt_func_name(a->func);
+  MlirBlock entry = rt_func_entry_block(a->func);
+  if (mlirBlockIsNull(entry)) {
+    rt_emit_error(a->func, "--remat-autodiff: '@%.*s' has no body", (int)fname.length,
+                  fname.data);
+    return -1;
+  }
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+    rt_emit_error(a->func, "--remat-autodiff: '@%.*s' has more than one block: a forward "
+                           "function must be one block of rt and arith ops",
+                  (int)fname.length, fname.data);
+    return -1;
+  }
+  a->block = entry;
+  a->nargs = (int)mlirBlockGetNumArguments(entry);
+  int nops = 0, nvals = a->nargs, nopnds = 0;
+  MlirOperation op = mlirBlockGetFirstOperation(entry);
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) && op_name_is(op, "func.return"))
+      break;
+    if (rt_op_lookup(op) == RT_OP_NONE && !is_arith(op)) {
+      MlirStringRef n = op_name(op);
+      rt_emit_error(op, "'%.*s' is not supported by --remat-autodiff: a forward function may "
+                        "hold only rt and arith ops",
+                    (int)n.length, n.data);
+      return -1;
+    }
+    if (mlirOperationGetNumRegions(op) != 0) {
+      MlirStringRef n = op_name(op);
+      rt_emit_error(op, "'%.*s' has regions, which --remat-autodiff does not differentiate",
+                    (int)n.length, n.data);
+      return -1;
+    }
+    nops++;
+    nvals += (int)mlirOperationGetNumResults(op);
+    nopnds += (int)mlirOperationGetNumOperands(op);
+  }
+  if (mlirOperationIsNull(op))
+    INTERNAL("verified func.func without a func.return terminator");
+  a->ret = op;
+  a->nops = nops;
+  a->nvals = nvals;
+  a->ops = xcalloc(nops, sizeof *a->ops);
+  a->id = xcalloc(nops, sizeof *a->id);
+  a->vals = xcalloc(nvals, sizeof *a->vals);
+  a->val_op = xcalloc(nvals, sizeof *a->val_op);
+  a->op_res = xcalloc(nops + 1, sizeof *a->op_res);
+  a->opnd_start = xcalloc(nops + 1, sizeof *a->opnd_start);
+  a->opnd = xcalloc(nopnds, sizeof *a->opnd);
+  a->active = xcalloc(nvals, sizeof *a->active);
+  a->adj = xcalloc(nvals, sizeof *a->adj);
+  a->negated = xcalloc(nvals, sizeof *a->negated);
+  a->neg_loc = xcalloc(nvals, sizeof *a->neg_loc);
+  value_map map;
+  map_init(&map, nvals);
+  for (int i = 0; i < a->nargs; i++) {
+    a->vals[i] = mlirBlockGetArgument(entry, i);
+    a->val_op[i] = -1;
+    map_put(&map, a->vals[i], i);
+  }
+  int v = a->nargs, k = 0, i = 0;
+  for (op = mlirBlockGetFirstOperation(entry); i < nops; op = mlirOperationGetNextInBlock(op), i++) {
+    a->ops[i] = op;
+    a->id[i] = rt_op_lookup(op);
+    a->op_res[i] = v;
+    a->opnd_start[i] = k;
+    for (intptr_t o = 0, n = mlirOperationGetNumOperands(op); o < n; o++) {
+      int idx = map_get(&map, mlirOperationGetOperand(op, o));
+      if (idx < 0)
+        INTERNAL("operand defined outside the function's block");
+      a->opnd[k++] = idx;
+    }
+    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; r++, v++) {
+      a->vals[v] = mlirOperationGetResult(op, r);
+      a->val_op[v] = i;
+      map_put(&map, a->vals[v], v);
+    }
+  }
+  a->op_res[nops] = v;
+  a->opnd_start[nops] = k;
+  a->nret = (int)mlirOperationGetNumOperands(a->ret);
+  a->ret_val = xcalloc(a->nret, sizeof *a->ret_val);
+  for (int r = 0; r < a->nret; r++)
+    if ((a->ret_val[r] = map_get(&map, mlirOperationGetOperand(a->ret, r))) < 0)
+      INTERNAL("returned value defined outside the function's block");
+  free(map.keys);
+  free(map.idx);
+  return 0;
+}
+
+/* ---- the rt.autodiff attribute ------------------------------------------------------ */
+
+/* Reads `wrt` (array<i64: ...> or [i, j] of integers) of rt.autodiff into a->wrt, or
+ * every floating-point tensor argument when absent. 0, or -1 after a diagnostic. */
+static int read_wrt(ad *a) {
+  MlirStringRef fname = rt_func_name(a->func);
+  MlirAttribute attr = mlirOperationGetAttributeByName(a->func, str("rt.autodiff"));
+  MlirAttribute wrt = {NULL};
+  if (mlirAttributeIsADictionary(attr)) {
+    for (intptr_t i = 0, n = mlirDictionaryAttrGetNumElements(attr); i < n; i++) {
+      MlirNamedAttribute e = mlirDictionaryAttrGetElement(attr, i);
+      if (!rt_str_eq(mlirIdentifierStr(e.name), "wrt")) {
+        MlirStringRef k = mlirIdentifierStr(e.name);
+        rt_emit_error(a->func, "'rt.autodiff' of '@%.*s' has an unknown entry '%.*s' (only "
+                               "'wrt' is known)",
+                      (int)fname.length, fname.data, (int)k.length, k.data);
+        return -1;
+      }
+      wrt = e.attribute;
+    }
+  } else if (!mlirAttributeIsAUnit(attr)) {
+    rt_emit_error(a->func, "'rt.autodiff' of '@%.*s' must be a unit attribute or a dictionary "
+                           "{wrt = [...]}",
+                  (int)fname.length, fname.data);
+    return -1;
+  }
+  a->wrt = xcalloc(a->nargs, sizeof *a->wrt);
+  if (mlirAttributeIsNull(wrt)) {
+    for (int i = 0; i < a->nargs; i++)
+      if (is_float_tensor(vtype(a->vals[i])))
+        a->wrt[a->nwrt++] = i;
+    if (a->nwrt == 0) {
+      rt_emit_error(a->func, "--remat-autodiff: '@%.*s' has no floating-point tensor argument "
+                             "to differentiate",
+                    (int)fname.length, fname.data);
+      return -1;
+    }
+    return 0;
+  }
+  bool dense = mlirAttributeIsADenseI64Array(wrt);
+  intptr_t n = dense ? mlirDenseArrayGetNumElements(wrt)
+               : mlirAttributeIsAArray(wrt) ? mlirArrayAttrGetNumElements(wrt)
+                                            : -1;
+  if (n <= 0) {
+    rt_emit_error(a->func, "'wrt' of '@%.*s' must be a non-empty list of argument indices "
+                           "([0, 2] or array<i64: 0, 2>)",
+                  (int)fname.length, fname.data);
+    return -1;
+  }
+  free(a->wrt);
+  a->wrt = xcalloc(n, sizeof *a->wrt);
+  for (intptr_t k = 0; k < n; k++) {
+    int64_t idx;
+    if (dense)
+      idx = mlirDenseI64ArrayGetElement(wrt, k);
+    else {
+      MlirAttribute e = mlirArrayAttrGetElement(wrt, k);
+      if (!mlirAttributeIsAInteger(e)) {
+        rt_emit_error(a->func, "'wrt' of '@%.*s' must hold integers (argument indices)",
+                      (int)fname.length, fname.data);
+        return -1;
+      }
+      idx = mlirIntegerAttrGetValueInt(e);
+    }
+    if (idx < 0 || idx >= a->nargs) {
+      rt_emit_error(a->func, "'wrt' index %lld of '@%.*s' is out of range: the function has "
+                             "%d arguments",
+                    (long long)idx, (int)fname.length, fname.data, a->nargs);
+      return -1;
+    }
+    for (int j = 0; j < a->nwrt; j++)
+      if (a->wrt[j] == idx) {
+        rt_emit_error(a->func, "'wrt' of '@%.*s' names argument #%lld twice",
+                      (int)fname.length, fname.data, (long long)idx);
+        return -1;
+      }
+    MlirType t = vtype(a->vals[idx]);
+    if (!is_float_tensor(t)) {
+      char tb[128];
+      rt_emit_error(a->func, "'wrt' of '@%.*s' requests the gradient of argument #%lld of "
+                             "type '%s', which is not differentiable: gradients exist for "
+                             "floating-point tensors only",
+                    (int)fname.length, fname.data, (long long)idx, rt_type_str(t, tb, sizeof tb));
+      return -1;
+    }
+    a->wrt[a->nwrt++] = (int)idx;
+  }
+  return 0;
+}
+
+/* ---- activity ----------------------------------------------------------------------- */
+
+/* The value of a scalar arith.constant operand, if it is one. */
+static bool const_scalar(const ad *a, int v, double *out) {
+  int op = a->val_op[v];
+  if (op < 0 || !op_name_is(a->ops[op], "arith.constant"))
+    return false;
+  MlirAttribute attr = mlirOperationGetAttributeByName(a->ops[op], str("value"));
+  if (!mlirAttributeIsNull(attr) && mlirAttributeIsAFloat(attr)) {
+    *out = mlirFloatAttrGetValueDouble(attr);
+    return true;
+  }
+  if (!mlirAttributeIsNull(attr) && mlirAttributeIsAInteger(attr) &&
+      mlirTypeIsAInteger(mlirAttributeGetType(attr)) &&
+      mlirIntegerTypeGetWidth(mlirAttributeGetType(attr)) > 1) {
+    *out = (double)mlirIntegerAttrGetValueInt(attr);
+    return true;
+  }
+  return false;
+}
+
+/* Whether operand K of op I carries a gradient when it is active: floating-point tensor
+ * operands of differentiable ops. No `default:` so that a new rt op is a -Wswitch error
+ * here until it has a rule. */
+static bool diff_operand(const ad *a, int i, int k) {
+  int v = operand(a, i, k);
+  if (!is_float_tensor(vtype(a->vals[v])))
+    return false;
+  int64_t numel = 0;
+  if (a->op_res[i + 1] == a->op_res[i] || rt_type_numel(vtype(a->vals[a->op_res[i]]), &numel) ||
+      numel == 0)
+    return false; /* an empty result has no gradient to pass on */
+  double c;
+  switch (a->id[i]) {
+  case RT_OP_NONE: /* arith ops: on scalars; a tensor one is refused by check_active */
+    return false;
+  case RT_OP_ADD: case RT_OP_SUB: case RT_OP_MUL: case RT_OP_DIV: case RT_OP_MAX:
+  case RT_OP_MIN:
+    return true;
+  case RT_OP_POW: /* x ** 0 is constant: no gradient to the base */
+    return k == 1 || !const_scalar(a, operand(a, i, 1), &c) || c != 0;
+  case RT_OP_NEG: case RT_OP_EXP: case RT_OP_LOG: case RT_OP_TANH: case RT_OP_ERF:
+  case RT_OP_SQRT: case RT_OP_RSQRT: case RT_OP_ABS: case RT_OP_SIN: case RT_OP_COS:
+    return true;
+  case RT_OP_LT: case RT_OP_LE: case RT_OP_GT: case RT_OP_GE: case RT_OP_EQ: case RT_OP_NE:
+    return false; /* i1 results */
+  case RT_OP_SELECT:
+    return k > 0;
+  case RT_OP_CONVERT:
+    return is_float_tensor(vtype(a->vals[a->op_res[i]]));
+  case RT_OP_FULL: case RT_OP_IOTA: case RT_OP_UNIFORM_PHILOX:
+    return false;
+  case RT_OP_BROADCAST: case RT_OP_RESHAPE: case RT_OP_TRANSPOSE: case RT_OP_SLICE:
+  case RT_OP_CONCAT: case RT_OP_SUM: case RT_OP_AMAX: case RT_OP_MATMUL:
+  case RT_OP_ALL_GATHER: case RT_OP_REDUCE_SCATTER: case RT_OP_ALL_REDUCE: case RT_OP_WAIT:
+    return true;
+  case RT_OP_COUNT:
+    break;
+  }
+  INTERNAL("unknown rt op id");
+}
+
+static bool reduce_is_sum(MlirOperation op) {
+  MlirAttribute r = mlirOperationGetAttributeByName(op, str("reduce"));
+  return !mlirAttributeIsNull(r) && mlirAttributeIsAString(r) &&
+         rt_str_eq(mlirStringAttrGetValue(r), "sum");
+}
+
+/* Forward walk: which values are active, and refusal of active ops without a rule. 0, or
+ * -1 after a diagnostic. */
+static int check_active(ad *a) {
+  for (int k = 0; k < a->nwrt; k++)
+    a->active[a->wrt[k]] = true;
+  for (int i = 0; i < a->nops; i++) {
+    MlirOperation op = a->ops[i];
+    bool any = false, act = false;
+    for (int k = 0, n = num_operands(a, i); k < n; k++) {
+      bool ak = a->active[operand(a, i, k)];
+      any |= ak;
+      act |= ak && diff_operand(a, i, k);
+    }
+    if (!any)
+      continue;
+    MlirStringRef n = op_name(op);
+    if (a->id[i] == RT_OP_NONE) {
+      rt_emit_error(op, "'%.*s' is not differentiable by --remat-autodiff: it uses a value "
+                        "computed from a differentiated argument (write tensor math with rt "
+                        "ops; arith ops are for scalars)",
+                    (int)n.length, n.data);
+      return -1;
+    }
+    if (act && (a->id[i] == RT_OP_ALL_REDUCE || a->id[i] == RT_OP_REDUCE_SCATTER) &&
+        !reduce_is_sum(op)) {
+      rt_emit_error(op, "'%.*s' with a max or min reduction is not differentiable by "
+                        "--remat-autodiff (only reduce = \"sum\")",
+                    (int)n.length, n.data);
+      return -1;
+    }
+    double c;
+    int base = a->id[i] == RT_OP_POW ? operand(a, i, 0) : -1;
+    if (base >= 0 && a->active[operand(a, i, 1)] && rt_type_is_scalar(vtype(a->vals[base])) &&
+        !const_scalar(a, base, &c)) {
+      rt_emit_error(op, "'rt.pow' of a scalar base that is not an arith.constant is not "
+                        "differentiable by --remat-autodiff: the exponent's gradient needs "
+                        "the log of the base (make the base a tensor)");
+      return -1;
+    }
+    for (int v = a->op_res[i]; v < a->op_res[i + 1]; v++)
+      a->active[v] = act && is_float_tensor(vtype(a->vals[v]));
+  }
+  return 0;
+}
+
+/* ---- emission ----------------------------------------------------------------------- */
+
+static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute attr) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
+}
+
+/* Creates op NAME before the return, at the current forward op's location. */
+static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, MlirType res,
+                      int nattr, const MlirNamedAttribute *attrs) {
+  MlirOperationState st = mlirOperationStateGet(str(name), a->loc);
+  if (n)
+    mlirOperationStateAddOperands(&st, n, opnds);
+  mlirOperationStateAddResults(&st, 1, &res);
+  if (nattr)
+    mlirOperationStateAddAttributes(&st, nattr, attrs);
+  MlirOperation op = mlirOperationCreate(&st);
+  if (mlirOperationIsNull(op))
+    INTERNAL("cannot create a backward op");
+  mlirBlockInsertOwnedOperationBefore(a->block, a->ret, op);
+  a->emitted++;
+  return mlirOperationGetResult(op, 0);
+}
+
+static MlirType tensor_type(int rank, const int64_t *shape, MlirType elem) {
+  return mlirRankedTensorTypeGet(rank, shape, elem, mlirAttributeGetNull());
+}
+
+static MlirType elem_of(MlirValue v) { return rt_element_type(vtype(v)); }
+
+/* The scalar constant V for arithmetic on tensors of element type ELEM: f64 for f64
+ * tensors, f32 otherwise (f16/bf16 scalars are not rt operands; rt computes them in f32). */
+static MlirValue cst_typed(ad *a, MlirType t, double v) {
+  for (int i = 0; i < a->nconsts; i++)
+    if (mlirTypeEqual(a->consts[i].type, t) &&
+        !memcmp(&a->consts[i].value, &v, sizeof v)) /* -0.0 and 0.0 differ */
+      return a->consts[i].v;
+  if (a->nconsts == a->cap_consts) {
+    a->cap_consts = a->cap_consts ? 2 * a->cap_consts : 8;
+    a->consts = realloc(a->consts, (size_t)a->cap_consts * sizeof *a->consts);
+    if (!a->consts)
+      INTERNAL("out of memory");
+  }
+  MlirNamedAttribute attr = named(a->ctx, "value", mlirTypeIsAInteger(t)
+                                                       ? mlirIntegerAttrGet(t, (int64_t)v)
+                                                       : mlirFloatAttrDoubleGet(a->ctx, t, v));
+  MlirValue r = emit(a, "arith.constant", 0, NULL, t, 1, &attr);
+  a->consts[a->nconsts++] = (cached_const){t, v, r};
+  return r;
+}
+
+static MlirValue cst(ad *a, MlirType elem, double v) {
+  return cst_typed(a, mlirTypeIsAF64(elem) ? elem : mlirF32TypeGet(a->ctx), v);
+}
+
+/* Elementwise op: the result has the tensor operand's type (i1 elements for compares). */
+static MlirValue ew(ad *a, const char *name, MlirValue x, MlirValue y) {
+  MlirValue opnds[2] = {x, y};
+  MlirType t = mlirTypeIsATensor(vtype(x)) ? vtype(x) : vtype(y);
+  rt_op_id id = rt_op_from_name(name);
+  if (rt_op_kind_of(id) == RT_KIND_COMPARE) {
+    int64_t s[MAX_RANK];
+    int r = rt_type_shape(t, s, MAX_RANK);
+    t = tensor_type(r, s, mlirIntegerTypeGet(a->ctx, 1));
+  }
+  return emit(a, name, mlirValueIsNull(y) ? 1 : 2, opnds, t, 0, NULL);
+}
+
+static MlirValue un(ad *a, const char *name, MlirValue x) {
+  return emit(a, name, 1, &x, vtype(x), 0, NULL);
+}
+
+static MlirValue sel(ad *a, MlirValue c, MlirValue x, MlirValue y, MlirType t) {
+  MlirValue opnds[3] = {c, x, y};
+  return emit(a, "rt.select", 3, opnds, t, 0, NULL);
+}
+
+static MlirValue dims_op(ad *a, const char *name, MlirValue x, const char *attr,
+                         const int64_t *dims, int n, MlirType t) {
+  MlirNamedAttribute at = named(a->ctx, attr, mlirDenseI64ArrayGet(a->ctx, n, dims));
+  return emit(a, name, 1, &x, t, 1, &at);
+}
+
+static MlirValue reshape(ad *a, MlirValue x, MlirType t) {
+  return mlirTypeEqual(vtype(x), t) ? x : emit(a, "rt.reshape", 1, &x, t, 0, NULL);
+}
+
+/* rt.sum of X over DIMS (ascending). */
+static MlirValue sum(ad *a, MlirValue x, const int64_t *dims, int n) {
+  int64_t s[MAX_RANK], r[MAX_RANK];
+  int rank = rt_type_shape(vtype(x), s, MAX_RANK), nr = 0;
+  for (int d = 0, k = 0; d < rank; d++) {
+    if (k < n && dims[k] == d)
+      k++;
+    else
+      r[nr++] = s[d];
+  }
+  return dims_op(a, "rt.sum", x, "dims", dims, n, tensor_type(nr, r, elem_of(x)));
+}
+
+/* Broadcasts X (the result of reducing a tensor of type T over DIMS) back to T. */
+static MlirValue unreduce(ad *a, MlirValue x, const int64_t *dims, int n, MlirType t) {
+  int64_t s[MAX_RANK], kept[MAX_RANK];
+  int rank = rt_type_shape(t, s, MAX_RANK), nk = 0;
+  for (int d = 0, k = 0; d < rank; d++) {
+    if (k < n && dims[k] == d)
+      k++;
+    else
+      kept[nk++] = d;
+  }
+  return dims_op(a, "rt.broadcast", x, "dims", kept, nk,
+                 tensor_type(rank, s, elem_of(x)));
+}
+
+static MlirValue full_zero(ad *a, MlirType t) {
+  MlirType e = rt_element_type(t);
+  MlirNamedAttribute at = named(a->ctx, "value", mlirFloatAttrDoubleGet(a->ctx, e, 0.0));
+  return emit(a, "rt.full", 0, NULL, t, 1, &at);
+}
+
+static MlirValue slice1(ad *a, MlirValue x, int dim, int64_t lo, int64_t hi) {
+  int64_t s[MAX_RANK], start[MAX_RANK], limit[MAX_RANK], stride[MAX_RANK];
+  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  for (int d = 0; d < rank; d++) {
+    start[d] = d == dim ? lo : 0;
+    limit[d] = d == dim ? hi : s[d];
+    stride[d] = 1;
+  }
+  s[dim] = hi - lo;
+  MlirNamedAttribute at[3] = {
+      named(a->ctx, "start", mlirDenseI64ArrayGet(a->ctx, rank, start)),
+      named(a->ctx, "limit", mlirDenseI64ArrayGet(a->ctx, rank, limit)),
+      named(a->ctx, "stride", mlirDenseI64ArrayGet(a->ctx, rank, stride))};
+  return emit(a, "rt.slice", 1, &x, tensor_type(rank, s, elem_of(x)), 3, at);
+}
+
+static MlirValue concat2(ad *a, MlirValue x, MlirValue y, int dim) {
+  int64_t s[MAX_RANK], t[MAX_RANK];
+  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  rt_type_shape(vtype(y), t, MAX_RANK);
+  s[dim] += t[dim];
+  MlirValue opnds[2] = {x, y};
+  MlirNamedAttribute at =
+      named(a->ctx, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(a->ctx, 64), dim));
+  return emit(a, "rt.concat", 2, opnds, tensor_type(rank, s, elem_of(x)), 1, &at);
+}
+
+/* X with its last two dimensions swapped. */
+static MlirValue transpose_last2(ad *a, MlirValue x) {
+  int64_t s[MAX_RANK], perm[MAX_RANK];
+  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  for (int d = 0; d < rank; d++)
+    perm[d] = d;
+  perm[rank - 2] = rank - 1;
+  perm[rank - 1] = rank - 2;
+  int64_t t = s[rank - 2];
+  s[rank - 2] = s[rank - 1];
+  s[rank - 1] = t;
+  return dims_op(a, "rt.transpose", x, "perm", perm, rank, tensor_type(rank, s, elem_of(x)));
+}
+
+/* op(L) x op(R) with op = transpose of the last two dims where asked. The transposes are
+ * rt.transpose ops today (the fusion pass folds a transpose feeding a matmul into its
+ * operand layout); when rt.matmul carries transposed-operand attributes, this is the one
+ * place to set them instead. */
+static MlirValue matmul_t(ad *a, MlirValue l, bool tl, MlirValue r, bool tr, MlirType res) {
+  MlirValue opnds[2] = {tl ? transpose_last2(a, l) : l, tr ? transpose_last2(a, r) : r};
+  return emit(a, "rt.matmul", 2, opnds, res, 0, NULL);
+}
+
+/* Collective NAME over X with the group attributes of FWD (and reduce = "sum"), then its
+ * rt.wait: the backward's collectives complete where they start; --remat-fuse and the
+ * runtime may overlap them later. */
+static MlirValue collective(ad *a, const char *name, MlirValue x, MlirOperation fwd, bool dim,
+                            bool reduce, MlirType t) {
+  MlirNamedAttribute at[4];
+  int n = 0;
+  at[n++] = named(a->ctx, "group", mlirOperationGetAttributeByName(fwd, str("group")));
+  at[n++] = named(a->ctx, "group_size", mlirOperationGetAttributeByName(fwd, str("group_size")));
+  if (dim)
+    at[n++] = named(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, str("dim")));
+  if (reduce)
+    at[n++] = named(a->ctx, "reduce", mlirStringAttrGet(a->ctx, str("sum")));
+  for (int i = 0; i < n; i++)
+    if (mlirAttributeIsNull(at[i].attribute))
+      INTERNAL("a verified collective without its group attributes");
+  MlirValue started = emit(a, name, 1, &x, t, n, at);
+  return emit(a, "rt.wait", 1, &started, t, 0, NULL);
+}
+
+/* Adds contribution C, negated if NEGATE or if the adjoint being pushed (a->sign) is
+ * negated, to the adjoint of value V. A first contribution becomes the adjoint itself, so
+ * nothing is ever added to zero; signs combine into add or sub. */
+static void acc(ad *a, int v, MlirValue c, bool negate) {
+  if (!mlirTypeEqual(vtype(c), vtype(a->vals[v])))
+    INTERNAL("a contribution's type differs from its value's");
+  negate ^= a->sign;
+  if (mlirValueIsNull(a->adj[v])) {
+    a->adj[v] = c;
+    a->negated[v] = negate;
+    a->neg_loc[v] = a->loc;
+  } else if (a->negated[v] == negate) /* (+a) + (+c), or -((a) + (c)) */
+    a->adj[v] = ew(a, "rt.add", a->adj[v], c);
+  else if (!a->negated[v]) /* a - c */
+    a->adj[v] = ew(a, "rt.sub", a->adj[v], c);
+  else { /* -a + c = c - a */
+    a->adj[v] = ew(a, "rt.sub", c, a->adj[v]);
+    a->negated[v] = false;
+  }
+}
+
+/* ---- VJP rules ------------------------------------------------------------------------ */
+
+/* max/min: tensor-tensor as torch.maximum/minimum (ties split the gradient in halves;
+ * NaN passes it to both), tensor-scalar as torch.clamp_min/clamp_max (the whole gradient
+ * where x >= c for max, x <= c for min, ties included). */
+static void vjp_maxmin(ad *a, int i, MlirValue g, bool is_max) {
+  int x = operand(a, i, 0), y = operand(a, i, 1);
+  MlirValue xv = a->vals[x], yv = a->vals[y];
+  bool dx = diff_operand(a, i, 0) && a->active[x], dy = diff_operand(a, i, 1) && a->active[y];
+  MlirType gt = vtype(g);
+  MlirValue zero = cst(a, elem_of(g), 0.0);
+  if (!mlirTypeIsATensor(vtype(yv)) || !mlirTypeIsATensor(vtype(xv))) {
+    bool x_tensor = mlirTypeIsATensor(vtype(xv));
+    int t = x_tensor ? x : y;
+    MlirValue c = x_tensor ? yv : xv, tv = a->vals[t];
+    MlirValue keep = ew(a, is_max ? "rt.ge" : "rt.le", tv, c);
+    acc(a, t, sel(a, keep, g, zero, gt), false);
+    return;
+  }
+  MlirValue tie = ew(a, "rt.eq", xv, yv);
+  MlirValue half = ew(a, "rt.mul", g, cst(a, elem_of(g), 0.5));
+  MlirValue gh = sel(a, tie, half, g, gt);
+  if (dx) /* max: x loses where x < y */
+    acc(a, x, sel(a, ew(a, is_max ? "rt.lt" : "rt.gt", xv, yv), zero, gh, gt), false);
+  if (dy)
+    acc(a, y, sel(a, ew(a, is_max ? "rt.gt" : "rt.lt", xv, yv), zero, gh, gt), false);
+}
+
+/* pow as torch's pow_backward_self / pow_backward_exponent: the base's gradient is
+ * g * (b * x^(b-1)), 0 where b == 0; the exponent's is g * (y * log(x)), 0 where x == 0
+ * and b >= 0. */
+static void vjp_pow(ad *a, int i, MlirValue g) {
+  int x = operand(a, i, 0), b = operand(a, i, 1), yi = a->op_res[i];
+  MlirValue xv = a->vals[x], bv = a->vals[b], yv = a->vals[yi];
+  MlirType gt = vtype(g), e = elem_of(g);
+  double c;
+  if (diff_operand(a, i, 0) && a->active[x]) {
+    MlirValue contrib;
+    if (const_scalar(a, b, &c)) { /* c != 0: diff_operand excludes it */
+      if (c == 1)
+        contrib = g;
+      else {
+        MlirValue p = c == 2 ? xv : ew(a, "rt.pow", xv, cst(a, e, c - 1));
+        contrib = ew(a, "rt.mul", g, ew(a, "rt.mul", p, cst(a, e, c)));
+      }
+    } else if (!mlirTypeIsATensor(vtype(bv))) {
+      /* A scalar exponent known only at run time: scalar arith for b - 1 and b == 0
+       * (arith.cmpf "oeq" and arith.cmpi "eq" are predicates 1 and 0). */
+      MlirType st = vtype(bv);
+      bool integer = mlirTypeIsAInteger(st);
+      MlirValue opnds[2] = {bv, cst_typed(a, st, 1.0)};
+      MlirValue bm1 = emit(a, integer ? "arith.subi" : "arith.subf", 2, opnds, st, 0, NULL);
+      MlirValue q = ew(a, "rt.mul", ew(a, "rt.pow", xv, bm1), bv);
+      opnds[1] = cst_typed(a, st, 0.0);
+      MlirNamedAttribute pred = named(
+          a->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(a->ctx, 64), integer ? 0 : 1));
+      MlirValue is0 = emit(a, integer ? "arith.cmpi" : "arith.cmpf", 2, opnds,
+                           mlirIntegerTypeGet(a->ctx, 1), 1, &pred);
+      contrib = ew(a, "rt.mul", g, sel(a, is0, cst(a, e, 0.0), q, gt));
+    } else {
+      MlirValue q = ew(a, "rt.mul", bv, ew(a, "rt.pow", xv, ew(a, "rt.sub", bv, cst(a, e, 1.0))));
+      MlirValue is0 = ew(a, "rt.eq", bv, cst(a, e, 0.0));
+      contrib = ew(a, "rt.mul", g, sel(a, is0, cst(a, e, 0.0), q, gt));
+    }
+    acc(a, x, contrib, false);
+  }
+  if (diff_operand(a, i, 1) && a->active[b]) {
+    MlirValue s;
+    if (const_scalar(a, x, &c)) {
+      /* log of a constant base, folded here; a base of 0 keeps torch's mask */
+      double l = mlirTypeIsAF64(e) ? log(c) : (double)logf((float)c);
+      s = ew(a, "rt.mul", yv, cst(a, e, l));
+      if (c == 0)
+        s = sel(a, ew(a, "rt.ge", bv, cst(a, e, 0.0)), cst(a, e, 0.0), s, gt);
+    } else {
+      MlirValue yl = ew(a, "rt.mul", yv, un(a, "rt.log", xv));
+      MlirValue z = ew(a, "rt.mul", ew(a, "rt.eq", xv, cst(a, e, 0.0)),
+                       ew(a, "rt.ge", bv, cst(a, e, 0.0)));
+      s = sel(a, z, cst(a, e, 0.0), yl, gt);
+    }
+    acc(a, b, ew(a, "rt.mul", g, s), false);
+  }
+}
+
+/* Broadcast: sum over the dims the broadcast created or expanded from size 1, then a
+ * reshape where expanded size-1 dims must come back. */
+static void vjp_broadcast(ad *a, int i, MlirValue g) {
+  int x = operand(a, i, 0);
+  int64_t xs[MAX_RANK], ys[MAX_RANK], dims[MAX_RANK], red[MAX_RANK];
+  int xr = rt_type_shape(vtype(a->vals[x]), xs, MAX_RANK);
+  int yr = rt_type_shape(vtype(g), ys, MAX_RANK);
+  int src[MAX_RANK]; /* operand dim of each result dim, or -1 */
+  if (rt_get_i64_array(a->ops[i], "dims", dims, MAX_RANK) != xr)
+    INTERNAL("verified rt.broadcast with bad dims");
+  for (int d = 0; d < yr; d++)
+    src[d] = -1;
+  for (int k = 0; k < xr; k++)
+    src[dims[k]] = k;
+  int nred = 0;
+  for (int d = 0; d < yr; d++)
+    if (ys[d] != 1 && (src[d] < 0 || xs[src[d]] == 1))
+      red[nred++] = d;
+  MlirValue c = nred ? sum(a, g, red, nred) : g;
+  acc(a, x, reshape(a, c, vtype(a->vals[x])), false);
+}
+
+/* Strided slice: the cotangent goes back to the positions the slice read, zeros
+ * elsewhere. Per sliced dimension: a stride s > 1 interleaves s - 1 zeros after each
+ * element (reshape to [m, 1], concat zeros [m, s-1], reshape to [m*s], cut to what fits),
+ * then zeros before start and after the last position. */
+static void vjp_slice(ad *a, int i, MlirValue g) {
+  int x = operand(a, i, 0);
+  int64_t xs[MAX_RANK], cs[MAX_RANK], start[MAX_RANK], stride[MAX_RANK];
+  int rank = rt_type_shape(vtype(a->vals[x]), xs, MAX_RANK);
+  rt_type_shape(vtype(g), cs, MAX_RANK);
+  rt_get_i64_array(a->ops[i], "start", start, MAX_RANK);
+  rt_get_i64_array(a->ops[i], "stride", stride, MAX_RANK);
+  MlirType e = elem_of(g);
+  MlirValue cur = g;
+  for (int k = 0; k < rank; k++) {
+    int64_t n = xs[k], m = cs[k], s = stride[k], st = start[k];
+    if (st == 0 && m == n)
+      continue;
+    if (s > 1 && m > 1) {
+      int64_t r[MAX_RANK + 1];
+      for (int d = 0; d < rank; d++)
+        r[d < k ? d : d + 1] = cs[d];
+      r[k] = m;
+      r[k + 1] = 1;
+      cur = reshape(a, cur, tensor_type(rank + 1, r, e));
+      r[k + 1] = s - 1;
+      cur = concat2(a, cur, full_zero(a, tensor_type(rank + 1, r, e)), k + 1);
+      cs[k] = m * s;
+      cur = reshape(a, cur, tensor_type(rank, cs, e));
+      if (cs[k] > n - st) { /* the last element's trailing zeros run past the end */
+        cur = slice1(a, cur, k, 0, n - st);
+        cs[k] = n - st;
+      }
+    }
+    int64_t after = n - st - cs[k], z[MAX_RANK];
+    memcpy(z, cs, sizeof z);
+    if (after > 0) {
+      z[k] = after;
+      cur = concat2(a, cur, full_zero(a, tensor_type(rank, z, e)), k);
+      cs[k] += after;
+    }
+    if (st > 0) {
+      z[k] = st;
+      cur = concat2(a, full_zero(a, tensor_type(rank, z, e)), cur, k);
+      cs[k] += st;
+    }
+  }
+  acc(a, x, cur, false);
+}
+
+/* amax as torch: the gradient is shared evenly by the elements equal to the maximum,
+ * (g / count) * mask. */
+static void vjp_amax(ad *a, int i, MlirValue g) {
+  int x = operand(a, i, 0);
+  MlirValue xv = a->vals[x], yv = a->vals[a->op_res[i]];
+  MlirType xt = vtype(xv);
+  int64_t dims[MAX_RANK];
+  int n = rt_get_i64_array(a->ops[i], "dims", dims, MAX_RANK);
+  MlirValue mask = ew(a, "rt.eq", xv, unreduce(a, yv, dims, n, xt));
+  MlirValue mf = emit(a, "rt.convert", 1, &mask, xt, 0, NULL);
+  MlirValue share = ew(a, "rt.div", g, sum(a, mf, dims, n));
+  acc(a, x, ew(a, "rt.mul", unreduce(a, share, dims, n, xt), mf), false);
+}
+
+/* Pushes the adjoint of op I's result to its active operands. */
+static void vjp(ad *a, int i) {
+  if (a->op_res[i + 1] - a->op_res[i] != 1)
+    return; /* rt ops have one result; arith ops are never active */
+  int yi = a->op_res[i];
+  MlirValue g = a->adj[yi];
+  if (mlirValueIsNull(g) || !a->active[yi])
+    return;
+  MlirOperation op = a->ops[i];
+  a->loc = mlirOperationGetLocation(op);
+  a->sign = a->negated[yi];
+  int nopnd = num_operands(a, i);
+  bool d[8] = {false};
+  for (int k = 0; k < nopnd && k < 8; k++)
+    d[k] = diff_operand(a, i, k) && a->active[operand(a, i, k)];
+  int x = nopnd > 0 ? operand(a, i, 0) : -1, y = nopnd > 1 ? operand(a, i, 1) : -1;
+  MlirValue xv = x >= 0 ? a->vals[x] : g, yv = y >= 0 ? a->vals[y] : g, out = a->vals[yi];
+  MlirType gt = vtype(g), e = elem_of(g);
+  switch (a->id[i]) {
+  case RT_OP_ADD:
+    if (d[0])
+      acc(a, x, g, false);
+    if (d[1])
+      acc(a, y, g, false);
+    return;
+  case RT_OP_SUB:
+    if (d[0])
+      acc(a, x, g, false);
+    if (d[1])
+      acc(a, y, g, true);
+    return;
+  case RT_OP_MUL:
+    if (d[0])
+      acc(a, x, ew(a, "rt.mul", g, yv), false);
+    if (d[1])
+      acc(a, y, ew(a, "rt.mul", g, xv), false);
+    return;
+  case RT_OP_DIV: /* torch: grad / other; -grad * ((self / other) / other) = -(g * (out / y)) */
+    if (d[0])
+      acc(a, x, ew(a, "rt.div", g, yv), false);
+    if (d[1])
+      acc(a, y, ew(a, "rt.mul", g, ew(a, "rt.div", out, yv)), true);
+    return;
+  case RT_OP_MAX:
+  case RT_OP_MIN:
+    vjp_maxmin(a, i, g, a->id[i] == RT_OP_MAX);
+    return;
+  case RT_OP_POW:
+    vjp_pow(a, i, g);
+    return;
+  case RT_OP_NEG:
+    acc(a, x, g, true);
+    return;
+  case RT_OP_EXP:
+    acc(a, x, ew(a, "rt.mul", g, out), false);
+    return;
+  case RT_OP_LOG:
+    acc(a, x, ew(a, "rt.div", g, xv), false);
+    return;
+  case RT_OP_TANH: /* g * (1 - y*y) */
+    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.sub", cst(a, e, 1.0), ew(a, "rt.mul", out, out))),
+        false);
+    return;
+  case RT_OP_ERF: { /* g * (2/sqrt(pi) * exp(-x*x)) */
+    MlirValue ex = un(a, "rt.exp", un(a, "rt.neg", ew(a, "rt.mul", xv, xv)));
+    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.mul", ex, cst(a, e, 1.12837916709551257390))),
+        false);
+    return;
+  }
+  case RT_OP_SQRT: /* g / (2 y) */
+    acc(a, x, ew(a, "rt.div", g, ew(a, "rt.mul", out, cst(a, e, 2.0))), false);
+    return;
+  case RT_OP_RSQRT: { /* torch: -0.5 * g * y^3 */
+    MlirValue y3 = ew(a, "rt.mul", ew(a, "rt.mul", out, out), out);
+    acc(a, x, ew(a, "rt.mul", ew(a, "rt.mul", g, cst(a, e, -0.5)), y3), false);
+    return;
+  }
+  case RT_OP_ABS: { /* torch: g * sgn(x), sgn = 1, -1 or 0 (0 at 0 and at NaN) */
+    MlirValue neg = sel(a, ew(a, "rt.lt", xv, cst(a, e, 0.0)), cst(a, e, -1.0),
+                        cst(a, e, 0.0), gt);
+    MlirValue sgn = sel(a, ew(a, "rt.gt", xv, cst(a, e, 0.0)), cst(a, e, 1.0), neg, gt);
+    acc(a, x, ew(a, "rt.mul", g, sgn), false);
+    return;
+  }
+  case RT_OP_SIN:
+    acc(a, x, ew(a, "rt.mul", g, un(a, "rt.cos", xv)), false);
+    return;
+  case RT_OP_COS: /* torch: g * -sin(x) */
+    acc(a, x, ew(a, "rt.mul", g, un(a, "rt.sin", xv)), true);
+    return;
+  case RT_OP_SELECT: {
+    MlirValue zero = cst(a, e, 0.0), c = xv;
+    if (d[1])
+      acc(a, y, sel(a, c, g, zero, gt), false);
+    if (d[2])
+      acc(a, operand(a, i, 2), sel(a, c, zero, g, gt), false);
+    return;
+  }
+  case RT_OP_CONVERT: {
+    MlirType xt = vtype(xv);
+    acc(a, x, mlirTypeEqual(xt, gt) ? g : emit(a, "rt.convert", 1, &g, xt, 0, NULL), false);
+    return;
+  }
+  case RT_OP_BROADCAST:
+    vjp_broadcast(a, i, g);
+    return;
+  case RT_OP_RESHAPE:
+    acc(a, x, reshape(a, g, vtype(xv)), false);
+    return;
+  case RT_OP_TRANSPOSE: {
+    int64_t perm[MAX_RANK], inv[MAX_RANK];
+    int r = rt_get_i64_array(op, "perm", perm, MAX_RANK);
+    bool identity = true;
+    for (int k = 0; k < r; k++) {
+      inv[perm[k]] = k;
+      identity &= perm[k] == k;
+    }
+    acc(a, x, identity ? g : dims_op(a, "rt.transpose", g, "perm", inv, r, vtype(xv)), false);
+    return;
+  }
+  case RT_OP_SLICE:
+    vjp_slice(a, i, g);
+    return;
+  case RT_OP_CONCAT: {
+    int64_t dim = 0, s[MAX_RANK], off = 0;
+    rt_get_i64(op, "dim", &dim);
+    for (int k = 0; k < nopnd; k++) {
+      int v = operand(a, i, k);
+      rt_type_shape(vtype(a->vals[v]), s, MAX_RANK);
+      if (diff_operand(a, i, k) && a->active[v])
+        acc(a, v, nopnd == 1 ? g : slice1(a, g, (int)dim, off, off + s[dim]), false);
+      off += s[dim];
+    }
+    return;
+  }
+  case RT_OP_SUM: {
+    int64_t dims[MAX_RANK];
+    int n = rt_get_i64_array(op, "dims", dims, MAX_RANK);
+    acc(a, x, n ? unreduce(a, g, dims, n, vtype(xv)) : g, false);
+    return;
+  }
+  case RT_OP_AMAX:
+    vjp_amax(a, i, g);
+    return;
+  case RT_OP_MATMUL: /* a: g b^T, b: a^T g */
+    if (d[0])
+      acc(a, x, matmul_t(a, g, false, yv, true, vtype(xv)), false);
+    if (d[1])
+      acc(a, y, matmul_t(a, xv, true, g, false, vtype(yv)), false);
+    return;
+  case RT_OP_ALL_GATHER: /* the adjoint of a gather is a sum-scatter, and back */
+    acc(a, x, collective(a, "rt.reduce_scatter", g, op, true, true, vtype(xv)), false);
+    return;
+  case RT_OP_REDUCE_SCATTER:
+    acc(a, x, collective(a, "rt.all_gather", g, op, true, false, vtype(xv)), false);
+    return;
+  case RT_OP_ALL_REDUCE:
+    acc(a, x, collective(a, "rt.all_reduce", g, op, false, true, vtype(xv)), false);
+    return;
+  case RT_OP_WAIT:
+    acc(a, x, g, false);
+    return;
+  case RT_OP_LT: case RT_OP_LE: case RT_OP_GT: case RT_OP_GE: case RT_OP_EQ: case RT_OP_NE:
+  case RT_OP_FULL: case RT_OP_IOTA: case RT_OP_UNIFORM_PHILOX: case RT_OP_NONE:
+  case RT_OP_COUNT:
+    break;
+  }
+  INTERNAL("an active result of an op without a VJP rule");
+}
+
+/* ---- the rewrite -------------------------------------------------------------------- */
+
+static MlirLocation value_loc(const ad *a, int v) {
+  return a->val_op[v] < 0 ? mlirValueGetLocation(a->vals[v])
+                          : mlirOperationGetLocation(a->ops[a->val_op[v]]);
+}
+
+static MlirAttribute dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
+  if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
+      i < mlirArrayAttrGetNumElements(array)) {
+    MlirAttribute d = mlirArrayAttrGetElement(array, i);
+    if (mlirAttributeIsADictionary(d))
+      return d;
+  }
+  return mlirDictionaryAttrGet(ctx, 0, NULL);
+}
+
+typedef struct stats {
+  int ntangents, ngrads, nzero, ops;
+} stats;
+
+/* Differentiates one function in place. 0, or -1 after a diagnostic. */
+static int differentiate(MlirOperation func, stats *st) {
+  MlirStringRef fname = rt_func_name(func);
+  ad a = {0};
+  a.ctx = mlirOperationGetContext(func);
+  a.func = func;
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, str("rt.num_outputs")))) {
+    rt_emit_error(func, "--remat-autodiff: '@%.*s' has 'rt.num_outputs': it is a joint "
+                        "function already",
+                  (int)fname.length, fname.data);
+    return -1;
+  }
+  int rc = load(&a);
+  if (rc == 0)
+    rc = read_wrt(&a);
+  if (rc == 0)
+    for (int i = 0; i < a.nargs; i++)
+      if (rt_func_arg_has_attr(func, i, "rt.tangent")) {
+        rt_emit_error(func, "--remat-autodiff: argument #%d of '@%.*s' is marked "
+                            "'rt.tangent': a forward function has no tangents",
+                      i, (int)fname.length, fname.data);
+        rc = -1;
+        break;
+      }
+  int ntan = 0;
+  for (int r = 0; rc == 0 && r < a.nret; r++)
+    ntan += is_float_tensor(vtype(a.vals[a.ret_val[r]]));
+  if (rc == 0 && ntan == 0) {
+    rt_emit_error(func, "--remat-autodiff: '@%.*s' has no floating-point tensor result: there "
+                        "is nothing to differentiate",
+                  (int)fname.length, fname.data);
+    rc = -1;
+  }
+  if (rc == 0)
+    rc = check_active(&a);
+  if (rc) {
+    ad_free(&a);
+    return rc;
+  }
+
+  /* Tangent arguments, seeding the adjoints of the results they belong to. */
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, str("arg_attrs"));
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, str("res_attrs"));
+  int nin = a.nargs + ntan, nres = a.nret + a.nwrt;
+  MlirType *in = xcalloc(nin, sizeof *in), *res = xcalloc(nres, sizeof *res);
+  MlirAttribute *in_dicts = xcalloc(nin, sizeof *in_dicts);
+  MlirAttribute *res_dicts = xcalloc(nres, sizeof *res_dicts);
+  MlirValue *ret = xcalloc(nres, sizeof *ret);
+  for (int i = 0; i < a.nargs; i++) {
+    in[i] = vtype(a.vals[i]);
+    in_dicts[i] = dict_at(a.ctx, arg_attrs, i);
+  }
+  MlirNamedAttribute tangent = named(a.ctx, "rt.tangent", mlirUnitAttrGet(a.ctx));
+  a.loc = mlirOperationGetLocation(a.ret);
+  for (int r = 0, t = a.nargs; r < a.nret; r++) {
+    int v = a.ret_val[r];
+    res[r] = vtype(a.vals[v]);
+    res_dicts[r] = dict_at(a.ctx, res_attrs, r);
+    ret[r] = a.vals[v];
+    if (!is_float_tensor(res[r]))
+      continue;
+    in[t] = res[r];
+    in_dicts[t++] = mlirDictionaryAttrGet(a.ctx, 1, &tangent);
+    MlirValue g = mlirBlockAddArgument(a.block, res[r], value_loc(&a, v));
+    if (a.active[v])
+      acc(&a, v, g, false);
+  }
+
+
+  for (int i = a.nops - 1; i >= 0; i--)
+    vjp(&a, i);
+
+  for (int k = 0; k < a.nwrt; k++) {
+    int v = a.wrt[k];
+    res[a.nret + k] = vtype(a.vals[v]);
+    res_dicts[a.nret + k] = mlirDictionaryAttrGet(a.ctx, 0, NULL);
+    if (mlirValueIsNull(a.adj[v])) { /* no result depends on it */
+      a.loc = value_loc(&a, v);
+      a.adj[v] = full_zero(&a, vtype(a.vals[v]));
+      st->nzero++;
+    } else if (a.negated[v]) {
+      a.loc = a.neg_loc[v];
+      a.adj[v] = un(&a, "rt.neg", a.adj[v]);
+      a.negated[v] = false;
+    }
+    ret[a.nret + k] = a.adj[v];
+  }
+  mlirOperationSetOperands(a.ret, nres, ret);
+
+  MlirType fty = mlirFunctionTypeGet(a.ctx, nin, in, nres, res);
+  mlirOperationSetAttributeByName(func, str("function_type"), mlirTypeAttrGet(fty));
+  mlirOperationSetAttributeByName(func, str("arg_attrs"), mlirArrayAttrGet(a.ctx, nin, in_dicts));
+  bool any_res = false;
+  for (int r = 0; r < nres; r++)
+    any_res |= mlirDictionaryAttrGetNumElements(res_dicts[r]) > 0;
+  if (any_res)
+    mlirOperationSetAttributeByName(func, str("res_attrs"), mlirArrayAttrGet(a.ctx, nres, res_dicts));
+  mlirOperationSetAttributeByName(
+      func, str("rt.num_outputs"), mlirIntegerAttrGet(mlirIntegerTypeGet(a.ctx, 64), a.nret));
+  mlirOperationRemoveAttributeByName(func, str("rt.autodiff"));
+  st->ntangents = ntan;
+  st->ngrads = a.nwrt;
+  st->ops = a.emitted;
+  free(in);
+  free(res);
+  free(in_dicts);
+  free(res_dicts);
+  free(ret);
+  ad_free(&a);
+  return 0;
+}
+
+/* ---- the pass ----------------------------------------------------------------------- */
+
+typedef struct func_list {
+  MlirOperation *items;
+  size_t n, cap;
+} func_list;
+
+static MlirWalkResult collect(MlirOperation op, void *ud) {
+  func_list *l = ud;
+  if (!op_name_is(op, "func.func"))
+    return MlirWalkResultAdvance;
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("rt.autodiff")))) {
+    if (l->n == l->cap) {
+      l->cap = l->cap ? 2 * l->cap : 8;
+      l->items = realloc(l->items, l->cap * sizeof *l->items);
+      if (!l->items)
+        INTERNAL("out of memory");
+    }
+    l->items[l->n++] = op;
+  }
+  return MlirWalkResultSkip;
+}
+
+static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
+  const RematAutodiffOptions *o = ud;
+  func_list funcs = {0};
+  mlirOperationWalk(module, collect, &funcs, MlirWalkPreOrder);
+  int failed = 0;
+  FILE *rep = remat_report_open(o->report, &failed);
+  if (failed) {
+    rt_emit_error(module, "--remat-autodiff: cannot open the report file '%s'", o->report);
+    mlirExternalPassSignalFailure(pass);
+    free(funcs.items);
+    return;
+  }
+  for (size_t i = 0; i < funcs.n; i++) {
+    MlirStringRef fname = rt_func_name(funcs.items[i]);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)fname.length, fname.data);
+    stats st = {0};
+    if (differentiate(funcs.items[i], &st)) {
+      mlirExternalPassSignalFailure(pass);
+      break;
+    }
+    if (rep)
+      fprintf(rep, "remat-autodiff: @%s -> joint function\n  tangents: %d\n  gradients: %d "
+                   "(zero: %d)\n  backward ops: %d\n",
+              name, st.ntangents, st.ngrads, st.nzero, st.ops);
+  }
+  remat_report_close(rep);
+  free(funcs.items);
+}
+
+static void construct(void *ud) { (void)ud; }
+static void destruct(void *ud) { free(ud); }
+
+static void *clone_state(void *ud) {
+  RematAutodiffOptions *c = xcalloc(1, sizeof *c);
+  memcpy(c, ud, sizeof *c);
+  return c;
+}
+
+static const RematOptionInfo autodiff_options[] = {
+    {"report", REMAT_OPTION_STRING, offsetof(RematAutodiffOptions, report),
+     "write the report: - for stderr, or a file to append to (default none)"},
+};
+
+static void init_options(void *opts) { memset(opts, 0, sizeof(RematAutodiffOptions)); }
+
+static _Alignas(8) const char autodiff_type_id;
+
+static MlirPass create(const void *options) {
+  RematAutodiffOptions *p = xcalloc(1, sizeof *p);
+  *p = *(const RematAutodiffOptions *)options;
+  MlirExternalPassCallbacks cb = {construct, destruct, NULL, clone_state, run};
+  return mlirCreateExternalPass(
+      mlirTypeIDCreate(&autodiff_type_id), str("RematAutodiff"), str("remat-autodiff"),
+      str("reverse-mode autodiff of rt.autodiff functions into joint functions"),
+      str("builtin.module"), 0, NULL, cb, p);
+}
+
+const RematPassInfo remat_autodiff_pass = {
+    "remat-autodiff",
+    "reverse-mode autodiff: each rt.autodiff function becomes a joint function",
+    "requires verified rt IR; a forward function marked rt.autodiff (or rt.autodiff = "
+    "{wrt = [i, ...]}) of one block of rt and arith ops; keeps its name, forward ops, "
+    "tags, locations, rt.param; appends one {rt.tangent} argument per float tensor result "
+    "and one gradient result per differentiated argument (wrt, default every float tensor "
+    "argument), sets rt.num_outputs",
+    autodiff_options,
+    (int)(sizeof autodiff_options / sizeof *autodiff_options),
+    sizeof(RematAutodiffOptions),
+    init_options,
+    NULL,
+    create,
+};
