@@ -126,6 +126,10 @@ typedef struct ad {
   bool sign;        /* the adjoint being pushed is negated */
   cached_const *consts;
   int nconsts, cap_consts;
+  /* Ops of the function a new backward op may reuse (same name, operands, attributes and
+   * type): open addressing over cse_ops, keyed by cse_hash. */
+  MlirOperation *cse_ops;
+  size_t cse_cap, cse_n;
   int emitted; /* backward ops, constants included */
 } ad;
 
@@ -144,6 +148,7 @@ static void ad_free(ad *a) {
   free(a->negated);
   free(a->neg_loc);
   free(a->consts);
+  free(a->cse_ops);
 }
 
 static bool op_name_is(MlirOperation op, const char *name) {
@@ -475,9 +480,111 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
 }
 
-/* Creates op NAME before the return, at the current forward op's location. */
+/* ---- reuse of identical ops (a local CSE: the rules recompute what the forward may
+ * hold already, such as sin(x) for cos' or y * y for tanh') ---- */
+
+static uint64_t cse_key(MlirStringRef name, int n, const MlirValue *opnds, MlirType t) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < name.length; i++)
+    h = (h ^ (unsigned char)name.data[i]) * 1099511628211ull;
+  for (int i = 0; i < n; i++)
+    h = (h ^ ptr_hash(opnds[i].ptr)) * 1099511628211ull;
+  return (h ^ ptr_hash(t.ptr)) * 1099511628211ull;
+}
+
+/* Collectives talk to other ranks and rt.uniform_philox is costly to duplicate checks of:
+ * neither is reused. */
+static bool cse_ok(MlirOperation op) {
+  rt_op_kind k = rt_op_kind_of(rt_op_lookup(op));
+  return k != RT_KIND_NONE && k != RT_KIND_COLLECTIVE && k != RT_KIND_RANDOM &&
+         mlirOperationGetNumResults(op) == 1;
+}
+
+static uint64_t cse_key_of(MlirOperation op) {
+  MlirValue opnds[8];
+  intptr_t n = mlirOperationGetNumOperands(op);
+  uint64_t h = 0;
+  if (n > 8)
+    return 0; /* concats of many operands are not reused */
+  for (intptr_t i = 0; i < n; i++)
+    opnds[i] = mlirOperationGetOperand(op, i);
+  h = cse_key(op_name(op), (int)n, opnds, vtype(mlirOperationGetResult(op, 0)));
+  return h;
+}
+
+static void cse_insert(ad *a, MlirOperation op) {
+  if (!cse_ok(op) || mlirOperationGetNumOperands(op) > 8)
+    return;
+  if (2 * (a->cse_n + 1) > a->cse_cap) { /* grow and rehash */
+    size_t cap = a->cse_cap ? 2 * a->cse_cap : 64;
+    MlirOperation *old = a->cse_ops, *t = xcalloc(cap, sizeof *t);
+    for (size_t i = 0; i < a->cse_cap; i++)
+      if (!mlirOperationIsNull(old[i])) {
+        size_t h = cse_key_of(old[i]) & (cap - 1);
+        while (!mlirOperationIsNull(t[h]))
+          h = (h + 1) & (cap - 1);
+        t[h] = old[i];
+      }
+    free(old);
+    a->cse_ops = t;
+    a->cse_cap = cap;
+  }
+  size_t h = cse_key_of(op) & (a->cse_cap - 1);
+  while (!mlirOperationIsNull(a->cse_ops[h]))
+    h = (h + 1) & (a->cse_cap - 1);
+  a->cse_ops[h] = op;
+  a->cse_n++;
+}
+
+/* Whether OP has exactly the attributes ATTRS, apart from rt.* tags (rt.policy, ...). */
+static bool same_attrs(MlirOperation op, int nattr, const MlirNamedAttribute *attrs) {
+  int seen = 0;
+  for (intptr_t i = 0, n = mlirOperationGetNumAttributes(op); i < n; i++) {
+    MlirNamedAttribute e = mlirOperationGetAttribute(op, i);
+    MlirStringRef k = mlirIdentifierStr(e.name);
+    if (k.length > 3 && !memcmp(k.data, "rt.", 3))
+      continue;
+    bool found = false;
+    for (int j = 0; j < nattr && !found; j++)
+      if (mlirIdentifierEqual(attrs[j].name, e.name)) {
+        if (!mlirAttributeEqual(attrs[j].attribute, e.attribute))
+          return false;
+        found = true;
+      }
+    if (!found)
+      return false;
+    seen++;
+  }
+  return seen == nattr;
+}
+
+static MlirValue cse_find(const ad *a, const char *name, int n, const MlirValue *opnds,
+                          MlirType t, int nattr, const MlirNamedAttribute *attrs) {
+  if (!a->cse_cap || n > 8)
+    return (MlirValue){NULL};
+  for (size_t h = cse_key(str(name), n, opnds, t) & (a->cse_cap - 1);
+       !mlirOperationIsNull(a->cse_ops[h]); h = (h + 1) & (a->cse_cap - 1)) {
+    MlirOperation op = a->cse_ops[h];
+    if (!op_name_is(op, name) || mlirOperationGetNumOperands(op) != n ||
+        !mlirTypeEqual(vtype(mlirOperationGetResult(op, 0)), t))
+      continue;
+    bool same = true;
+    for (int i = 0; i < n && same; i++)
+      same = mlirValueEqual(mlirOperationGetOperand(op, i), opnds[i]);
+    if (same && same_attrs(op, nattr, attrs))
+      return mlirOperationGetResult(op, 0);
+  }
+  return (MlirValue){NULL};
+}
+
+/* Creates op NAME before the return, at the current forward op's location. Ops appear in
+ * the order of these calls, so no call below passes two emitting expressions as arguments
+ * of one call (C leaves their order unspecified). */
 static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, MlirType res,
                       int nattr, const MlirNamedAttribute *attrs) {
+  MlirValue same = cse_find(a, name, n, opnds, res, nattr, attrs);
+  if (!mlirValueIsNull(same))
+    return same;
   MlirOperationState st = mlirOperationStateGet(str(name), a->loc);
   if (n)
     mlirOperationStateAddOperands(&st, n, opnds);
@@ -488,6 +595,7 @@ static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, Ml
   if (mlirOperationIsNull(op))
     INTERNAL("cannot create a backward op");
   mlirBlockInsertOwnedOperationBefore(a->block, a->ret, op);
+  cse_insert(a, op);
   a->emitted++;
   return mlirOperationGetResult(op, 0);
 }
@@ -498,27 +606,52 @@ static MlirType tensor_type(int rank, const int64_t *shape, MlirType elem) {
 
 static MlirType elem_of(MlirValue v) { return rt_element_type(vtype(v)); }
 
-/* The scalar constant V for arithmetic on tensors of element type ELEM: f64 for f64
- * tensors, f32 otherwise (f16/bf16 scalars are not rt operands; rt computes them in f32). */
-static MlirValue cst_typed(ad *a, MlirType t, double v) {
+/* The cached scalar constant of type T and value V, or null. Values compare by their
+ * bits: -0.0 and 0.0 differ. */
+static MlirValue cache_find(const ad *a, MlirType t, double v) {
   for (int i = 0; i < a->nconsts; i++)
-    if (mlirTypeEqual(a->consts[i].type, t) &&
-        !memcmp(&a->consts[i].value, &v, sizeof v)) /* -0.0 and 0.0 differ */
+    if (mlirTypeEqual(a->consts[i].type, t) && !memcmp(&a->consts[i].value, &v, sizeof v))
       return a->consts[i].v;
+  return (MlirValue){NULL};
+}
+
+static void cache_add(ad *a, MlirType t, double v, MlirValue r) {
   if (a->nconsts == a->cap_consts) {
     a->cap_consts = a->cap_consts ? 2 * a->cap_consts : 8;
     a->consts = realloc(a->consts, (size_t)a->cap_consts * sizeof *a->consts);
     if (!a->consts)
       INTERNAL("out of memory");
   }
+  a->consts[a->nconsts++] = (cached_const){t, v, r};
+}
+
+/* The forward's scalar constants serve the backward too (no duplicate arith.constant). */
+static void seed_consts(ad *a) {
+  for (int i = 0; i < a->nops; i++) {
+    double v;
+    int r = a->op_res[i];
+    MlirType t = a->op_res[i + 1] - r == 1 ? vtype(a->vals[r]) : (MlirType){NULL};
+    if (!mlirTypeIsNull(t) && rt_type_is_scalar(t) && const_scalar(a, r, &v) &&
+        mlirValueIsNull(cache_find(a, t, v)))
+      cache_add(a, t, v, a->vals[r]);
+  }
+}
+
+/* A scalar arith.constant of type T (made at its first use). */
+static MlirValue cst_typed(ad *a, MlirType t, double v) {
+  MlirValue r = cache_find(a, t, v);
+  if (!mlirValueIsNull(r))
+    return r;
   MlirNamedAttribute attr = named(a->ctx, "value", mlirTypeIsAInteger(t)
                                                        ? mlirIntegerAttrGet(t, (int64_t)v)
                                                        : mlirFloatAttrDoubleGet(a->ctx, t, v));
-  MlirValue r = emit(a, "arith.constant", 0, NULL, t, 1, &attr);
-  a->consts[a->nconsts++] = (cached_const){t, v, r};
+  r = emit(a, "arith.constant", 0, NULL, t, 1, &attr);
+  cache_add(a, t, v, r);
   return r;
 }
 
+/* The scalar constant V for arithmetic on tensors of element type ELEM: f64 for f64
+ * tensors, f32 otherwise (f16/bf16 scalars are not rt operands; rt computes them in f32). */
 static MlirValue cst(ad *a, MlirType elem, double v) {
   return cst_typed(a, mlirTypeIsAF64(elem) ? elem : mlirF32TypeGet(a->ctx), v);
 }
@@ -634,7 +767,9 @@ static MlirValue transpose_last2(ad *a, MlirValue x) {
  * operand layout); when rt.matmul carries transposed-operand attributes, this is the one
  * place to set them instead. */
 static MlirValue matmul_t(ad *a, MlirValue l, bool tl, MlirValue r, bool tr, MlirType res) {
-  MlirValue opnds[2] = {tl ? transpose_last2(a, l) : l, tr ? transpose_last2(a, r) : r};
+  MlirValue opnds[2];
+  opnds[0] = tl ? transpose_last2(a, l) : l; /* emitted in this order */
+  opnds[1] = tr ? transpose_last2(a, r) : r;
   return emit(a, "rt.matmul", 2, opnds, res, 0, NULL);
 }
 
@@ -751,13 +886,15 @@ static void vjp_pow(ad *a, int i, MlirValue g) {
       /* log of a constant base, folded here; a base of 0 keeps torch's mask */
       double l = mlirTypeIsAF64(e) ? log(c) : (double)logf((float)c);
       s = ew(a, "rt.mul", yv, cst(a, e, l));
-      if (c == 0)
-        s = sel(a, ew(a, "rt.ge", bv, cst(a, e, 0.0)), cst(a, e, 0.0), s, gt);
+      if (c == 0) {
+        MlirValue zero = cst(a, e, 0.0);
+        s = sel(a, ew(a, "rt.ge", bv, zero), zero, s, gt);
+      }
     } else {
-      MlirValue yl = ew(a, "rt.mul", yv, un(a, "rt.log", xv));
-      MlirValue z = ew(a, "rt.mul", ew(a, "rt.eq", xv, cst(a, e, 0.0)),
-                       ew(a, "rt.ge", bv, cst(a, e, 0.0)));
-      s = sel(a, z, cst(a, e, 0.0), yl, gt);
+      MlirValue yl = ew(a, "rt.mul", yv, un(a, "rt.log", xv)), zero = cst(a, e, 0.0);
+      MlirValue x0 = ew(a, "rt.eq", xv, zero);
+      MlirValue z = ew(a, "rt.mul", x0, ew(a, "rt.ge", bv, zero)); /* i1: and */
+      s = sel(a, z, zero, yl, gt);
     }
     acc(a, b, ew(a, "rt.mul", g, s), false);
   }
@@ -880,6 +1017,12 @@ static void vjp(ad *a, int i) {
       acc(a, y, g, true);
     return;
   case RT_OP_MUL:
+    if (x == y) { /* x * x: one product, contributed twice */
+      MlirValue c = ew(a, "rt.mul", g, xv);
+      acc(a, x, c, false);
+      acc(a, x, c, false);
+      return;
+    }
     if (d[0])
       acc(a, x, ew(a, "rt.mul", g, yv), false);
     if (d[1])
@@ -907,10 +1050,11 @@ static void vjp(ad *a, int i) {
   case RT_OP_LOG:
     acc(a, x, ew(a, "rt.div", g, xv), false);
     return;
-  case RT_OP_TANH: /* g * (1 - y*y) */
-    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.sub", cst(a, e, 1.0), ew(a, "rt.mul", out, out))),
-        false);
+  case RT_OP_TANH: { /* g * (1 - y*y) */
+    MlirValue yy = ew(a, "rt.mul", out, out);
+    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.sub", cst(a, e, 1.0), yy)), false);
     return;
+  }
   case RT_OP_ERF: { /* g * (2/sqrt(pi) * exp(-x*x)) */
     MlirValue ex = un(a, "rt.exp", un(a, "rt.neg", ew(a, "rt.mul", xv, xv)));
     acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.mul", ex, cst(a, e, 1.12837916709551257390))),
@@ -926,9 +1070,9 @@ static void vjp(ad *a, int i) {
     return;
   }
   case RT_OP_ABS: { /* torch: g * sgn(x), sgn = 1, -1 or 0 (0 at 0 and at NaN) */
-    MlirValue neg = sel(a, ew(a, "rt.lt", xv, cst(a, e, 0.0)), cst(a, e, -1.0),
-                        cst(a, e, 0.0), gt);
-    MlirValue sgn = sel(a, ew(a, "rt.gt", xv, cst(a, e, 0.0)), cst(a, e, 1.0), neg, gt);
+    MlirValue zero = cst(a, e, 0.0), lt = ew(a, "rt.lt", xv, zero);
+    MlirValue neg = sel(a, lt, cst(a, e, -1.0), zero, gt), pos = ew(a, "rt.gt", xv, zero);
+    MlirValue sgn = sel(a, pos, cst(a, e, 1.0), neg, gt);
     acc(a, x, ew(a, "rt.mul", g, sgn), false);
     return;
   }
@@ -1074,6 +1218,11 @@ static int differentiate(MlirOperation func, stats *st) {
   }
   if (rc == 0)
     rc = check_active(&a);
+  if (rc == 0) {
+    seed_consts(&a);
+    for (int i = 0; i < a.nops; i++)
+      cse_insert(&a, a.ops[i]);
+  }
   if (rc) {
     ad_free(&a);
     return rc;
