@@ -748,18 +748,36 @@ static MlirValue concat2(ad *a, MlirValue x, MlirValue y, int dim) {
   return emit(a, "rt.concat", 2, opnds, tensor_type(rank, s, elem_of(x)), 1, &at);
 }
 
+/* rt.transpose of X by PERM; the identity is X itself, and a transpose of a transpose
+ * that undoes it is the inner operand (x x^T's backward transposes x^T back). */
+static MlirValue transpose(ad *a, MlirValue x, const int64_t *perm) {
+  int64_t s[MAX_RANK], r[MAX_RANK], inner[MAX_RANK];
+  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  bool identity = true, undo = mlirValueIsAOpResult(x);
+  MlirOperation def = undo ? mlirOpResultGetOwner(x) : (MlirOperation){NULL};
+  undo = undo && rt_op_lookup(def) == RT_OP_TRANSPOSE &&
+         rt_get_i64_array(def, "perm", inner, MAX_RANK) == rank;
+  for (int d = 0; d < rank; d++) {
+    r[d] = s[perm[d]];
+    identity &= perm[d] == d;
+    undo = undo && inner[perm[d]] == d;
+  }
+  if (identity)
+    return x;
+  if (undo)
+    return mlirOperationGetOperand(def, 0);
+  return dims_op(a, "rt.transpose", x, "perm", perm, rank, tensor_type(rank, r, elem_of(x)));
+}
+
 /* X with its last two dimensions swapped. */
 static MlirValue transpose_last2(ad *a, MlirValue x) {
-  int64_t s[MAX_RANK], perm[MAX_RANK];
-  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  int64_t perm[MAX_RANK];
+  int rank = (int)mlirShapedTypeGetRank(vtype(x));
   for (int d = 0; d < rank; d++)
     perm[d] = d;
   perm[rank - 2] = rank - 1;
   perm[rank - 1] = rank - 2;
-  int64_t t = s[rank - 2];
-  s[rank - 2] = s[rank - 1];
-  s[rank - 1] = t;
-  return dims_op(a, "rt.transpose", x, "perm", perm, rank, tensor_type(rank, s, elem_of(x)));
+  return transpose(a, x, perm);
 }
 
 /* op(L) x op(R) with op = transpose of the last two dims where asked. The transposes are
@@ -1104,12 +1122,9 @@ static void vjp(ad *a, int i) {
   case RT_OP_TRANSPOSE: {
     int64_t perm[MAX_RANK], inv[MAX_RANK];
     int r = rt_get_i64_array(op, "perm", perm, MAX_RANK);
-    bool identity = true;
-    for (int k = 0; k < r; k++) {
+    for (int k = 0; k < r; k++)
       inv[perm[k]] = k;
-      identity &= perm[k] == k;
-    }
-    acc(a, x, identity ? g : dims_op(a, "rt.transpose", g, "perm", inv, r, vtype(xv)), false);
+    acc(a, x, transpose(a, g, inv), false);
     return;
   }
   case RT_OP_SLICE:
