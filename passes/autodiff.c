@@ -36,62 +36,22 @@
 #include "report.h"
 #include "rt.h"
 
-#define MAX_RANK 16
-#define INTERNAL(msg) internal_error(__FILE__, __LINE__, msg)
-
-static _Noreturn void internal_error(const char *file, int line, const char *msg) {
-  fprintf(stderr, "%s:%d: internal error in --remat-autodiff: %s\n", file, line, msg);
-  abort();
-}
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p)
-    INTERNAL("out of memory");
-  return p;
+/* The dims of a static tensor type into DIMS (RT_MAX_RANK entries); returns the rank. */
+static int dims_of(MlirType t, int64_t *dims) {
+  remat_shape sh = rt_shape_of(t);
+  memcpy(dims, sh.d, sizeof(int64_t) * (size_t)sh.rank);
+  return sh.rank;
 }
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-/* ---- the function as arrays -------------------------------------------------------- */
-
-/* Open-addressing map from a value's pointer to its index. */
-typedef struct value_map {
-  const void **keys;
-  int *idx;
-  size_t mask;
-} value_map;
-
+/* A hash of a pointer (for the table of reusable ops). */
 static size_t ptr_hash(const void *p) {
   uint64_t x = (uint64_t)(uintptr_t)p;
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
   x ^= x >> 33;
   return (size_t)x;
-}
-
-static void map_init(value_map *m, int n) {
-  size_t cap = 16;
-  while (cap < (size_t)n * 2)
-    cap <<= 1;
-  m->keys = xcalloc(cap, sizeof *m->keys);
-  m->idx = xcalloc(cap, sizeof *m->idx);
-  m->mask = cap - 1;
-}
-
-static void map_put(value_map *m, MlirValue v, int idx) {
-  size_t h = ptr_hash(v.ptr) & m->mask;
-  while (m->keys[h])
-    h = (h + 1) & m->mask;
-  m->keys[h] = v.ptr;
-  m->idx[h] = idx;
-}
-
-static int map_get(const value_map *m, MlirValue v) {
-  for (size_t h = ptr_hash(v.ptr) & m->mask; m->keys[h]; h = (h + 1) & m->mask)
-    if (m->keys[h] == v.ptr)
-      return m->idx[h];
-  return -1;
 }
 
 /* A scalar arith.constant the backward uses, made once per function. */
@@ -219,7 +179,7 @@ static int load(ad *a) {
     nopnds += (int)mlirOperationGetNumOperands(op);
   }
   if (mlirOperationIsNull(op))
-    INTERNAL("verified func.func without a func.return terminator");
+    remat_fatal("verified func.func without a func.return terminator");
   a->ret = op;
   a->nops = nops;
   a->nvals = nvals;
@@ -234,12 +194,12 @@ static int load(ad *a) {
   a->adj = xcalloc(nvals, sizeof *a->adj);
   a->negated = xcalloc(nvals, sizeof *a->negated);
   a->neg_loc = xcalloc(nvals, sizeof *a->neg_loc);
-  value_map map;
-  map_init(&map, nvals);
+  ptr_map map; /* value pointer -> value index */
+  ptr_map_init(&map, (size_t)nvals);
   for (int i = 0; i < a->nargs; i++) {
     a->vals[i] = mlirBlockGetArgument(entry, i);
     a->val_op[i] = -1;
-    map_put(&map, a->vals[i], i);
+    ptr_map_put(&map, a->vals[i].ptr, i);
   }
   int v = a->nargs, k = 0, i = 0;
   for (op = mlirBlockGetFirstOperation(entry); i < nops; op = mlirOperationGetNextInBlock(op), i++) {
@@ -248,15 +208,15 @@ static int load(ad *a) {
     a->op_res[i] = v;
     a->opnd_start[i] = k;
     for (intptr_t o = 0, n = mlirOperationGetNumOperands(op); o < n; o++) {
-      int idx = map_get(&map, mlirOperationGetOperand(op, o));
+      int idx = ptr_map_get(&map, mlirOperationGetOperand(op, o).ptr);
       if (idx < 0)
-        INTERNAL("operand defined outside the function's block");
+        remat_fatal("operand defined outside the function's block");
       a->opnd[k++] = idx;
     }
     for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; r++, v++) {
       a->vals[v] = mlirOperationGetResult(op, r);
       a->val_op[v] = i;
-      map_put(&map, a->vals[v], v);
+      ptr_map_put(&map, a->vals[v].ptr, v);
     }
   }
   a->op_res[nops] = v;
@@ -264,10 +224,9 @@ static int load(ad *a) {
   a->nret = (int)mlirOperationGetNumOperands(a->ret);
   a->ret_val = xcalloc(a->nret, sizeof *a->ret_val);
   for (int r = 0; r < a->nret; r++)
-    if ((a->ret_val[r] = map_get(&map, mlirOperationGetOperand(a->ret, r))) < 0)
-      INTERNAL("returned value defined outside the function's block");
-  free(map.keys);
-  free(map.idx);
+    if ((a->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(a->ret, r).ptr)) < 0)
+      remat_fatal("returned value defined outside the function's block");
+  ptr_map_free(&map);
   return 0;
 }
 
@@ -420,7 +379,7 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_COUNT:
     break;
   }
-  INTERNAL("unknown rt op id");
+  remat_fatal("unknown rt op id");
 }
 
 static bool reduce_is_sum(MlirOperation op) {
@@ -593,7 +552,7 @@ static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, Ml
     mlirOperationStateAddAttributes(&st, nattr, attrs);
   MlirOperation op = mlirOperationCreate(&st);
   if (mlirOperationIsNull(op))
-    INTERNAL("cannot create a backward op");
+    remat_fatal("cannot create a backward op");
   mlirBlockInsertOwnedOperationBefore(a->block, a->ret, op);
   cse_insert(a, op);
   a->emitted++;
@@ -618,9 +577,7 @@ static MlirValue cache_find(const ad *a, MlirType t, double v) {
 static void cache_add(ad *a, MlirType t, double v, MlirValue r) {
   if (a->nconsts == a->cap_consts) {
     a->cap_consts = a->cap_consts ? 2 * a->cap_consts : 8;
-    a->consts = realloc(a->consts, (size_t)a->cap_consts * sizeof *a->consts);
-    if (!a->consts)
-      INTERNAL("out of memory");
+    a->consts = xrealloc(a->consts, (size_t)a->cap_consts, sizeof *a->consts);
   }
   a->consts[a->nconsts++] = (cached_const){t, v, r};
 }
@@ -662,8 +619,8 @@ static MlirValue ew(ad *a, const char *name, MlirValue x, MlirValue y) {
   MlirType t = mlirTypeIsATensor(vtype(x)) ? vtype(x) : vtype(y);
   rt_op_id id = rt_op_from_name(name);
   if (rt_op_kind_of(id) == RT_KIND_COMPARE) {
-    int64_t s[MAX_RANK];
-    int r = rt_type_shape(t, s, MAX_RANK);
+    int64_t s[RT_MAX_RANK];
+    int r = dims_of(t, s);
     t = tensor_type(r, s, mlirIntegerTypeGet(a->ctx, 1));
   }
   return emit(a, name, mlirValueIsNull(y) ? 1 : 2, opnds, t, 0, NULL);
@@ -690,8 +647,8 @@ static MlirValue reshape(ad *a, MlirValue x, MlirType t) {
 
 /* rt.sum of X over DIMS (ascending). */
 static MlirValue sum(ad *a, MlirValue x, const int64_t *dims, int n) {
-  int64_t s[MAX_RANK], r[MAX_RANK];
-  int rank = rt_type_shape(vtype(x), s, MAX_RANK), nr = 0;
+  int64_t s[RT_MAX_RANK], r[RT_MAX_RANK];
+  int rank = dims_of(vtype(x), s), nr = 0;
   for (int d = 0, k = 0; d < rank; d++) {
     if (k < n && dims[k] == d)
       k++;
@@ -703,8 +660,8 @@ static MlirValue sum(ad *a, MlirValue x, const int64_t *dims, int n) {
 
 /* Broadcasts X (the result of reducing a tensor of type T over DIMS) back to T. */
 static MlirValue unreduce(ad *a, MlirValue x, const int64_t *dims, int n, MlirType t) {
-  int64_t s[MAX_RANK], kept[MAX_RANK];
-  int rank = rt_type_shape(t, s, MAX_RANK), nk = 0;
+  int64_t s[RT_MAX_RANK], kept[RT_MAX_RANK];
+  int rank = dims_of(t, s), nk = 0;
   for (int d = 0, k = 0; d < rank; d++) {
     if (k < n && dims[k] == d)
       k++;
@@ -722,8 +679,8 @@ static MlirValue full_zero(ad *a, MlirType t) {
 }
 
 static MlirValue slice1(ad *a, MlirValue x, int dim, int64_t lo, int64_t hi) {
-  int64_t s[MAX_RANK], start[MAX_RANK], limit[MAX_RANK], stride[MAX_RANK];
-  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  int64_t s[RT_MAX_RANK], start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK];
+  int rank = dims_of(vtype(x), s);
   for (int d = 0; d < rank; d++) {
     start[d] = d == dim ? lo : 0;
     limit[d] = d == dim ? hi : s[d];
@@ -738,9 +695,9 @@ static MlirValue slice1(ad *a, MlirValue x, int dim, int64_t lo, int64_t hi) {
 }
 
 static MlirValue concat2(ad *a, MlirValue x, MlirValue y, int dim) {
-  int64_t s[MAX_RANK], t[MAX_RANK];
-  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
-  rt_type_shape(vtype(y), t, MAX_RANK);
+  int64_t s[RT_MAX_RANK], t[RT_MAX_RANK];
+  int rank = dims_of(vtype(x), s);
+  dims_of(vtype(y), t);
   s[dim] += t[dim];
   MlirValue opnds[2] = {x, y};
   MlirNamedAttribute at =
@@ -751,12 +708,12 @@ static MlirValue concat2(ad *a, MlirValue x, MlirValue y, int dim) {
 /* rt.transpose of X by PERM; the identity is X itself, and a transpose of a transpose
  * that undoes it is the inner operand (x x^T's backward transposes x^T back). */
 static MlirValue transpose(ad *a, MlirValue x, const int64_t *perm) {
-  int64_t s[MAX_RANK], r[MAX_RANK], inner[MAX_RANK];
-  int rank = rt_type_shape(vtype(x), s, MAX_RANK);
+  int64_t s[RT_MAX_RANK], r[RT_MAX_RANK], inner[RT_MAX_RANK];
+  int rank = dims_of(vtype(x), s);
   bool identity = true, undo = mlirValueIsAOpResult(x);
   MlirOperation def = undo ? mlirOpResultGetOwner(x) : (MlirOperation){NULL};
   undo = undo && rt_op_lookup(def) == RT_OP_TRANSPOSE &&
-         rt_get_i64_array(def, "perm", inner, MAX_RANK) == rank;
+         rt_get_i64_array(def, "perm", inner, RT_MAX_RANK) == rank;
   for (int d = 0; d < rank; d++) {
     r[d] = s[perm[d]];
     identity &= perm[d] == d;
@@ -771,7 +728,7 @@ static MlirValue transpose(ad *a, MlirValue x, const int64_t *perm) {
 
 /* X with its last two dimensions swapped. */
 static MlirValue transpose_last2(ad *a, MlirValue x) {
-  int64_t perm[MAX_RANK];
+  int64_t perm[RT_MAX_RANK];
   int rank = (int)mlirShapedTypeGetRank(vtype(x));
   for (int d = 0; d < rank; d++)
     perm[d] = d;
@@ -806,7 +763,7 @@ static MlirValue collective(ad *a, const char *name, MlirValue x, MlirOperation 
     at[n++] = named(a->ctx, "reduce", mlirStringAttrGet(a->ctx, str("sum")));
   for (int i = 0; i < n; i++)
     if (mlirAttributeIsNull(at[i].attribute))
-      INTERNAL("a verified collective without its group attributes");
+      remat_fatal("a verified collective without its group attributes");
   MlirValue started = emit(a, name, 1, &x, t, n, at);
   return emit(a, "rt.wait", 1, &started, t, 0, NULL);
 }
@@ -816,7 +773,7 @@ static MlirValue collective(ad *a, const char *name, MlirValue x, MlirOperation 
  * nothing is ever added to zero; signs combine into add or sub. */
 static void acc(ad *a, int v, MlirValue c, bool negate) {
   if (!mlirTypeEqual(vtype(c), vtype(a->vals[v])))
-    INTERNAL("a contribution's type differs from its value's");
+    remat_fatal("a contribution's type differs from its value's");
   negate ^= a->sign;
   if (mlirValueIsNull(a->adj[v])) {
     a->adj[v] = c;
@@ -922,12 +879,12 @@ static void vjp_pow(ad *a, int i, MlirValue g) {
  * reshape where expanded size-1 dims must come back. */
 static void vjp_broadcast(ad *a, int i, MlirValue g) {
   int x = operand(a, i, 0);
-  int64_t xs[MAX_RANK], ys[MAX_RANK], dims[MAX_RANK], red[MAX_RANK];
-  int xr = rt_type_shape(vtype(a->vals[x]), xs, MAX_RANK);
-  int yr = rt_type_shape(vtype(g), ys, MAX_RANK);
-  int src[MAX_RANK]; /* operand dim of each result dim, or -1 */
-  if (rt_get_i64_array(a->ops[i], "dims", dims, MAX_RANK) != xr)
-    INTERNAL("verified rt.broadcast with bad dims");
+  int64_t xs[RT_MAX_RANK], ys[RT_MAX_RANK], dims[RT_MAX_RANK], red[RT_MAX_RANK];
+  int xr = dims_of(vtype(a->vals[x]), xs);
+  int yr = dims_of(vtype(g), ys);
+  int src[RT_MAX_RANK]; /* operand dim of each result dim, or -1 */
+  if (rt_get_i64_array(a->ops[i], "dims", dims, RT_MAX_RANK) != xr)
+    remat_fatal("verified rt.broadcast with bad dims");
   for (int d = 0; d < yr; d++)
     src[d] = -1;
   for (int k = 0; k < xr; k++)
@@ -946,11 +903,11 @@ static void vjp_broadcast(ad *a, int i, MlirValue g) {
  * then zeros before start and after the last position. */
 static void vjp_slice(ad *a, int i, MlirValue g) {
   int x = operand(a, i, 0);
-  int64_t xs[MAX_RANK], cs[MAX_RANK], start[MAX_RANK], stride[MAX_RANK];
-  int rank = rt_type_shape(vtype(a->vals[x]), xs, MAX_RANK);
-  rt_type_shape(vtype(g), cs, MAX_RANK);
-  rt_get_i64_array(a->ops[i], "start", start, MAX_RANK);
-  rt_get_i64_array(a->ops[i], "stride", stride, MAX_RANK);
+  int64_t xs[RT_MAX_RANK], cs[RT_MAX_RANK], start[RT_MAX_RANK], stride[RT_MAX_RANK];
+  int rank = dims_of(vtype(a->vals[x]), xs);
+  dims_of(vtype(g), cs);
+  rt_get_i64_array(a->ops[i], "start", start, RT_MAX_RANK);
+  rt_get_i64_array(a->ops[i], "stride", stride, RT_MAX_RANK);
   MlirType e = elem_of(g);
   MlirValue cur = g;
   for (int k = 0; k < rank; k++) {
@@ -958,7 +915,7 @@ static void vjp_slice(ad *a, int i, MlirValue g) {
     if (st == 0 && m == n)
       continue;
     if (s > 1 && m > 1) {
-      int64_t r[MAX_RANK + 1];
+      int64_t r[RT_MAX_RANK + 1];
       for (int d = 0; d < rank; d++)
         r[d < k ? d : d + 1] = cs[d];
       r[k] = m;
@@ -973,7 +930,7 @@ static void vjp_slice(ad *a, int i, MlirValue g) {
         cs[k] = n - st;
       }
     }
-    int64_t after = n - st - cs[k], z[MAX_RANK];
+    int64_t after = n - st - cs[k], z[RT_MAX_RANK];
     memcpy(z, cs, sizeof z);
     if (after > 0) {
       z[k] = after;
@@ -995,8 +952,8 @@ static void vjp_amax(ad *a, int i, MlirValue g) {
   int x = operand(a, i, 0);
   MlirValue xv = a->vals[x], yv = a->vals[a->op_res[i]];
   MlirType xt = vtype(xv);
-  int64_t dims[MAX_RANK];
-  int n = rt_get_i64_array(a->ops[i], "dims", dims, MAX_RANK);
+  int64_t dims[RT_MAX_RANK];
+  int n = rt_get_i64_array(a->ops[i], "dims", dims, RT_MAX_RANK);
   MlirValue mask = ew(a, "rt.eq", xv, unreduce(a, yv, dims, n, xt));
   MlirValue mf = emit(a, "rt.convert", 1, &mask, xt, 0, NULL);
   MlirValue share = ew(a, "rt.div", g, sum(a, mf, dims, n));
@@ -1120,8 +1077,8 @@ static void vjp(ad *a, int i) {
     acc(a, x, reshape(a, g, vtype(xv)), false);
     return;
   case RT_OP_TRANSPOSE: {
-    int64_t perm[MAX_RANK], inv[MAX_RANK];
-    int r = rt_get_i64_array(op, "perm", perm, MAX_RANK);
+    int64_t perm[RT_MAX_RANK], inv[RT_MAX_RANK];
+    int r = rt_get_i64_array(op, "perm", perm, RT_MAX_RANK);
     for (int k = 0; k < r; k++)
       inv[perm[k]] = k;
     acc(a, x, transpose(a, g, inv), false);
@@ -1131,11 +1088,11 @@ static void vjp(ad *a, int i) {
     vjp_slice(a, i, g);
     return;
   case RT_OP_CONCAT: {
-    int64_t dim = 0, s[MAX_RANK], off = 0;
+    int64_t dim = 0, s[RT_MAX_RANK], off = 0;
     rt_get_i64(op, "dim", &dim);
     for (int k = 0; k < nopnd; k++) {
       int v = operand(a, i, k);
-      rt_type_shape(vtype(a->vals[v]), s, MAX_RANK);
+      dims_of(vtype(a->vals[v]), s);
       if (diff_operand(a, i, k) && a->active[v])
         acc(a, v, nopnd == 1 ? g : slice1(a, g, (int)dim, off, off + s[dim]), false);
       off += s[dim];
@@ -1143,8 +1100,8 @@ static void vjp(ad *a, int i) {
     return;
   }
   case RT_OP_SUM: {
-    int64_t dims[MAX_RANK];
-    int n = rt_get_i64_array(op, "dims", dims, MAX_RANK);
+    int64_t dims[RT_MAX_RANK];
+    int n = rt_get_i64_array(op, "dims", dims, RT_MAX_RANK);
     acc(a, x, n ? unreduce(a, g, dims, n, vtype(xv)) : g, false);
     return;
   }
@@ -1174,7 +1131,7 @@ static void vjp(ad *a, int i) {
   case RT_OP_COUNT:
     break;
   }
-  INTERNAL("an active result of an op without a VJP rule");
+  remat_fatal("an active result of an op without a VJP rule");
 }
 
 /* ---- the rewrite -------------------------------------------------------------------- */
@@ -1329,9 +1286,7 @@ static MlirWalkResult collect(MlirOperation op, void *ud) {
   if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("rt.autodiff")))) {
     if (l->n == l->cap) {
       l->cap = l->cap ? 2 * l->cap : 8;
-      l->items = realloc(l->items, l->cap * sizeof *l->items);
-      if (!l->items)
-        INTERNAL("out of memory");
+      l->items = xrealloc(l->items, l->cap, sizeof *l->items);
     }
     l->items[l->n++] = op;
   }
