@@ -87,7 +87,7 @@ typedef struct ad {
   cached_const *consts;
   int nconsts, cap_consts;
   /* Ops of the function a new backward op may reuse (same name, operands, attributes and
-   * type): open addressing over cse_ops, keyed by cse_hash. */
+   * type): open addressing over cse_ops, keyed by cse_key. */
   MlirOperation *cse_ops;
   size_t cse_cap, cse_n;
   int emitted; /* backward ops, constants included */
@@ -129,10 +129,6 @@ static MlirType vtype(MlirValue v) { return mlirValueGetType(v); }
 static bool is_float_tensor(MlirType t) {
   return rt_type_is_static_tensor(t) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(t));
 }
-
-#define FOR_OPERANDS(a, i, v)                                                                 \
-  for (int _k = (a)->opnd_start[i], v; _k < (a)->opnd_start[(i) + 1] && ((v) = (a)->opnd[_k], 1); \
-       _k++)
 
 static int operand(const ad *a, int i, int k) { return a->opnd[a->opnd_start[i] + k]; }
 static int num_operands(const ad *a, int i) { return a->opnd_start[i + 1] - a->opnd_start[i]; }
@@ -363,6 +359,7 @@ static bool diff_operand(const ad *a, int i, int k) {
     return k == 1 || !const_scalar(a, operand(a, i, 1), &c) || c != 0;
   case RT_OP_NEG: case RT_OP_EXP: case RT_OP_LOG: case RT_OP_TANH: case RT_OP_ERF:
   case RT_OP_SQRT: case RT_OP_RSQRT: case RT_OP_ABS: case RT_OP_SIN: case RT_OP_COS:
+  case RT_OP_LOG1P:
     return true;
   case RT_OP_LT: case RT_OP_LE: case RT_OP_GT: case RT_OP_GE: case RT_OP_EQ: case RT_OP_NE:
     return false; /* i1 results */
@@ -376,8 +373,6 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_CONCAT: case RT_OP_SUM: case RT_OP_AMAX: case RT_OP_MATMUL:
   case RT_OP_ALL_GATHER: case RT_OP_REDUCE_SCATTER: case RT_OP_ALL_REDUCE: case RT_OP_WAIT:
     return true;
-  case RT_OP_COUNT:
-    break;
   }
   remat_fatal("unknown rt op id");
 }
@@ -451,24 +446,22 @@ static uint64_t cse_key(MlirStringRef name, int n, const MlirValue *opnds, MlirT
   return (h ^ ptr_hash(t.ptr)) * 1099511628211ull;
 }
 
-/* Collectives talk to other ranks and rt.uniform_philox is costly to duplicate checks of:
- * neither is reused. */
+/* Ops that may be reused: rt ops with one result, except collectives (each one is a
+ * communication of its own) and rt.uniform_philox (no rule emits one). */
 static bool cse_ok(MlirOperation op) {
   rt_op_kind k = rt_op_kind_of(rt_op_lookup(op));
   return k != RT_KIND_NONE && k != RT_KIND_COLLECTIVE && k != RT_KIND_RANDOM &&
          mlirOperationGetNumResults(op) == 1;
 }
 
+/* The key of an op in the table; ops of more than 8 operands (long concats, which no
+ * rule emits) are not in it. */
 static uint64_t cse_key_of(MlirOperation op) {
   MlirValue opnds[8];
   intptr_t n = mlirOperationGetNumOperands(op);
-  uint64_t h = 0;
-  if (n > 8)
-    return 0; /* concats of many operands are not reused */
   for (intptr_t i = 0; i < n; i++)
     opnds[i] = mlirOperationGetOperand(op, i);
-  h = cse_key(op_name(op), (int)n, opnds, vtype(mlirOperationGetResult(op, 0)));
-  return h;
+  return cse_key(op_name(op), (int)n, opnds, vtype(mlirOperationGetResult(op, 0)));
 }
 
 static void cse_insert(ad *a, MlirOperation op) {
@@ -1025,6 +1018,9 @@ static void vjp(ad *a, int i) {
   case RT_OP_LOG:
     acc(a, x, ew(a, "rt.div", g, xv), false);
     return;
+  case RT_OP_LOG1P: /* g / (x + 1) */
+    acc(a, x, ew(a, "rt.div", g, ew(a, "rt.add", xv, cst(a, e, 1.0))), false);
+    return;
   case RT_OP_TANH: { /* g * (1 - y*y) */
     MlirValue yy = ew(a, "rt.mul", out, out);
     acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.sub", cst(a, e, 1.0), yy)), false);
@@ -1128,7 +1124,6 @@ static void vjp(ad *a, int i) {
     return;
   case RT_OP_LT: case RT_OP_LE: case RT_OP_GT: case RT_OP_GE: case RT_OP_EQ: case RT_OP_NE:
   case RT_OP_FULL: case RT_OP_IOTA: case RT_OP_UNIFORM_PHILOX: case RT_OP_NONE:
-  case RT_OP_COUNT:
     break;
   }
   remat_fatal("an active result of an op without a VJP rule");

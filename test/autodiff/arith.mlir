@@ -1,6 +1,6 @@
 // VJPs of rt.add, rt.sub, rt.mul, rt.div and rt.neg, with tensor and scalar operands: the
 // exact backward, then each gradient against central differences.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd add --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd sub --seed 2 | FileCheck %s --check-prefix=FD

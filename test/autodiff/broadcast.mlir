@@ -1,7 +1,7 @@
 // rt.broadcast: the cotangent is summed with rt.sum over the dims the broadcast created
 // (not in `dims`) or expanded from size 1, then reshaped where expanded size-1 dims must
 // come back. Dims of size 1 in the result need no sum.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd bias --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd expand --seed 2 | FileCheck %s --check-prefix=FD

@@ -2,7 +2,7 @@
 // and back; an all-reduce (sum) is its own adjoint; rt.wait passes the cotangent through.
 // Each backward collective is followed by its rt.wait and copies the group attributes.
 // all_reduce and reduce_scatter with max/min are refused (errors.mlir).
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // remat-run simulates a group in one process with every rank holding the same data. That
 // is true of the primals, not of a gathered value's cotangent, so finite differences of

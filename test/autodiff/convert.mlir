@@ -1,7 +1,7 @@
 // rt.convert between float types passes the cotangent back converted to the operand's
 // type; a conversion from or to an integer or i1 type cuts the gradient (the integer
 // value is not differentiable, as in PyTorch).
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd widen --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd through_int --seed 2 | FileCheck %s --check-prefix=FD

@@ -1,7 +1,7 @@
 // rt.matmul: a gets g b^T, b gets a^T g (the last two dims transposed, batched alike).
 // Transposed operands are rt.transpose ops; --remat-fuse folds them into the matmul's
 // operand layout.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd linear --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd batched --seed 2 | FileCheck %s --check-prefix=FD

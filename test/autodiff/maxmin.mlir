@@ -3,7 +3,7 @@
 // NaN passes it to both. A tensor and a scalar: as torch.clamp_min/clamp_max, the tensor
 // gets the whole cotangent where it is >= the scalar (max) or <= it (min), ties included.
 // The numbers at ties are checked in ties.mlir.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd max --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd min --seed 2 | FileCheck %s --check-prefix=FD

@@ -2,7 +2,7 @@
 // attributes and integer scalars, so nothing flows back through them; a dropout mask
 // built from them scales the cotangent. A differentiated argument that no result
 // depends on gets a gradient of zeros (one rt.full).
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd dropout --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd positions --seed 2 | FileCheck %s --check-prefix=FD

@@ -4,7 +4,7 @@
 // A constant exponent c is folded: c = 0 gives the base no gradient, c = 1 passes g,
 // c = 2 multiplies by x (x^1 is x). A constant base folds its log. A run-time scalar
 // exponent uses scalar arith for b - 1 and b == 0. Values at 0 are checked in ties.mlir.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd pow --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd const_exponents --seed 2 | FileCheck %s --check-prefix=FD

@@ -2,7 +2,7 @@
 // backward: the elements equal to the maximum share the cotangent evenly,
 // (g / count) * mask with mask = (x == broadcast(y)) and count = sum(mask). The numbers
 // at ties are checked in ties.mlir.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd sum_rows --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd sum_all --seed 2 | FileCheck %s --check-prefix=FD

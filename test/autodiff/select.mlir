@@ -1,7 +1,7 @@
 // Compares have no gradient (i1 results); rt.select sends the cotangent to the branch
 // it took: select(c, g, 0) to the first, select(c, 0, g) to the second. A scalar branch
 // gets nothing; a scalar i1 condition works the same way.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd relu_like --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd where --seed 2 | FileCheck %s --check-prefix=FD

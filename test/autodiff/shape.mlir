@@ -1,6 +1,6 @@
 // rt.reshape passes the cotangent back reshaped; rt.transpose transposes it by the
 // inverse permutation.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd reshape --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd transpose --wrt 0 --seed 2 | FileCheck %s --check-prefix=FD

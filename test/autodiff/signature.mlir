@@ -5,7 +5,7 @@
 // rt.param, rt.policy and result attributes kept; functions without rt.autodiff are not
 // touched. Cotangents of a value with several uses are summed; a value returned twice
 // receives both tangents; a returned argument receives its tangent directly.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd mixed --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd reorder --wrt 2,0 --seed 2 | FileCheck %s --check-prefix=FD

@@ -3,7 +3,7 @@
 // each element through a reshape to [m, 1], a concat with zeros [m, s-1] and a reshape to
 // [m*s], cut where the last element's zeros run past the end). rt.concat: each operand
 // gets its slice of the cotangent.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd window --wrt 0 --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd strided --wrt 0 --seed 2 | FileCheck %s --check-prefix=FD

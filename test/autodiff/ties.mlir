@@ -7,7 +7,7 @@
 // - rt.pow (torch.pow): the base gets 0 where the exponent is 0 (even at x = 0), the
 //   exponent gets 0 where x = 0 and b >= 0;
 // - rt.amax (torch.amax): tied maxima share the cotangent evenly.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: printf 'tensor<4xf32> 1 2 3 0\ntensor<4xf32> 1 0 5 0\ntensor<4xf32> 1 1 1 1\n' > %t.max.in
 // RUN: remat-run %t.mlir --fn max --inputs %t.max.in --print=full | FileCheck %s --check-prefix=MAX
 // MAX:      tensor<4xf32> 1 2 5 0

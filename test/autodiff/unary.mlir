@@ -3,8 +3,9 @@
 //   erf: g * (2/sqrt(pi) * exp(-(x * x)))        sqrt: g / (y * 2)
 //   rsqrt: (g * -0.5) * (y * y * y)              abs: g * sgn(x), sgn(0) = 0
 //   sin: g * cos(x)       cos: -(g * sin(x))     neg: -g
+//   log1p: g / (x + 1)
 // log, sqrt and rsqrt read exp(x) (positive). abs at 0 is checked in ties.mlir.
-// RUN: remat-opt --remat-autodiff %s > %t.mlir
+// RUN: remat-opt --remat-autodiff --remat-verify %s > %t.mlir
 // RUN: FileCheck %s < %t.mlir
 // RUN: remat-run %t.mlir --check-fd exp --seed 1 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd log --seed 2 | FileCheck %s --check-prefix=FD
@@ -15,6 +16,7 @@
 // RUN: remat-run %t.mlir --check-fd abs --seed 7 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd sin_cos --seed 8 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.mlir --check-fd f64 --seed 9 | FileCheck %s --check-prefix=FD
+// RUN: remat-run %t.mlir --check-fd softplus --seed 10 | FileCheck %s --check-prefix=FD
 // FD: gradient elements agree with central differences
 
 func.func @exp(%x: tensor<8xf32>) -> tensor<8xf32> attributes {rt.autodiff} {
@@ -61,6 +63,13 @@ func.func @sin_cos(%x: tensor<8xf32>) -> tensor<8xf32> attributes {rt.autodiff} 
   %s = "rt.sin"(%x) : (tensor<8xf32>) -> tensor<8xf32>
   %c = "rt.cos"(%x) : (tensor<8xf32>) -> tensor<8xf32>
   %y = "rt.add"(%s, %c) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// softplus(x) = log1p(exp(x))
+func.func @softplus(%x: tensor<8xf32>) -> tensor<8xf32> attributes {rt.autodiff} {
+  %e = "rt.exp"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %y = "rt.log1p"(%e) : (tensor<8xf32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
 }
 
@@ -149,6 +158,16 @@ func.func @f64(%x: tensor<8xf64>) -> tensor<8xf64> attributes {rt.autodiff} {
 // CHECK-NEXT:   %[[MUL_1:.*]] = "rt.mul"(%[[G0]], %[[C]]) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT:   %[[SUB:.*]] = "rt.sub"(%[[MUL_1]], %[[MUL]]) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT:   return %[[Y]], %[[SUB]] : tensor<8xf32>, tensor<8xf32>
+// CHECK-NEXT: }
+// CHECK-LABEL: func.func @softplus(
+// CHECK-SAME:  %[[X:[^:]*]]: tensor<8xf32>, %[[G0:[^:]*]]: tensor<8xf32> {rt.tangent}) -> (tensor<8xf32>, tensor<8xf32>) attributes {rt.num_outputs = 1 : i64} {
+// CHECK-NEXT:   %[[E:.*]] = "rt.exp"(%[[X]]) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:   %[[Y:.*]] = "rt.log1p"(%[[E]]) : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:   %[[ADD:.*]] = "rt.add"(%[[E]], %[[ONE]]) : (tensor<8xf32>, f32) -> tensor<8xf32>
+// CHECK-NEXT:   %[[DIV:.*]] = "rt.div"(%[[G0]], %[[ADD]]) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:   %[[MUL:.*]] = "rt.mul"(%[[DIV]], %[[E]]) : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:   return %[[Y]], %[[MUL]] : tensor<8xf32>, tensor<8xf32>
 // CHECK-NEXT: }
 // CHECK-LABEL: func.func @f64(
 // CHECK-SAME:  %[[X:[^:]*]]: tensor<8xf64>, %[[G0:[^:]*]]: tensor<8xf64> {rt.tangent}) -> (tensor<8xf64>, tensor<8xf64>) attributes {rt.num_outputs = 1 : i64} {
