@@ -161,6 +161,8 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
     const remat_cg_function *fn = &cg->fns[i];
     fprintf(f, "%s %s numel=%lld", fn->kind == REMAT_CG_KERNEL ? "kernel" : "reduction",
             fn->name, (long long)fn->numel);
+    if (fn->kind == REMAT_CG_REDUCTION || fn->row_len > 0)
+      fprintf(f, " row=%lld block=%d", (long long)fn->row_len, REMAT_REDUCE_LANES);
     int in = 0, out = 0;
     for (int p = 0; p < fn->num_params; p++)
       fprintf(f, " %s%d:%s", fn->params[p].is_output ? "out" : "in",

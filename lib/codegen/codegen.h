@@ -20,8 +20,16 @@
  *            (float*, double*, int64_t*, int32_t*, uint8_t*).
  *   nvptx64: `.entry name(params...)` (PTX_Kernel calling convention), a grid-stride loop
  *            over [0, numel) using tid/ntid/ctaid/nctaid.x; any 1-D launch is correct.
- *   reductions: params (input ptr, output ptr), plus (i64 begin, i64 end) over output
- *            elements on the host; one output element per loop iteration / GPU thread.
+ *   row kernels (a kernel holding rt.sum / rt.amax) and reductions of host functions
+ *            (params: input ptr, output ptr): the iteration space is the rows (the kept
+ *            shape K); begin/end on the host count rows; on nvptx64 a block of exactly
+ *            REMAT_REDUCE_LANES threads per row (grid-stride over rows with ctaid.x;
+ *            another block size traps). Results have the reductions' input shape S or K.
+ *   reduction order (the same in lib/runtime/ops.c): the len elements of a row, in
+ *            row-major order of the reduced dims, are dealt to REMAT_REDUCE_LANES lanes
+ *            (lane t: init op e_t op e_{t+256} op ...), then combined as 8 warps of 32 do
+ *            with shuffles: within a warp p[l] op= p[l+off] for off 16,8,4,2,1 (l < off),
+ *            then across warps W[l] op= W[l+off] for off 4,2,1.
  *   storage: f32/f64 native, f16/bf16 as 16-bit patterns, i1 as one byte 0/1, i8/i32/i64
  *            native.
  *
@@ -38,6 +46,10 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
+
+/* The fixed reduction order (see the ABI above). */
+#define REMAT_REDUCE_LANES 256
+#define REMAT_REDUCE_WARP 32
 
 typedef enum remat_target {
   REMAT_TARGET_NVPTX64,
@@ -61,7 +73,8 @@ typedef struct remat_cg_param {
 typedef struct remat_cg_function {
   char *name;
   remat_cg_kind kind;
-  int64_t numel;        /* iteration space: kernel result / reduction output elements */
+  int64_t numel;        /* iterations: loop kernels their elements, row kernels rows */
+  int64_t row_len;      /* row kernels and reductions: elements per row; 0 otherwise */
   MlirOperation source; /* the kernel func.func, or the rt.sum / rt.amax op */
   int num_params;
   remat_cg_param *params;

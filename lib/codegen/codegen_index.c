@@ -82,6 +82,11 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
   MlirValue in = id == RT_OP_IOTA ? (MlirValue){NULL} : mlirOperationGetOperand(op, 0);
   if (id == RT_OP_RESHAPE) /* row-major: the linear index is the same */
     return cg_value_at(k, in, idx);
+  /* In a row kernel, a broadcast back along the reduced dims read at the current element
+   * reads the current row: the per-row value is computed once, and a reduction's result
+   * exists only there. */
+  if (id == RT_OP_BROADCAST && k->row && idx == k->s_idx && cg_broadcast_is_row_aligned(k->row, op))
+    return cg_value_at(k, in, k->row_idx);
   cg_delinearize(m, &out, idx, c);
   if (id == RT_OP_CONCAT)
     return concat(k, op, c);

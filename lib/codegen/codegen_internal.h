@@ -36,14 +36,34 @@ typedef struct cg_memo {
   LLVMValueRef index, result;
 } cg_memo;
 
+/* The row structure of a kernel that holds reductions (or of a host reduction): every
+ * reduction of it reads the input space S and reduces the same dims. A row is one
+ * element of the kept shape K (the reductions' result shape); its len elements are the
+ * reduced coordinates in row-major order. */
+typedef struct cg_row {
+  remat_shape s, kshape, rshape;                         /* S, kept dims K, reduced dims */
+  bool reduced[RT_MAX_RANK];                          /* per dim of S */
+  int64_t kstride[RT_MAX_RANK], rstride[RT_MAX_RANK]; /* strides in S of K's, R's dims */
+  int64_t rows, len;                                  /* numel of K and of R */
+} cg_row;
+
 /* One kernel body being emitted. */
 typedef struct cg_kernel {
   cg_module *m;
   LLVMValueRef fn;
   MlirBlock body;
   LLVMValueRef *params; /* per kernel argument */
+  /* Values that are not block arguments but read from a buffer parameter (the input of
+   * a host reduction). */
+  MlirValue *ext;
+  LLVMValueRef *ext_params;
+  int num_ext;
   cg_memo *memo;
   int num_memo, cap_memo;
+  /* Row kernels: the structure, the current row (an index of K) and, inside an element
+   * loop, the current index of S. A reduction's result exists only at row_idx. */
+  const cg_row *row;
+  LLVMValueRef row_idx, s_idx;
   bool failed; /* a diagnostic was emitted */
 } cg_kernel;
 
@@ -110,13 +130,32 @@ typedef struct cg_loop {
  * last two parameters, nvptx64 uses a grid-stride loop. The builder is left in the body
  * with l->iv the linear index. */
 void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l);
+/* nvptx64 row kernels: `for (r = ctaid.x; r < rows; r += nctaid.x)`, l->iv the row. */
+void cg_loop_open_rows(cg_module *m, LLVMValueRef fn, int64_t rows, cg_loop *l);
 void cg_loop_close(cg_module *m, cg_loop *l);
 /* The host `<name>_packed(void **args, i64 begin, i64 end)` wrapper. */
 void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f);
 
-/* ---- codegen_reduce.c -------------------------------------------------------------- */
+/* ---- codegen_row.c: reductions as a block per row ---------------------------------- */
+/* The row structure of a reduction op (sum/amax over dims of its operand). */
+cg_row cg_row_of(MlirOperation reduction);
+bool cg_row_eq(const cg_row *a, const cg_row *b);
+/* True if broadcast op, read at the current S index of a row kernel, reads its operand
+ * at the current row (the operand has the rows' elements in K's order). */
+bool cg_broadcast_is_row_aligned(const cg_row *row, MlirOperation broadcast);
+/* Emits the body of a row kernel into k->fn (builder at the entry block): the loop over
+ * rows, one phase per level of dependent reductions (a block-wide reduction in the fixed
+ * order of docs/design.md), then the epilogue storing every output: outputs of shape K
+ * once per row, outputs of shape S for each element of the row. kops: the kernel's ops of
+ * shape K, evaluated once per row as soon as the reductions they read are complete. */
+void cg_emit_rows(cg_kernel *k, const cg_row *row, MlirOperation *reds, int nred,
+                  MlirOperation *kops, int nkops, MlirValue *outs, LLVMValueRef *out_params,
+                  int nout);
+/* A reduction of a host function as a function of its own: `name(in, out)`. */
 int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name,
                       remat_cg_function *out);
+/* The value of a reduction result inside a row kernel (its own row only). */
+LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx);
 
 /* ---- codegen_target.c -------------------------------------------------------------- */
 LLVMTargetMachineRef cg_target_machine(remat_target target, int sm);

@@ -38,14 +38,19 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
   bool tensor = mlirTypeIsATensor(t);
   if (!tensor)
     idx = NULL;
-  else if (mlirShapedTypeGetRank(t) == 0)
-    idx = cg_i64(k->m, 0);
+  else if (mlirShapedTypeGetRank(t) == 0) /* in a row kernel of K = []: the row, 0 */
+    idx = k->row && k->row->kshape.rank == 0 && k->row_idx ? k->row_idx : cg_i64(k->m, 0);
   for (int i = k->num_memo - 1; i >= 0; i--)
     if (k->memo[i].value == v.ptr && k->memo[i].index == idx)
       return k->memo[i].result;
 
   LLVMValueRef r = NULL;
-  if (mlirValueIsABlockArgument(v)) {
+  for (int i = 0; i < k->num_ext && !r; i++)
+    if (mlirValueEqual(k->ext[i], v))
+      r = cg_load(k->m, mlirShapedTypeGetElementType(t), k->ext_params[i], idx);
+  if (r)
+    ;
+  else if (mlirValueIsABlockArgument(v)) {
     LLVMValueRef p = k->params[mlirBlockArgumentGetArgNumber(v)];
     if (tensor)
       r = cg_load(k->m, mlirShapedTypeGetElementType(t), p, idx);
@@ -61,7 +66,7 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
     case RT_KIND_STRUCTURAL: r = cg_structural(k, op, idx); break;
     case RT_KIND_RANDOM: r = cg_philox(k, op, idx); break;
     case RT_KIND_NONE: r = cg_arith(k, op); break; /* checked by check_body */
-    case RT_KIND_REDUCTION:
+    case RT_KIND_REDUCTION: return cg_reduction_at(k, v, idx); /* memoized per row */
     case RT_KIND_MATMUL:
     case RT_KIND_COLLECTIVE: remat_fatal("check_body admits no '%s'", rt_op_name(rt_op_lookup(op)));
     }
@@ -86,7 +91,7 @@ static int check_body(MlirBlock body) {
     if (rt_str_eq(name, "func.return"))
       continue;
     if (kind == RT_KIND_ELEMENTWISE || kind == RT_KIND_COMPARE ||
-        kind == RT_KIND_STRUCTURAL || kind == RT_KIND_RANDOM) {
+        kind == RT_KIND_STRUCTURAL || kind == RT_KIND_RANDOM || kind == RT_KIND_REDUCTION) {
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
       if (!is_abi_tensor(t)) {
         rt_emit_error(op, "cannot lower '%.*s' with result type '%s' in a kernel",
@@ -99,7 +104,8 @@ static int check_body(MlirBlock body) {
       continue;
     if (kind != RT_KIND_NONE)
       rt_emit_error(op, "'%.*s' cannot be lowered in a kernel: only elementwise, compare, "
-                        "structural and random rt ops fuse (it belongs in a host function)",
+                        "structural, random and reduction rt ops fuse (it belongs in a host "
+                        "function)",
                     (int)name.length, name.data);
     else
       rt_emit_error(op, "'%.*s' cannot be lowered in a kernel", (int)name.length, name.data);
@@ -108,9 +114,39 @@ static int check_body(MlirBlock body) {
   return errors;
 }
 
-/* Arguments and results of a kernel: tensors (results all of one shape) and scalars of
- * the ABI. */
-static int check_signature(MlirOperation func, MlirType fty) {
+/* The reductions of a kernel body (in order) and its row structure; they must share it.
+ * Returns the number of reductions, -1 after a diagnostic. */
+static int find_reductions(MlirBlock body, MlirOperation **out, cg_row *row) {
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    rt_op_id id = rt_op_lookup(op);
+    if (id != RT_OP_SUM && id != RT_OP_AMAX)
+      continue;
+    cg_row r = cg_row_of(op);
+    if (n == 0)
+      *row = r;
+    else if (!cg_row_eq(row, &r)) {
+      rt_emit_error(op, "a kernel's reductions must all reduce the same dims of one shape "
+                        "(one row structure per kernel)");
+      free(*out);
+      *out = NULL;
+      return -1;
+    }
+    *out = xrealloc(*out, (size_t)n + 1, sizeof **out);
+    (*out)[n++] = op;
+  }
+  return n;
+}
+
+static bool shape_is(MlirType t, const remat_shape *s) {
+  remat_shape a = rt_shape_of(t);
+  return a.rank == s->rank && !memcmp(a.d, s->d, sizeof(int64_t) * (size_t)a.rank);
+}
+
+/* Arguments and results of a kernel: tensors and scalars of the ABI; the results of a
+ * loop kernel have one shape, those of a row kernel the shape S or K of its rows. */
+static int check_signature(MlirOperation func, MlirType fty, const cg_row *row) {
   char tb[128];
   intptr_t ni = mlirFunctionTypeGetNumInputs(fty), nr = mlirFunctionTypeGetNumResults(fty);
   MlirStringRef name = rt_func_name(func);
@@ -130,9 +166,15 @@ static int check_signature(MlirOperation func, MlirType fty) {
   remat_shape s0 = rt_shape_of(mlirFunctionTypeGetResult(fty, 0));
   for (intptr_t i = 0; i < nr; i++) {
     MlirType t = mlirFunctionTypeGetResult(fty, i);
-    remat_shape s = rt_shape_of(t);
-    if (!is_abi_tensor(t) || s.rank != s0.rank ||
-        memcmp(s.d, s0.d, sizeof(int64_t) * (size_t)s.rank)) {
+    if (row && is_abi_tensor(t) && (shape_is(t, &row->s) || shape_is(t, &row->kshape)))
+      continue;
+    if (row) {
+      rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result of a kernel "
+                          "with reductions must have the reductions' input or result shape",
+                    (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    if (!is_abi_tensor(t) || !shape_is(t, &s0)) {
       rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result must be a "
                           "tensor of the shape of result #0",
                     (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
@@ -151,13 +193,20 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
     rt_emit_error(func, "a kernel needs a body");
     return -1;
   }
-  if (check_signature(func, fty) || check_body(body))
+  if (check_body(body))
     return -1;
+  MlirOperation *reds = NULL;
+  cg_row row;
+  int nred = find_reductions(body, &reds, &row);
+  if (nred < 0 || check_signature(func, fty, nred > 0 ? &row : NULL)) {
+    free(reds);
+    return -1;
+  }
 
   int ni = (int)mlirFunctionTypeGetNumInputs(fty), nr = (int)mlirFunctionTypeGetNumResults(fty);
   bool host = m->target == REMAT_TARGET_HOST;
   int np = ni + nr + (host ? 2 : 0);
-  LLVMTypeRef *ptypes = xcalloc((size_t)np, sizeof *ptypes);
+  LLVMTypeRef *ptypes = xcalloc((size_t)(np), sizeof *ptypes);
   out->kind = REMAT_CG_KERNEL;
   out->source = func;
   out->num_params = ni + nr;
@@ -172,7 +221,8 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
   MlirStringRef name = rt_func_name(func);
   out->name = xstrndup(name.data, name.length);
   remat_shape space = rt_shape_of(mlirFunctionTypeGetResult(fty, 0));
-  out->numel = remat_shape_numel(&space);
+  out->numel = nred > 0 ? row.rows : remat_shape_numel(&space);
+  out->row_len = nred > 0 ? row.len : 0;
 
   LLVMValueRef fn = LLVMAddFunction(m->mod, out->name, LLVMFunctionType(m->void_t, ptypes, (unsigned)np, 0));
   free(ptypes);
@@ -180,8 +230,12 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
   LLVMPositionBuilderAtEnd(m->b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
 
-  cg_kernel k = {m, fn, body, NULL, NULL, 0, 0, false};
-  k.params = xcalloc((size_t)ni, sizeof *k.params);
+  cg_kernel k;
+  memset(&k, 0, sizeof k);
+  k.m = m;
+  k.fn = fn;
+  k.body = body;
+  k.params = xcalloc((size_t)(ni > 0 ? ni : 1), sizeof *k.params);
   for (int i = 0; i < ni + nr; i++) {
     char pname[16];
     int len = snprintf(pname, sizeof pname, i < ni ? "in%d" : "out%d", i < ni ? i : i - ni);
@@ -189,15 +243,41 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
     if (i < ni)
       k.params[i] = LLVMGetParam(fn, (unsigned)i);
   }
-  cg_loop loop;
-  cg_loop_open(m, fn, out->numel, &loop);
   MlirOperation ret = mlirBlockGetTerminator(body);
-  for (int j = 0; j < nr; j++) {
-    MlirValue v = mlirOperationGetOperand(ret, j);
-    LLVMValueRef x = cg_value_at(&k, v, loop.iv);
-    cg_store(m, rt_element_type(mlirValueGetType(v)), LLVMGetParam(fn, (unsigned)(ni + j)), loop.iv, x);
+  if (nred > 0) {
+    /* Ops of shape K are evaluated once per row. */
+    MlirOperation *kops = NULL;
+    int nk = 0;
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op)) {
+      rt_op_id id = rt_op_lookup(op);
+      if (id == RT_OP_NONE || id == RT_OP_SUM || id == RT_OP_AMAX ||
+          !shape_is(mlirValueGetType(mlirOperationGetResult(op, 0)), &row.kshape))
+        continue;
+      kops = xrealloc(kops, (size_t)(nk + 1), sizeof *kops);
+      kops[nk++] = op;
+    }
+    MlirValue *outs = xcalloc((size_t)(nr), sizeof *outs);
+    LLVMValueRef *ops = xcalloc((size_t)(nr), sizeof *ops);
+    for (int j = 0; j < nr; j++) {
+      outs[j] = mlirOperationGetOperand(ret, j);
+      ops[j] = LLVMGetParam(fn, (unsigned)(ni + j));
+    }
+    cg_emit_rows(&k, &row, reds, nred, kops, nk, outs, ops, nr);
+    free(ops);
+    free(outs);
+    free(kops);
+  } else {
+    cg_loop loop;
+    cg_loop_open(m, fn, out->numel, &loop);
+    for (int j = 0; j < nr; j++) {
+      MlirValue v = mlirOperationGetOperand(ret, j);
+      LLVMValueRef x = cg_value_at(&k, v, loop.iv);
+      cg_store(m, rt_element_type(mlirValueGetType(v)), LLVMGetParam(fn, (unsigned)(ni + j)), loop.iv, x);
+    }
+    cg_loop_close(m, &loop);
   }
-  cg_loop_close(m, &loop);
+  free(reds);
   LLVMBuildRetVoid(m->b);
   free(k.params);
   free(k.memo);

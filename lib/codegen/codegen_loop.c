@@ -48,6 +48,22 @@ void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l) {
   LLVMPositionBuilderAtEnd(b, body);
 }
 
+void cg_loop_open_rows(cg_module *m, LLVMValueRef fn, int64_t rows, cg_loop *l) {
+  LLVMBuilderRef b = m->b;
+  LLVMValueRef begin = sreg(m, "llvm.nvvm.read.ptx.sreg.ctaid.x");
+  l->step = sreg(m, "llvm.nvvm.read.ptx.sreg.nctaid.x");
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+  l->header = LLVMAppendBasicBlockInContext(m->ctx, fn, "rows");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, fn, "row");
+  l->exit = LLVMAppendBasicBlockInContext(m->ctx, fn, "exit");
+  LLVMBuildBr(b, l->header);
+  LLVMPositionBuilderAtEnd(b, l->header);
+  l->iv = LLVMBuildPhi(b, m->i64, "r");
+  LLVMAddIncoming(l->iv, &begin, &entry, 1);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, l->iv, cg_i64(m, rows), ""), body, l->exit);
+  LLVMPositionBuilderAtEnd(b, body);
+}
+
 void cg_loop_close(cg_module *m, cg_loop *l) {
   LLVMValueRef next = LLVMBuildNSWAdd(m->b, l->iv, l->step, "");
   LLVMBasicBlockRef from = LLVMGetInsertBlock(m->b);

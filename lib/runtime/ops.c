@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codegen/codegen.h"
 #include "half.h"
 #include "philox.h"
 
@@ -410,54 +411,87 @@ static int64_t red_int(rtr_reduce_kind k, int64_t acc, int64_t v) {
                               : (acc < v ? acc : v);
 }
 
+/* The fixed reduction order (docs/design.md, "Reduction order"), shared with the codegen:
+ * the R reduced elements of one output, in row-major order e_0..e_{R-1}, are dealt to
+ * REMAT_REDUCE_LANES lanes (lane t accumulates init, e_t, e_{t+256}, ... in turn), then
+ * the lanes combine as a block of 8 warps of 32 does with shuffles: within each warp
+ * p[l] = p[l] op p[l + off] for off = 16, 8, 4, 2, 1 and l < off, then across the warps'
+ * first lanes W[l] = W[l] op W[l + off] for off = 4, 2, 1. The result is p[0]. */
+#define LANES REMAT_REDUCE_LANES
+#define WARP REMAT_REDUCE_WARP
+
+#define TREE(T, RED)                                                                       \
+  static T tree_##T(rtr_reduce_kind k, T *p) {                                              \
+    for (int w = 0; w < LANES; w += WARP)                                                  \
+      for (int off = WARP / 2; off >= 1; off /= 2)                                         \
+        for (int l = 0; l < off; l++)                                                      \
+          p[w + l] = RED(k, p[w + l], p[w + l + off]);                                     \
+    for (int off = LANES / WARP / 2; off >= 1; off /= 2)                                   \
+      for (int l = 0; l < off; l++)                                                        \
+        p[WARP * l] = RED(k, p[WARP * l], p[WARP * (l + off)]);                            \
+    return p[0];                                                                           \
+  }
+TREE(float, red_f32)
+TREE(double, red_f64)
+TREE(int64_t, red_int)
+
 void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int ndims,
                rtr_reduce_kind kind) {
   bool reduced[RT_MAX_RANK] = {false};
   for (int k = 0; k < ndims; k++)
     reduced[dims[k]] = true;
-  /* stride in `out` of each kept input dim */
-  int64_t ost[RT_MAX_RANK], acc = 1, idx[RT_MAX_RANK];
-  for (int k = in->rank - 1; k >= 0; k--) {
-    ost[k] = reduced[k] ? 0 : acc;
-    if (!reduced[k])
-      acc *= in->dims[k];
+  /* Input strides of the kept dims (row-major over the output) and of the reduced dims
+   * (row-major over one output's elements). */
+  int64_t st[RT_MAX_RANK], kd[RT_MAX_RANK], ks[RT_MAX_RANK], rd[RT_MAX_RANK], rs[RT_MAX_RANK];
+  int nk = 0, nr = 0;
+  int64_t rows = 1, row = 1;
+  strides_of(in, st);
+  for (int k = 0; k < in->rank; k++) {
+    if (reduced[k]) {
+      rd[nr] = in->dims[k], rs[nr++] = st[k];
+      row *= in->dims[k];
+    } else {
+      kd[nk] = in->dims[k], ks[nk++] = st[k];
+      rows *= in->dims[k];
+    }
   }
   domain d = domain_of(out->elem);
-  size_t n = (size_t)out->numel;
-  float *af = d == DOM_F32 ? xmalloc(n * sizeof *af) : NULL;
-  double *ad = d == DOM_F64 ? xmalloc(n * sizeof *ad) : NULL;
-  int64_t *ai = d == DOM_INT ? xmalloc(n * sizeof *ai) : NULL;
-  for (size_t o = 0; o < n; o++) {
-    if (af)
-      af[o] = f32_init(kind);
-    if (ad)
-      ad[o] = (double)f32_init(kind);
-    if (ai)
-      ai[o] = int_init(kind, in->elem);
-  }
-  for (int64_t i = 0; i < in->numel; i++) {
-    unravel(in, i, idx);
-    int64_t o = 0;
-    for (int k = 0; k < in->rank; k++)
-      o += idx[k] * ost[k];
-    if (af)
-      af[o] = red_f32(kind, af[o], rtr_buffer_get_f32(in, i));
-    else if (ad)
-      ad[o] = red_f64(kind, ad[o], rtr_buffer_get_f(in, i));
+  float pf[LANES];
+  double pd[LANES];
+  int64_t pi[LANES];
+  for (int64_t o = 0; o < rows; o++) {
+    int64_t base = 0, rest = o;
+    for (int k = nk - 1; k >= 0; k--) {
+      base += rest % kd[k] * ks[k];
+      rest /= kd[k];
+    }
+    for (int t = 0; t < LANES; t++) {
+      pf[t] = f32_init(kind);
+      pd[t] = (double)f32_init(kind);
+      pi[t] = int_init(kind, in->elem);
+    }
+    for (int64_t j = 0; j < row; j++) {
+      int64_t at = base;
+      rest = j;
+      for (int k = nr - 1; k >= 0; k--) {
+        at += rest % rd[k] * rs[k];
+        rest /= rd[k];
+      }
+      int t = (int)(j % LANES);
+      if (d == DOM_F32)
+        pf[t] = red_f32(kind, pf[t], rtr_buffer_get_f32(in, at));
+      else if (d == DOM_F64)
+        pd[t] = red_f64(kind, pd[t], rtr_buffer_get_f(in, at));
+      else
+        pi[t] = red_int(kind, pi[t], rtr_buffer_get_i(in, at));
+    }
+    if (d == DOM_F32)
+      rtr_buffer_set_f32(out, o, tree_float(kind, pf));
+    else if (d == DOM_F64)
+      rtr_buffer_set_f(out, o, tree_double(kind, pd));
     else
-      ai[o] = red_int(kind, ai[o], rtr_buffer_get_i(in, i));
+      rtr_buffer_set_i(out, o, tree_int64_t(kind, pi));
   }
-  for (size_t o = 0; o < n; o++) {
-    if (af)
-      rtr_buffer_set_f32(out, (int64_t)o, af[o]);
-    else if (ad)
-      rtr_buffer_set_f(out, (int64_t)o, ad[o]);
-    else
-      rtr_buffer_set_i(out, (int64_t)o, ai[o]);
-  }
-  free(af);
-  free(ad);
-  free(ai);
 }
 
 void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block) {

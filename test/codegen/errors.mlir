@@ -3,7 +3,7 @@
 // RUN: not remat-translate --target=host --emit=llvm %s -o %t.ll 2>&1 | FileCheck %s
 
 func.func private @matmul_k0(%a: tensor<2x2xf32>) -> tensor<2x2xf32> attributes {rt.kernel} {
-  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'rt.matmul' cannot be lowered in a kernel: only elementwise, compare, structural and random rt ops fuse (it belongs in a host function)
+  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'rt.matmul' cannot be lowered in a kernel: only elementwise, compare, structural, random and reduction rt ops fuse (it belongs in a host function)
   %0 = "rt.matmul"(%a, %a) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
