@@ -426,6 +426,9 @@ irdl.dialect @rt {
     irdl.results(result: %res)
   }
   // [M,K]x[K,N] or batched [B,M,K]x[B,K,N]
+  // [M,K]x[K,N] or [B,M,K]x[B,K,N]. Optional unit attributes transpose_a / transpose_b
+  // (not declared here: IRDL has no optional attributes; rt_verify checks them): the
+  // operand is read with its last two dims swapped, as cuBLAS transa/transb.
   irdl.operation @matmul {
     %a = irdl.base "!builtin.tensor"
     %b = irdl.base "!builtin.tensor"

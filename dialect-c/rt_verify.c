@@ -329,6 +329,15 @@ static int check_reduction(MlirOperation op, const char *name) {
   return check_same_element(op, name);
 }
 
+/* transpose_a / transpose_b: an optional unit attribute; the operand is read with its
+ * last two dims swapped (cuBLAS transa/transb). -1 when present but not a unit attr. */
+static int matmul_transposed(MlirOperation op, const char *name) {
+  MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a))
+    return 0;
+  return mlirAttributeIsAUnit(a) ? 1 : -1;
+}
+
 static int check_matmul(MlirOperation op) {
   remat_shape a = rt_shape_of(operand_type(op, 0)), b = rt_shape_of(operand_type(op, 1)),
         c = rt_shape_of(result_type(op));
@@ -336,15 +345,26 @@ static int check_matmul(MlirOperation op) {
   remat_shape_str(&a, sa, sizeof sa);
   remat_shape_str(&b, sb, sizeof sb);
   remat_shape_str(&c, sc, sizeof sc);
+  int ta = matmul_transposed(op, "transpose_a"), tb = matmul_transposed(op, "transpose_b");
+  if (ta < 0 || tb < 0) {
+    rt_emit_error(op, "'rt.matmul' transpose_a and transpose_b must be unit attributes");
+    return 1;
+  }
   bool ok = (a.rank == 2 || a.rank == 3) && b.rank == a.rank && c.rank == a.rank;
   int o = a.rank - 2;
-  if (ok)
+  if (ok) { /* the operands as the product reads them */
+    int64_t t;
+    if (ta)
+      t = a.d[o], a.d[o] = a.d[o + 1], a.d[o + 1] = t;
+    if (tb)
+      t = b.d[o], b.d[o] = b.d[o + 1], b.d[o + 1] = t;
     ok = a.d[o + 1] == b.d[o] && c.d[o] == a.d[o] && c.d[o + 1] == b.d[o + 1] &&
          (a.rank == 2 || (a.d[0] == b.d[0] && c.d[0] == a.d[0]));
+  }
   if (!ok) {
-    rt_emit_error(op, "'rt.matmul' shapes do not agree: %s x %s -> %s (expected [M,K]x[K,N]"
-                      "->[M,N] or [B,M,K]x[B,K,N]->[B,M,N])",
-                  sa, sb, sc);
+    rt_emit_error(op, "'rt.matmul' shapes do not agree: %s%s x %s%s -> %s (expected [M,K]x[K,N]"
+                      "->[M,N] or [B,M,K]x[B,K,N]->[B,M,N], read after transpose_a/b)",
+                  sa, ta ? "^T" : "", sb, tb ? "^T" : "", sc);
     return 1;
   }
   MlirType e = rt_element_type(result_type(op));

@@ -85,10 +85,25 @@ rtr_buffer *rtr_buffer_clone(const rtr_buffer *b) {
   return c;
 }
 
+rtr_buffer *rtr_buffer_alias(const rtr_buffer *b, int rank, const int64_t *dims) {
+  rtr_buffer *a = xcalloc(1, sizeof *a);
+  *a = *b;
+  a->is_scalar = false;
+  a->rank = rank;
+  int64_t n = 1;
+  for (int k = 0; k < rank; k++)
+    n *= a->dims[k] = dims[k];
+  if (n != b->numel || rank > RT_MAX_RANK)
+    remat_fatal("alias of %lld elements as %lld", (long long)b->numel, (long long)n);
+  a->borrowed = true;
+  return a;
+}
+
 void rtr_buffer_free(rtr_buffer *b) {
   if (!b)
     return;
-  free(b->data);
+  if (!b->borrowed)
+    free(b->data);
   free(b);
 }
 

@@ -28,7 +28,8 @@ typedef struct rtr_buffer {
   int rank;
   int64_t dims[RT_MAX_RANK];
   int64_t numel;
-  void *data; /* numel * rtr_elem_size(elem) bytes */
+  void *data;    /* numel * rtr_elem_size(elem) bytes */
+  bool borrowed; /* data belongs to another buffer (an alias: rt.reshape) */
 } rtr_buffer;
 
 /* Size of one element in bytes (i1: 1). */
@@ -44,6 +45,9 @@ rtr_buffer *rtr_buffer_new(rtr_elem elem, bool is_scalar, int rank, const int64_
 /* The buffer described by an MLIR type (static tensor or scalar); NULL for another type. */
 rtr_buffer *rtr_buffer_for_type(MlirType type);
 rtr_buffer *rtr_buffer_clone(const rtr_buffer *b);
+/* The same elements under another shape of the same element count, without a copy: the
+ * result borrows b's data (b must outlive it; freeing the alias leaves the data). */
+rtr_buffer *rtr_buffer_alias(const rtr_buffer *b, int rank, const int64_t *dims);
 void rtr_buffer_free(rtr_buffer *b);
 
 /* Same element type, scalar-ness and shape. */

@@ -305,7 +305,11 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
               id == RT_OP_SUM ? RTR_REDUCE_SUM : RTR_REDUCE_MAX);
     return 0;
   }
-  case RT_OP_MATMUL: rtr_matmul(res[0], args[0], args[1], in->opts->matmul_block); return 0;
+  case RT_OP_MATMUL:
+    rtr_matmul(res[0], args[0], args[1], in->opts->matmul_block,
+               !mlirAttributeIsNull(attr(op, "transpose_a")),
+               !mlirAttributeIsNull(attr(op, "transpose_b")));
+    return 0;
   case RT_OP_UNIFORM_PHILOX: {
     double lo = 0, hi = 1;
     rt_get_f64(op, "lo", &lo);
@@ -504,6 +508,15 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
                     (int)name.length, name.data);
       rc = -1;
       break;
+    }
+    if (rt_op_lookup(op) == RT_OP_RESHAPE && no == 1 && nr == 1 && !ops[0]->is_scalar) {
+      /* A reshape is an alias of its operand's buffer: no copy (docs/design.md). */
+      remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+      res[0] = rtr_buffer_alias(ops[0], s.rank, s.d);
+      if (in->opts->trace)
+        in->opts->trace(in->opts->trace_ctx, op, res, 1);
+      frame_put(&fr, mlirOperationGetResult(op, 0), res[0], true);
+      continue;
     }
     for (intptr_t k = 0; k < nr; k++) {
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, k));

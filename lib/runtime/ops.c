@@ -494,36 +494,54 @@ void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int 
   }
 }
 
-void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block) {
+/* Index in a [B,R,C] buffer of element (p, r, c) of the operand as the product reads it:
+ * transposed, the buffer is [B,C,R]. */
+static int64_t operand_at(int64_t p, int64_t r, int64_t c, int64_t R, int64_t C, bool t) {
+  return t ? (p * C + c) * R + r : (p * R + r) * C + c;
+}
+
+void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
+                bool tb) {
   int batched = a->rank == 3;
-  int64_t B = batched ? a->dims[0] : 1, M = a->dims[batched], K = a->dims[batched + 1],
-          N = b->dims[batched + 1];
+  int64_t B = batched ? a->dims[0] : 1, M = out->dims[batched], N = out->dims[batched + 1],
+          K = a->dims[batched + (ta ? 0 : 1)];
   int64_t bm = block > 0 ? block : (M ? M : 1), bn = block > 0 ? block : (N ? N : 1);
   domain d = domain_of(out->elem);
-  /* Operands widened once to the accumulation type. */
+  /* Operands widened once to the accumulation type, in the [B,M,K] and [B,K,N] order the
+   * product reads (a transposed operand is read transposed here, nothing is copied
+   * before). */
   size_t na = (size_t)a->numel, nb = (size_t)b->numel;
   float *fa = NULL, *fb = NULL;
   double *da = NULL, *db = NULL;
   int64_t *ia = NULL, *ib = NULL;
-  if (d == DOM_F32) {
-    fa = xmalloc(na * sizeof *fa), fb = xmalloc(nb * sizeof *fb);
-    for (size_t i = 0; i < na; i++)
-      fa[i] = rtr_buffer_get_f32(a, (int64_t)i);
-    for (size_t i = 0; i < nb; i++)
-      fb[i] = rtr_buffer_get_f32(b, (int64_t)i);
-  } else if (d == DOM_F64) {
-    da = xmalloc(na * sizeof *da), db = xmalloc(nb * sizeof *db);
-    for (size_t i = 0; i < na; i++)
-      da[i] = rtr_buffer_get_f(a, (int64_t)i);
-    for (size_t i = 0; i < nb; i++)
-      db[i] = rtr_buffer_get_f(b, (int64_t)i);
-  } else {
-    ia = xmalloc(na * sizeof *ia), ib = xmalloc(nb * sizeof *ib);
-    for (size_t i = 0; i < na; i++)
-      ia[i] = rtr_buffer_get_i(a, (int64_t)i);
-    for (size_t i = 0; i < nb; i++)
-      ib[i] = rtr_buffer_get_i(b, (int64_t)i);
-  }
+  if (d == DOM_F32)
+    fa = xcalloc(na, sizeof *fa), fb = xcalloc(nb, sizeof *fb);
+  else if (d == DOM_F64)
+    da = xcalloc(na, sizeof *da), db = xcalloc(nb, sizeof *db);
+  else
+    ia = xcalloc(na, sizeof *ia), ib = xcalloc(nb, sizeof *ib);
+  for (int64_t p = 0; p < B; p++)
+    for (int64_t r = 0; r < M; r++)
+      for (int64_t c = 0; c < K; c++) {
+        int64_t i = (p * M + r) * K + c, at = operand_at(p, r, c, M, K, ta);
+        if (fa)
+          fa[i] = rtr_buffer_get_f32(a, at);
+        else if (da)
+          da[i] = rtr_buffer_get_f(a, at);
+        else
+          ia[i] = rtr_buffer_get_i(a, at);
+      }
+  for (int64_t p = 0; p < B; p++)
+    for (int64_t r = 0; r < K; r++)
+      for (int64_t c = 0; c < N; c++) {
+        int64_t i = (p * K + r) * N + c, at = operand_at(p, r, c, K, N, tb);
+        if (fb)
+          fb[i] = rtr_buffer_get_f32(b, at);
+        else if (db)
+          db[i] = rtr_buffer_get_f(b, at);
+        else
+          ib[i] = rtr_buffer_get_i(b, at);
+      }
   for (int64_t p = 0; p < B; p++)
     for (int64_t m0 = 0; m0 < M; m0 += bm)
       for (int64_t n0 = 0; n0 < N; n0 += bn)

@@ -66,9 +66,12 @@ void rtr_concat(rtr_buffer *out, const rtr_buffer *const *ins, int n, int dim);
 /* Reduce over the dims listed (sorted or not); out has them dropped. */
 void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int ndims,
                rtr_reduce_kind kind);
-/* [M,K]x[K,N] or [B,M,K]x[B,K,N]; block > 0 tiles the M and N loops by block (the
- * accumulation order of every element stays k = 0..K-1, so the bits do not change). */
-void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block);
+/* [M,K]x[K,N] or [B,M,K]x[B,K,N]; ta / tb: the operand is stored with its last two dims
+ * swapped (rt.matmul's transpose_a / transpose_b). block > 0 tiles the M and N loops by
+ * block (the accumulation order of every element stays k = 0..K-1, so the bits do not
+ * change). */
+void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
+                bool tb);
 void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
                        double hi);
 /* Collectives over `group` ranks that all hold the same data (see docs/design.md):
