@@ -75,8 +75,19 @@ MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
 
 typedef struct RematFuseOptions {
-  /* [max-ops] most ops in one kernel, constants not counted; 0: unlimited (default 0) */
+  /* [max-ops] most ops in one kernel, views and constants not counted; no producer is
+   * inlined then; 0: unlimited (default 0) */
   int64_t max_ops;
+  /* [grouping] "index": loop fusion by index, reduction kernels, free views (default);
+   * "shape": the previous grouping (one kernel per result shape, views as copies,
+   * reductions in the host), kept to measure before and after */
+  char grouping[REMAT_OPTION_STRING_MAX];
+  /* [duplicate] recompute cheap producers in each consumer kernel when that moves fewer
+   * bytes (default true) */
+  bool duplicate;
+  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
+   * (default "") */
+  char report[REMAT_OPTION_STRING_MAX];
 } RematFuseOptions;
 
 void rematFuseOptionsInit(RematFuseOptions *options);

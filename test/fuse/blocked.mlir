@@ -4,19 +4,20 @@
 // RUN: remat-opt --remat-fuse %s | remat-opt | FileCheck %s
 
 // exp -> matmul -> exp: two kernels around the matmul.
-// CHECK-LABEL: func.func @exp_matmul_exp(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<4x8xf32> {
-// CHECK-NEXT: %0 = call @exp_matmul_exp_k0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "rt.matmul"(%0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2 = call @exp_matmul_exp_k1(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %2 : tensor<4x8xf32>
+// CHECK-LABEL: func.func @exp_matmul_exp(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: %[[V0:.*]] = call @exp_matmul_exp_k0(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.matmul"(%[[V0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V2:.*]] = call @exp_matmul_exp_k1(%[[V1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V2]] : tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @exp_matmul_exp_k0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: func.func private @exp_matmul_exp_k0(%[[ARG0:[^:]*]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @exp_matmul_exp_k1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: func.func private @exp_matmul_exp_k1(%[[ARG0:[^:]*]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4x8xf32>
 // CHECK-NEXT: }
 func.func @exp_matmul_exp(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -28,20 +29,21 @@ func.func @exp_matmul_exp(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x
 // exp -> matmul, and an add that uses both the exp and the matmul: the add cannot join
 // the exp's kernel (it would need the matmul, which needs the kernel); the exp's value
 // is a result of the first kernel and an argument of the second.
-// CHECK-LABEL: func.func @uses_both(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-// CHECK-NEXT: %0 = call @uses_both_k0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "rt.matmul"(%0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2:2 = call @uses_both_k1(%1, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK-NEXT: return %2#0, %2#1 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @uses_both(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK-NEXT: %[[V0:.*]] = call @uses_both_k0(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.matmul"(%[[V0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V2:.*]]:2 = call @uses_both_k1(%[[V1]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: return %[[V2]]#0, %[[V2]]#1 : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @uses_both_k0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: func.func private @uses_both_k0(%[[ARG0:[^:]*]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @uses_both_k1(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "rt.add"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0, %1 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: func.func private @uses_both_k1(%[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.add"(%[[ARG1]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT: }
 func.func @uses_both(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -52,28 +54,27 @@ func.func @uses_both(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf3
 }
 
 // A cycle through two fused groups: kernel A = {a1, a2} would need %t from kernel B,
-// and B = {b1, b2} would need %a1 from A. The transposes put them in different groups:
-// once the [4x8] group uses %b1, the [8x4] group is sealed and %u, %b2 open a third.
-// CHECK-LABEL: func.func @cross(%arg0: tensor<4x8xf32>, %arg1: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
-// CHECK-NEXT: %0 = call @cross_k1(%arg1) : (tensor<8x4xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: %1:2 = call @cross_k0(%arg0, %0) : (tensor<4x8xf32>, tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK-NEXT: %2 = call @cross_k2(%1#0, %arg1) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: return %1#1, %2 : tensor<4x8xf32>, tensor<8x4xf32>
+// and B = {b1, b2} would need %a1 from A. No kernel waits for the other: %b1 has one
+// consumer and is computed inside A at the transposed index, and %a1 (one read of %x per
+// element, as cheap to recompute as to load) is recomputed inside B.
+// CHECK-LABEL: func.func @cross(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
+// CHECK-NEXT: %[[V0:.*]] = call @cross_k0(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = call @cross_k1(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<4x8xf32>, tensor<8x4xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @cross_k0(%arg0: tensor<4x8xf32>, %arg1: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "rt.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2 = "rt.add"(%0, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0, %2 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: func.func private @cross_k0(%[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x4xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.neg"(%[[ARG1]]) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[V2:.*]] = "rt.transpose"(%[[V1]]) {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V3:.*]] = "rt.add"(%[[V0]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V3]] : tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @cross_k1(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.neg"(%arg0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: return %0 : tensor<8x4xf32>
-// CHECK-NEXT: }
-// CHECK-NEXT: func.func private @cross_k2(%arg0: tensor<4x8xf32>, %arg1: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: %1 = "rt.add"(%0, %arg1) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT: return %1 : tensor<8x4xf32>
+// CHECK-NEXT: func.func private @cross_k1(%[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.transpose"(%[[V0]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[V2:.*]] = "rt.add"(%[[V1]], %[[ARG1]]) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: return %[[V2]] : tensor<8x4xf32>
 // CHECK-NEXT: }
 func.func @cross(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>) {
   %a1 = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -88,19 +89,20 @@ func.func @cross(%x: tensor<4x8xf32>, %y: tensor<8x4xf32>) -> (tensor<4x8xf32>, 
 // A later op that does not depend on the matmul still starts a new kernel once the
 // matmul has used the group (the host keeps its order, and the call of a group stands at
 // its last op, so no outside user of the group may come before that op).
-// CHECK-LABEL: func.func @sealed(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-// CHECK-NEXT: %0 = call @sealed_k0(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "rt.matmul"(%0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %2 = call @sealed_k1(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @sealed(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK-NEXT: %[[V0:.*]] = call @sealed_k0(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.matmul"(%[[V0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V2:.*]] = call @sealed_k1(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V1]], %[[V2]] : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @sealed_k0(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: func.func private @sealed_k0(%[[ARG0:[^:]*]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @sealed_k1(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.neg"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %0 : tensor<4x8xf32>
+// CHECK-NEXT: func.func private @sealed_k1(%[[ARG0:[^:]*]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.neg"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4x8xf32>
 // CHECK-NEXT: }
 func.func @sealed(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -110,15 +112,16 @@ func.func @sealed(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>,
 }
 
 // A matmul that does not use the group does not seal it: the group takes %c after it.
-// CHECK-LABEL: func.func @independent_matmul(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<8x8xf32>) -> tensor<4x8xf32> {
-// CHECK-NEXT: %0 = "rt.matmul"(%arg1, %arg2) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = call @independent_matmul_k0(%arg0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-LABEL: func.func @independent_matmul(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<4x8xf32>, %[[ARG2:[^:]*]]: tensor<8x8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT: %[[V0:.*]] = "rt.matmul"(%[[ARG1]], %[[ARG2]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = call @independent_matmul_k0(%[[ARG0]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V1]] : tensor<4x8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: func.func private @independent_matmul_k0(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %1 = "rt.add"(%0, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %1 : tensor<4x8xf32>
+// CHECK-NEXT: func.func private @independent_matmul_k0(%[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.add"(%[[V0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[V1]] : tensor<4x8xf32>
 // CHECK-NEXT: }
 func.func @independent_matmul(%x: tensor<4x8xf32>, %p: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -7,9 +7,13 @@ gen writes one function @g mixing fusible ops of several shapes (elementwise, co
 select, broadcast, reshape, transpose, philox, constants) with host ops (matmul, sum,
 arith on scalars). check evaluates every function of both files symbolically: a value is
 the expression that computes it (op name, attributes, operand expressions), kernel calls
-are expanded with the kernel's body. The returned expressions must be identical, and the
-kernels must have the contract's form: rt.kernel, private, one result shape, no host op.
-Prints "ok: F functions, K kernels" or the first difference, exit 1.
+are expanded with the kernel's body, a matmul's transpose_a / transpose_b is an
+rt.transpose of the operand (and two such transposes cancel). The returned expressions
+must be identical, and the kernels must have the contract's form: rt.kernel, private, no
+host op; without reductions one result shape; with reductions (a row kernel) one row
+structure, results of its input or kept shape. The hosts keep no computing rt op (views
+and matmuls only; with --shape, the previous grouping, reductions too).
+Prints "ok: F functions, K kernels (R row kernels)" or the first difference, exit 1.
 """
 import random
 import re
@@ -108,6 +112,10 @@ def split_refs(text):
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
+def split_types(text):
+    return [t.strip() for t in re.findall(r"tensor<[^>]*>|[\w]+", text)]
+
+
 def parse(path):
     funcs, cur = {}, None
     for line in open(path):
@@ -127,11 +135,45 @@ class Evaluator:
     """Hash-consing symbolic evaluation: a value is the id of (op, attributes and result
     type, operand ids); one memo shared by both files makes equal computations equal."""
 
-    def __init__(self, funcs, memo):
-        self.funcs, self.memo = funcs, memo
+    def __init__(self, funcs, memo, defs):
+        self.funcs, self.memo, self.defs = funcs, memo, defs
 
     def intern(self, e):
         return self.memo.setdefault(e, len(self.memo))
+
+    def transpose(self, x, ty):
+        """The last two dims of operand x (type ty) swapped, as rt.transpose writes it."""
+        dims = shape_of(ty).rstrip("x").split("x")
+        elem = ty.strip()[len("tensor<") + len(shape_of(ty)):-1]
+        perm = list(range(len(dims)))
+        perm[-2], perm[-1] = perm[-1], perm[-2]
+        out = "tensor<%sx%s>" % ("x".join([dims[p] for p in perm]), elem)
+        attrs = "{perm = array<i64: %s>}" % ", ".join(map(str, perm))
+        inner = self.defs.get(x)
+        if inner and inner[0] == "rt.transpose" and inner[1].startswith(attrs):
+            return inner[2][0]  # two swaps cancel
+        e = self.intern(("rt.transpose", attrs + " -> " + out, (x,)))
+        self.defs[e] = ("rt.transpose", attrs + " -> " + out, (x,))
+        return e
+
+    def rt_op(self, name, attrs, operands, types, result):
+        if name == "rt.matmul":
+            ops = list(operands)
+            for k, flag in enumerate(("transpose_a", "transpose_b")):
+                if re.search(r"\b%s\b" % flag, attrs):
+                    ops[k] = self.transpose(ops[k], types[k])
+            attrs = ""
+            operands = tuple(ops)
+        if name == "rt.transpose":
+            inner = self.defs.get(operands[0])
+            if inner and inner[0] == "rt.transpose" and inner[1].split(" -> ")[0] == attrs:
+                perm = [int(p) for p in re.findall(r"\d+", attrs.split("i64:")[1])]
+                if all(perm[perm[i]] == i for i in range(len(perm))):
+                    return inner[2][0]
+        e = (name, attrs + " -> " + result, operands)
+        v = self.intern(e)
+        self.defs[v] = e
+        return v
 
     def run(self, name, inputs):
         f, env = self.funcs[name], {}
@@ -142,8 +184,8 @@ class Evaluator:
             m = RT.match(s)
             if m:
                 operands = tuple(ref(r) for r in split_refs(m.group(4)))
-                env[m.group(1)] = self.intern(
-                    (m.group(3), (m.group(5) or "") + " -> " + m.group(7), operands))
+                env[m.group(1)] = self.rt_op(m.group(3), m.group(5) or "", operands,
+                                             split_types(m.group(6)), m.group(7))
                 continue
             m = CALL.match(s)
             if m:
@@ -170,35 +212,57 @@ def shape_of(ty):
     return m.group(1) if m else None
 
 
-def check(before, after):
-    fb, fa = parse(before), parse(after)
-    kernels = [k for k, f in fa.items() if "rt.kernel" in f["attrs"]]
-    for k in kernels:
-        f = fa[k]
-        if not f["private"]:
-            raise SystemExit("kernel @%s is not private" % k)
-        shapes = {shape_of(t) for t in re.findall(r"tensor<[^>]*>", f["results"])}
+VIEWS = ("rt.reshape", "rt.transpose", "rt.broadcast", "rt.slice")
+REDUCTIONS = ("rt.sum", "rt.amax")
+
+
+def check_kernel(k, f):
+    if not f["private"]:
+        raise SystemExit("kernel @%s is not private" % k)
+    rows = set()
+    for s in f["body"]:
+        if not (RT.match(s) or s.startswith("return") or "arith.constant" in s):
+            raise SystemExit("kernel @%s holds a host op: %s" % (k, s))
+        m = RT.match(s)
+        if m and m.group(3) == "rt.matmul":
+            raise SystemExit("kernel @%s holds a host op: %s" % (k, s))
+        if m and m.group(3) in REDUCTIONS:
+            dims = re.search(r"dims = array<i64(?::\s*([\d, ]*))?>", m.group(5)).group(1) or ""
+            dims = sorted(int(d) for d in dims.replace(" ", "").split(",") if d)
+            shape = shape_of(m.group(6)).rstrip("x").split("x")
+            kept = "x".join(d for i, d in enumerate(shape) if i not in dims and d)
+            rows.add((shape_of(m.group(6)), kept + "x" if kept else ""))
+    shapes = {shape_of(t) for t in re.findall(r"tensor<[^>]*>", f["results"])}
+    if not rows:
         if len(shapes) != 1:
             raise SystemExit("kernel @%s has results of several shapes: %s" % (k, f["results"]))
-        for s in f["body"]:
-            if not (RT.match(s) or s.startswith("return") or "arith.constant" in s):
-                raise SystemExit("kernel @%s holds a host op: %s" % (k, s))
-            m = RT.match(s)
-            if m and m.group(3) in ("rt.matmul", "rt.sum", "rt.amax"):
-                raise SystemExit("kernel @%s holds a host op: %s" % (k, s))
+        return False
+    if len(rows) != 1:
+        raise SystemExit("kernel @%s reduces several row structures: %s" % (k, rows))
+    s, kept = rows.pop()
+    if not shapes <= {s, kept}:
+        raise SystemExit("kernel @%s has results outside its rows' shapes: %s" % (k, f["results"]))
+    return True
+
+
+def check(before, after, shape_mode=False):
+    fb, fa = parse(before), parse(after)
+    kernels = [k for k, f in fa.items() if "rt.kernel" in f["attrs"]]
+    rows = sum(check_kernel(k, fa[k]) for k in kernels)
+    allowed = ("rt.matmul",) + (REDUCTIONS + () if shape_mode else VIEWS)
     hosts = [n for n in fb]
     for n in hosts:
         for s in fa[n]["body"]:
             m = RT.match(s)
-            if m and m.group(3) not in ("rt.matmul", "rt.sum", "rt.amax"):
+            if m and m.group(3) not in allowed:
                 raise SystemExit("fusible op left in host @%s: %s" % (n, s))
-        memo = {}
+        memo, defs = {}, {}
         ins = [("arg", str(i), ()) for i in range(len(fb[n]["args"]))]
-        out_b = Evaluator(fb, memo).run(n, [memo.setdefault(x, len(memo)) for x in ins])
-        out_a = Evaluator(fa, memo).run(n, [memo.setdefault(x, len(memo)) for x in ins])
+        out_b = Evaluator(fb, memo, defs).run(n, [memo.setdefault(x, len(memo)) for x in ins])
+        out_a = Evaluator(fa, memo, defs).run(n, [memo.setdefault(x, len(memo)) for x in ins])
         if out_b != out_a:
             raise SystemExit("@%s computes something else after fusion" % n)
-    print("ok: %d functions, %d kernels" % (len(hosts), len(kernels)))
+    print("ok: %d functions, %d kernels (%d row kernels)" % (len(hosts), len(kernels), rows))
 
 
 if __name__ == "__main__":
@@ -206,4 +270,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "gen":
         sys.stdout.write(gen(int(sys.argv[2]), int(sys.argv[3])))
     else:
-        check(sys.argv[2], sys.argv[3])
+        check(sys.argv[2], sys.argv[3], "--shape" in sys.argv[4:])
