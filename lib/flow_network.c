@@ -473,3 +473,25 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
     solver_free(&s);
     return flow;
 }
+
+int flow_network_write_dimacs(const flow_network *net, size_t source, size_t sink,
+                              FILE *f)
+{
+    /* An infinite edge gets 1 + the sum of finite capacities: every cut through
+     * one then costs more than any cut without, so the minimum cut and its value
+     * do not change whenever a finite cut exists. */
+    double inf = net->finite_sum + 1.0;
+    size_t e;
+
+    if (source >= net->num_nodes || sink >= net->num_nodes || source == sink)
+        return -1;
+    fprintf(f, "c infinite capacity written as %.17g\n", inf);
+    fprintf(f, "p max %zu %zu\n", net->num_nodes, net->num_edges);
+    fprintf(f, "n %zu s\nn %zu t\n", source + 1, sink + 1);
+    for (e = 0; e < net->num_edges; e++) {
+        double c = net->edge_capacity[e];
+        fprintf(f, "a %lu %lu %.17g\n", (unsigned long)net->edge_from[e] + 1,
+                (unsigned long)net->edge_to[e] + 1, c == FLOW_INFINITY ? inf : c);
+    }
+    return ferror(f) ? -1 : 0;
+}

@@ -30,6 +30,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define FLOW_INFINITY INFINITY
 /* Node and edge indices are 32-bit inside the solver to halve its memory. */
@@ -70,5 +71,13 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink);
  * one failed or was infinite, or an edge was added since. */
 int flow_network_source_side(const flow_network *net,
                              unsigned char *source_side);
+
+/* Writes the network in the DIMACS max-flow format (`p max`, `n ... s|t`, one
+ * `a FROM TO CAP` line per edge as added, nodes numbered from 1), for other
+ * max-flow solvers. An infinite capacity is written as 1 + the sum of finite
+ * capacities (stated in a `c` line), which leaves the minimum cut unchanged
+ * when a finite cut exists. -1 on a bad terminal or a write error. */
+int flow_network_write_dimacs(const flow_network *net, size_t source, size_t sink,
+                              FILE *f);
 
 #endif

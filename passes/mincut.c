@@ -382,7 +382,7 @@ static bool has_source_edge(const joint *j, int v) {
  * tags, which lift bans and exclude save tags). */
 /* Builds the network of DESIGN.md (plus the run-once nodes above), solves it and marks
  * V_SAVED. 0, or -1 after a diagnostic. */
-static int cut(joint *j, const mincut_pass *p) {
+static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
   int nodes = 2;
   for (int v = 0; v < j->nvals; v++) {
@@ -437,6 +437,12 @@ static int cut(joint *j, const mincut_pass *p) {
     }
   }
   free(anode);
+  if (dump) {
+    MlirStringRef name = rt_func_name(j->func);
+    fprintf(dump, "c function @%.*s\n", (int)name.length, name.data);
+    if (flow_network_write_dimacs(net, SOURCE, SINK, dump))
+      remat_fatal("flow_network_write_dimacs failed");
+  }
   double t0 = now_ms();
   j->flow = flow_network_max_flow(net, SOURCE, SINK);
   j->solve_ms = now_ms() - t0;
@@ -829,7 +835,8 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
 }
 
 /* Splits one joint function. 0, or -1 after a diagnostic. */
-static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show *show) {
+static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show *show,
+                 FILE *dump) {
   double t0 = now_ms();
   MlirStringRef fname = rt_func_name(func);
   char fwd_name[512], bwd_name[512];
@@ -853,7 +860,7 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   if (rc == 0)
     rc = classify(&j, p);
   if (rc == 0)
-    rc = cut(&j, p);
+    rc = cut(&j, p, dump);
   if (rc == 0) {
     plan(&j);
     rc = count_bytes(&j);
@@ -901,6 +908,16 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     free(funcs.items);
     return;
   }
+  /* dump-network: every joint function's network, one DIMACS problem after another */
+  FILE *dump = p->opts.dump_network[0] ? fopen(p->opts.dump_network, "w") : NULL;
+  if (p->opts.dump_network[0] && !dump) {
+    rt_emit_error(module, "--remat-mincut: cannot open the dump-network file '%s'",
+                  p->opts.dump_network);
+    mlirExternalPassSignalFailure(pass);
+    remat_report_close(rep);
+    free(funcs.items);
+    return;
+  }
   const char *bad;
   remat_show *show = remat_show_open(rep, p->opts.dot, p->opts.timeline, (int)funcs.n, &bad);
   if (bad) {
@@ -908,10 +925,15 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     failed = 1;
   }
   for (size_t i = 0; i < funcs.n && !failed; i++)
-    if (split(funcs.items[i], p, rep, show))
+    if (split(funcs.items[i], p, rep, show, dump))
       failed = 1;
   if (remat_show_close(show, &bad)) {
     rt_emit_error(module, "--remat-mincut: cannot write '%s'", bad);
+    failed = 1;
+  }
+  if (dump && fclose(dump)) {
+    rt_emit_error(module, "--remat-mincut: cannot write the dump-network file '%s'",
+                  p->opts.dump_network);
     failed = 1;
   }
   if (failed)
@@ -944,6 +966,8 @@ static const RematOptionInfo mincut_options[] = {
      "write a Graphviz picture of each split to this file (default none)"},
     {"timeline", REMAT_OPTION_STRING, offsetof(RematMincutOptions, timeline),
      "write an SVG chart of live bytes per step to this file (default none)"},
+    {"dump-network", REMAT_OPTION_STRING, offsetof(RematMincutOptions, dump_network),
+     "write the flow networks to this file (DIMACS max-flow format; default none)"},
 };
 
 static void init_options(void *opts) {

@@ -114,6 +114,9 @@ typedef struct RematMincutOptions {
   /* [timeline] an SVG chart of live bytes per step, no remat against the split, written
    * to this file ("" none; default "") */
   char timeline[REMAT_OPTION_STRING_MAX];
+  /* [dump-network] write each joint function's flow network to this file in the DIMACS
+   * max-flow format, for other solvers (default "": none) */
+  char dump_network[REMAT_OPTION_STRING_MAX];
 } RematMincutOptions;
 
 void rematMincutOptionsInit(RematMincutOptions *options);
