@@ -4,6 +4,12 @@
 // network the max-flow value of each (they must agree: exit 1 otherwise) and the median
 // solve time of each over --runs calls (graph construction not timed).
 //
+// Boost's push-relabel checks flow conservation with exact comparisons (it asserts on
+// doubles), so the peers get integer capacities: the file's capacities times the
+// smallest power of ten that makes them all integers (bytes are integers; scalars weigh
+// bytes x 0.1). remat's solver gets the file's doubles; its value is compared after the
+// same scaling.
+//
 // Usage: maxflow_peers [--runs N] FILE...   (a FILE may hold several networks, one per
 // `p max` line, as --remat-mincut writes one per joint function).
 //
@@ -37,7 +43,32 @@ struct Network {
   size_t nodes = 0, source = 0, sink = 0;
   std::vector<size_t> from, to;  // 0-based
   std::vector<double> cap;
+  std::vector<long long> icap;   // cap * scale
+  double scale = 1;
 };
+
+// The smallest 10^k (k <= 6) that makes every capacity an integer; false if none does.
+bool integer_capacities(Network &g) {
+  for (int k = 0; k <= 6; k++) {
+    double scale = std::pow(10.0, k);
+    bool ok = true;
+    for (double c : g.cap) {
+      double x = c * scale;
+      if (std::fabs(x - std::nearbyint(x)) > 1e-6 * std::max(1.0, std::fabs(x)) || x > 9e15) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) {
+      g.scale = scale;
+      g.icap.clear();
+      for (double c : g.cap)
+        g.icap.push_back((long long)std::nearbyint(c * scale));
+      return true;
+    }
+  }
+  return false;
+}
 
 // Reads every problem of a DIMACS max-flow file. A `c function @name` line names the
 // network that follows.
@@ -47,7 +78,9 @@ bool read_dimacs(const char *path, std::vector<Network> &out) {
     std::fprintf(stderr, "maxflow_peers: error: cannot read '%s'\n", path);
     return false;
   }
-  std::string line, pending = path;
+  std::string stem = path, line, pending;
+  stem = stem.substr(stem.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.find('.'));
   Network *cur = nullptr;
   size_t lineno = 0;
   while (std::getline(in, line)) {
@@ -70,7 +103,7 @@ bool read_dimacs(const char *path, std::vector<Network> &out) {
       }
       out.emplace_back();
       cur = &out.back();
-      cur->name = pending;
+      cur->name = stem + (pending.empty() ? "" : ":" + pending);
       cur->nodes = n;
       cur->from.reserve(m);
       cur->to.reserve(m);
@@ -145,8 +178,8 @@ using BGraph = boost::adjacency_list<
                     boost::property<boost::vertex_distance_t, long,
                                     boost::property<boost::vertex_predecessor_t,
                                                     Traits::edge_descriptor>>>,
-    boost::property<boost::edge_capacity_t, double,
-                    boost::property<boost::edge_residual_capacity_t, double,
+    boost::property<boost::edge_capacity_t, long long,
+                    boost::property<boost::edge_residual_capacity_t, long long,
                                     boost::property<boost::edge_reverse_t,
                                                     Traits::edge_descriptor>>>>;
 
@@ -156,7 +189,7 @@ void build_boost(const Network &g, BGraph &bg) {
   for (size_t e = 0; e < g.cap.size(); e++) {
     auto a = boost::add_edge(g.from[e], g.to[e], bg).first;
     auto b = boost::add_edge(g.to[e], g.from[e], bg).first;
-    cap[a] = g.cap[e];
+    cap[a] = g.icap[e];
     cap[b] = 0;
     rev[a] = b;
     rev[b] = a;
@@ -167,8 +200,8 @@ Result run_boost_bk(const Network &g, int runs) {
   BGraph bg(g.nodes);
   build_boost(g, bg);
   return timed(runs, [&] {
-    return boost::boykov_kolmogorov_max_flow(bg, boost::vertex(g.source, bg),
-                                             boost::vertex(g.sink, bg));
+    return (double)boost::boykov_kolmogorov_max_flow(bg, boost::vertex(g.source, bg),
+                                                     boost::vertex(g.sink, bg));
   });
 }
 
@@ -176,8 +209,8 @@ Result run_boost_pr(const Network &g, int runs) {
   BGraph bg(g.nodes);
   build_boost(g, bg);
   return timed(runs, [&] {
-    return boost::push_relabel_max_flow(bg, boost::vertex(g.source, bg),
-                                        boost::vertex(g.sink, bg));
+    return (double)boost::push_relabel_max_flow(bg, boost::vertex(g.source, bg),
+                                                boost::vertex(g.sink, bg));
   });
 }
 
@@ -188,15 +221,15 @@ Result run_lemon(const Network &g, int runs) {
   std::vector<lemon::SmartDigraph::Node> nodes(g.nodes);
   for (size_t v = 0; v < g.nodes; v++)
     nodes[v] = lg.addNode();
-  lemon::SmartDigraph::ArcMap<double> cap(lg);
+  lemon::SmartDigraph::ArcMap<long long> cap(lg);
   for (size_t e = 0; e < g.cap.size(); e++)
-    cap[lg.addArc(nodes[g.from[e]], nodes[g.to[e]])] = g.cap[e];
+    cap[lg.addArc(nodes[g.from[e]], nodes[g.to[e]])] = g.icap[e];
   return timed(runs, [&] {
     // first phase only, as remat's solver: the flow value and the cut
-    lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<double>> pf(
+    lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<long long>> pf(
         lg, cap, nodes[g.source], nodes[g.sink]);
     pf.runMinCut();
-    return pf.flowValue();
+    return (double)pf.flowValue();
   });
 }
 
@@ -224,16 +257,22 @@ int main(int argc, char **argv) {
     return 1;
   }
   int bad = 0;
-  std::printf("%-28s %8s %8s %16s %11s %11s %11s %11s %s\n", "network", "nodes", "arcs",
+  std::printf("%-22s %8s %8s %16s %11s %11s %11s %11s %s\n", "network", "nodes", "arcs",
               "max-flow", "remat ms", "boost-bk ms", "boost-pr ms", "lemon ms", "values");
-  for (const Network &g : nets) {
+  for (Network &g : nets) {
+    if (!integer_capacities(g)) {
+      std::fprintf(stderr, "maxflow_peers: error: %s: capacities are not integers at any "
+                   "scale up to 10^6\n", g.name.c_str());
+      return 1;
+    }
     Result r[4] = {run_remat(g, runs), run_boost_bk(g, runs), run_boost_pr(g, runs),
                    run_lemon(g, runs)};
+    r[0].value *= g.scale;
     bool same = agree(r[0].value, r[1].value) && agree(r[0].value, r[2].value) &&
                 agree(r[0].value, r[3].value);
     bad += !same;
-    std::printf("%-28s %8zu %8zu %16.10g %11.3f %11.3f %11.3f %11.3f %s\n", g.name.c_str(),
-                g.nodes, g.cap.size(), r[0].value, 1e3 * r[0].seconds, 1e3 * r[1].seconds,
+    std::printf("%-22s %8zu %8zu %16.10g %11.3f %11.3f %11.3f %11.3f %s\n", g.name.c_str(),
+                g.nodes, g.cap.size(), r[0].value / g.scale, 1e3 * r[0].seconds, 1e3 * r[1].seconds,
                 1e3 * r[2].seconds, 1e3 * r[3].seconds, same ? "equal" : "DIFFER");
     if (!same)
       std::printf("  values: remat %.17g, boost-bk %.17g, boost-pr %.17g, lemon %.17g\n",
