@@ -82,6 +82,8 @@ def main():
     ap.add_argument("--models", default="gpt,llama")
     ap.add_argument("--runs", type=int, default=5, help="remat-opt runs and max-flow solves")
     ap.add_argument("--torch-runs", type=int, default=3, help="torch partitioner calls")
+    ap.add_argument("--torch-runs-deep", type=int, default=1,
+                    help="torch partitioner calls above 32 layers (minutes each)")
     args = ap.parse_args()
     build = os.path.realpath(args.build)
     out = os.path.realpath(args.out or os.path.join(build, "bench-peers"))
@@ -99,7 +101,7 @@ def main():
             base = os.path.join(out, f"{model}-{n}")
             imp = [importer, model, "--layers", str(n)] + SIZES.get(model, []) + [
                 "-o", base + ".mlir", "--partition", base + ".json",
-                "--partition-runs", str(args.torch_runs)]
+                "--partition-runs", str(args.torch_runs if n <= 32 else args.torch_runs_deep)]
             t0 = time.time()
             sh(imp)
             t_import = time.time() - t0
@@ -118,6 +120,7 @@ def main():
                 "torch_s": tp["median_s"], "torch_cpu": tp["median_cpu_s"], "remat_s": r_time,
                 "torch_act": tp["saved_activation_bytes"], "torch_par": tp["saved_param_bytes"],
                 "remat_act": saved - params, "remat_par": params, "import_s": t_import,
+                "torch_runs": tp["runs"],
             })
             cmds.append((quote(imp), quote(cut)))
             flows.append(base + ".dimacs")
@@ -144,7 +147,8 @@ def main():
               f"{r['remat_act'] / max(r['torch_act'], 1):.2f} |")
     print()
     for (imp, cut), r in zip(cmds, rows):
-        print(f"- {r['model']} x{r['layers']}: `{imp}` ({r['import_s']:.0f} s with tracing); "
+        print(f"- {r['model']} x{r['layers']}: `{imp}` ({r['import_s']:.0f} s with tracing, "
+              f"torch partitioner median of {r['torch_runs']}); "
               f"`{cut}` (x{args.runs}, median)")
     print(f"\nMax-flow on the dumped networks (`{quote(mf_cmd)}`, median of {args.runs} "
           f"solves each; exit status {mf.returncode}):\n")
