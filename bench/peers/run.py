@@ -48,7 +48,7 @@ def rel(path):
 
 
 def quote(cmd):
-    return " ".join(shlex.quote(rel(c) if c.startswith(ROOT) else c) for c in cmd)
+    return " ".join(shlex.quote(c.replace(ROOT + "/", "")) for c in cmd)
 
 
 def load():
