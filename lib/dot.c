@@ -101,7 +101,14 @@ void remat_dot_begin(FILE *f) {
           fill[K_FWD], cut_color);
 }
 
-void remat_dot_end(FILE *f) { fputs("}\n", f); }
+void remat_dot_end(FILE *f, int nodes) {
+  /* On a few hundred nodes Graphviz spends most of its time placing nodes (network
+   * simplex) and routing splines: a 2-layer GPT (338 nodes) takes 75 s of CPU; with
+   * straight edges and the placement's iterations bounded (nslimit), 1 s. */
+  if (nodes > REMAT_DOT_LARGE)
+    fputs("  splines=line; nslimit=2;\n", f);
+  fputs("}\n", f);
+}
 
 /* Everything the writer derives from the view. */
 typedef struct pic {
@@ -217,7 +224,16 @@ static bool same_key(const char *a, const char *b) {
   return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Chains of single-use elementwise ops of one kind, side and cluster: op b takes the
+/* Ops a chain may hold: elementwise and compare ops, and the views (reshape, transpose,
+ * broadcast, slice) a traced model puts between them. */
+static bool chainable(MlirOperation op) {
+  rt_op_id id = rt_op_lookup(op);
+  rt_op_kind k = rt_op_kind_of(id);
+  return k == RT_KIND_ELEMENTWISE || k == RT_KIND_COMPARE || id == RT_OP_RESHAPE ||
+         id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
+}
+
+/* Chains of single-use chainable ops of one kind, side and cluster: op b takes the
  * chain of the first operand whose op a qualifies (a's only result is used by b alone,
  * is not saved or returned, and a has no successor yet). */
 static void collapse(pic *p) {
@@ -235,15 +251,13 @@ static void collapse(pic *p) {
       }
   for (int b = 0; b < v->nops; b++) {
     kind kb = p->k[v->nargs + b];
-    rt_op_kind ob = rt_op_kind_of(rt_op_lookup(v->ops[b]));
-    if (kb == K_NONE || kb == K_CONST || (ob != RT_KIND_ELEMENTWISE && ob != RT_KIND_COMPARE))
+    if (kb == K_NONE || kb == K_CONST || !chainable(v->ops[b]))
       continue;
     FOR_OPERANDS(v, b, u) {
       int a = v->val_op[u];
       if (a < 0 || p->rep[b] != b)
         continue;
-      rt_op_kind oa = rt_op_kind_of(rt_op_lookup(v->ops[a]));
-      if (p->k[v->nargs + a] != kb || (oa != RT_KIND_ELEMENTWISE && oa != RT_KIND_COMPARE) ||
+      if (p->k[v->nargs + a] != kb || !chainable(v->ops[a]) ||
           v->op_res[a + 1] - v->op_res[a] != 1 || users[u] != 1 || p->returned[u] ||
           (v->vflags[u] & RV_SAVED) || has_next[a] ||
           ((v->oflags[a] ^ v->oflags[b]) & RO_BANNED) || !same_key(p->key[a], p->key[b]))
@@ -269,7 +283,14 @@ static void node_line(FILE *f, const pic *p, int node, const char *indent) {
     val = node;
     unsigned vf = v->vflags[val];
     short_type(v->vals[val], type, sizeof type);
-    snprintf(label, sizeof label, "%%arg%d\n%s%s", val, type,
+    MlirLocation loc = mlirValueGetLocation(v->vals[val]);
+    char name_buf[128];
+    if (mlirLocationIsAName(loc)) { /* an importer's argument name (blocks.0.fc.weight) */
+      MlirStringRef n = mlirIdentifierStr(mlirLocationNameGetName(loc));
+      snprintf(name_buf, sizeof name_buf, "%.*s", (int)n.length, n.data);
+    } else
+      snprintf(name_buf, sizeof name_buf, "%%arg%d", val);
+    snprintf(label, sizeof label, "%s\n%s%s", name_buf, type,
              vf & RV_TANGENT ? "\ntangent" : vf & RV_PARAM ? "\nparam" : "");
     extra = ", shape=invhouse";
   } else {
@@ -359,8 +380,8 @@ static void side_nodes(FILE *f, const pic *p, bool bwd) {
   free(ks);
 }
 
-void remat_dot_function(FILE *f, int index, const remat_split_view *v,
-                        const remat_mem_estimate *e) {
+int remat_dot_function(FILE *f, int index, const remat_split_view *v,
+                       const remat_mem_estimate *e) {
   pic p = {v, index, NULL, NULL, NULL, NULL, NULL, NULL};
   p.k = xcalloc((size_t)v->nargs + v->nops, sizeof *p.k);
   p.rep = xcalloc(v->nops, sizeof *p.rep);
@@ -375,6 +396,9 @@ void remat_dot_function(FILE *f, int index, const remat_split_view *v,
     drawn += p.k[v->nargs + i] != K_NONE;
   if (drawn > REMAT_DOT_COLLAPSE_MIN)
     collapse(&p);
+  int nodes = 2; /* outputs, gradients */
+  for (int n = 0; n < v->nargs + v->nops; n++)
+    nodes += p.k[n] != K_NONE && (n < v->nargs || p.rep[n - v->nargs] == n - v->nargs);
 
   const remat_mem_schedule *nr = &e->c[REMAT_MEM_NO_REMAT], *sp = &e->c[REMAT_MEM_SPLIT];
   int out = v->nargs + v->nops, grad = out + 1;
@@ -451,4 +475,5 @@ void remat_dot_function(FILE *f, int index, const remat_split_view *v,
   free(p.last);
   free(p.key);
   free(p.returned);
+  return nodes;
 }

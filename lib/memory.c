@@ -112,7 +112,9 @@ static void schedule(const sim *s, const plan *p, remat_mem_schedule *out) {
       out->op[n++] = i;
   out->nfwd = n;
   unsigned char *done = xcalloc(v->nops, 1);
-  int *stack = xcalloc(v->nvals, sizeof *stack), *list = xcalloc(v->nops, sizeof *list);
+  /* Each op is expanded once, so the stack holds at most every operand slot once. */
+  int *stack = xcalloc((size_t)v->opnd_start[v->nops] + 1, sizeof *stack);
+  int *list = xcalloc(v->nops, sizeof *list);
   for (int a = 0; a < v->nops; a++) {
     if (!p->in_b[a] || !(v->oflags[a] & RO_BW))
       continue;
@@ -124,7 +126,7 @@ static void schedule(const sim *s, const plan *p, remat_mem_schedule *out) {
         continue;
       done[op] = 1;
       list[nl++] = op;
-      FOR_OPERANDS(v, op, w) stack[top++] = w; /* each op pushed once: top <= uses */
+      FOR_OPERANDS(v, op, w) stack[top++] = w;
     }
     qsort(list, (size_t)nl, sizeof *list, cmp_int);
     for (int k = 0; k < nl; k++)
@@ -260,15 +262,14 @@ static void simulate(const sim *s, const plan *p, remat_mem_schedule *c) {
   free(b.bytes);
 }
 
+/* 2*B*M*N*K = 2 * numel(a) * N, whichever way transpose_a/transpose_b read the operands
+ * (a holds B*M*K elements; the result is [..., M, N]). */
 static double matmul_flops(const remat_split_view *v, int i) {
   remat_shape a = rt_shape_of(mlirValueGetType(v->vals[v->opnd[v->opnd_start[i]]]));
   remat_shape r = rt_shape_of(mlirValueGetType(v->vals[v->op_res[i]]));
-  if (a.rank < 1)
+  if (r.rank < 1)
     return 0;
-  double f = 2.0 * (double)a.d[a.rank - 1]; /* K */
-  for (int d = 0; d < r.rank; d++)
-    f *= (double)r.d[d]; /* B*M*N */
-  return f;
+  return 2.0 * (double)remat_shape_numel(&a) * (double)r.d[r.rank - 1];
 }
 
 /* Ops run in both functions: what the backward spends recomputing. */

@@ -13,7 +13,8 @@
 struct remat_show {
   FILE *report, *dot, *timeline;
   const char *dot_name, *timeline_name;
-  int index; /* splits shown so far */
+  int index;     /* splits shown so far */
+  int dot_nodes; /* nodes drawn so far */
 };
 
 remat_show *remat_show_open(FILE *report, const char *dot, const char *timeline, int nfuncs,
@@ -49,7 +50,7 @@ void remat_show_split(remat_show *s, const remat_split_view *v) {
   if (s->report)
     remat_memory_print(s->report, v, &e);
   if (s->dot)
-    remat_dot_function(s->dot, s->index, v, &e);
+    s->dot_nodes += remat_dot_function(s->dot, s->index, v, &e);
   if (s->timeline)
     remat_timeline_chart(s->timeline, s->index, v, &e);
   s->index++;
@@ -61,7 +62,7 @@ int remat_show_close(remat_show *s, const char **bad) {
   if (!s)
     return 0;
   if (s->dot) {
-    remat_dot_end(s->dot);
+    remat_dot_end(s->dot, s->dot_nodes);
     if (ferror(s->dot) | fclose(s->dot))
       *bad = s->dot_name;
   }

@@ -94,7 +94,7 @@ static void polyline(FILE *f, const axes *a, int index, int k, const remat_mem_s
           index, case_id[k], color[k], k == REMAT_MEM_SPLIT ? "2" : "1.5",
           k == REMAT_MEM_RECOMPUTE_ALL ? " stroke-dasharray=\"5,3\"" : "");
   int n = c->nsteps, cols = (int)((PLOT_R - PLOT_L) * (double)n / a->xmax);
-  if (n <= cols / 2 || cols < 1) {
+  if (n <= cols || cols < 1) { /* at least a pixel per step: every step drawn */
     for (int t = 0; t < n; t++)
       fprintf(f, "%s%.1f,%.1f %.1f,%.1f", t ? " " : "", px(a, t), py(a, (double)c->live[t]),
               px(a, t + 1), py(a, (double)c->live[t]));

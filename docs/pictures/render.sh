@@ -14,3 +14,4 @@ render() { # NAME INPUT
   dot -Tsvg "$here/$1.dot" -o "$here/$1.svg"
 }
 render dropout examples/dropout.mlir
+render gpt examples/gpt-joint.mlir
