@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "remat-c/Remat.h"
+#include "passes.h"
 #include "support.h"
 
 static int set_value(const RematOptionInfo *o, void *opts, const char *v, char *err,
@@ -57,41 +58,96 @@ static const RematOptionInfo *find_option(const RematPassInfo *p, const char *na
   return NULL;
 }
 
+static bool is_separator(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n'; }
+
+/* Splits the next item of TEXT at *pos into NAME (NULL for a bare item) and VALUE, in
+ * place. 1: an item; 0: the end; -1: an unterminated quote (message in err). */
+static int next_item(char *text, size_t *pos, char **name, char **value, char *err,
+                     size_t cap) {
+  size_t i = *pos;
+  while (text[i] && is_separator(text[i]))
+    i++;
+  if (!text[i])
+    return 0;
+  char *start = text + i;
+  while (text[i] && !is_separator(text[i]) && text[i] != '=')
+    i++;
+  if (text[i] != '=') { /* a bare item: continues a list */
+    if (text[i])
+      text[i++] = 0;
+    *name = NULL, *value = start, *pos = i;
+    return 1;
+  }
+  text[i++] = 0;
+  *name = start;
+  if (text[i] == '"') {
+    char *close = strchr(text + i + 1, '"');
+    if (!close) {
+      snprintf(err, cap, "unterminated quote in the value of option '%s'", start);
+      return -1;
+    }
+    *value = text + i + 1;
+    *close = 0;
+    i = (size_t)(close - text) + 1;
+    if (text[i] && !is_separator(text[i])) {
+      snprintf(err, cap, "expected ',' after the quoted value of option '%s'", start);
+      return -1;
+    }
+  } else {
+    *value = text + i;
+    while (text[i] && !is_separator(text[i]))
+      i++;
+  }
+  if (text[i])
+    text[i++] = 0;
+  *pos = i;
+  return 1;
+}
+
 int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opts,
                           char *err, size_t cap) {
-  if (!text)
-    text = "";
-  char *buf = xstrdup(text);
+  char *buf = xstrdup(text ? text : "");
   const RematOptionInfo *last = NULL; /* the string option a bare item continues */
-  int rc = 0;
-  for (char *save = NULL, *item = strtok_r(buf, ", \t\n", &save); item && rc == 0;
-       item = strtok_r(NULL, ", \t\n", &save)) {
-    char *eq = strchr(item, '=');
-    if (!eq) {
-      char *field = last ? (char *)opts + last->offset : NULL;
-      if (!field || strlen(field) + 1 + strlen(item) >= REMAT_OPTION_STRING_MAX) {
-        snprintf(err, cap, "expected 'name=value' for pass '%s', got '%s'", pass->argument,
-                 item);
-        rc = -1;
-        break;
-      }
-      strcat(strcat(field, ","), item);
-      continue;
-    }
-    *eq = 0;
-    const RematOptionInfo *o = find_option(pass, item);
-    if (!o) {
-      snprintf(err, cap, "unknown option '%s' for pass '%s'", item, pass->argument);
+  size_t pos = 0;
+  char *name, *value;
+  int rc = 0, more;
+  while (rc == 0 && (more = next_item(buf, &pos, &name, &value, err, cap)) != 0) {
+    if (more < 0) {
       rc = -1;
       break;
     }
-    rc = set_value(o, opts, eq + 1, err, cap);
+    if (!name) {
+      char *field = last ? (char *)opts + last->offset : NULL;
+      if (!field || strlen(field) + 1 + strlen(value) >= REMAT_OPTION_STRING_MAX) {
+        snprintf(err, cap, "expected 'name=value' for pass '%s', got '%s'", pass->argument,
+                 value);
+        rc = -1;
+        break;
+      }
+      strcat(strcat(field, ","), value);
+      continue;
+    }
+    const RematOptionInfo *o = find_option(pass, name);
+    if (!o) {
+      snprintf(err, cap, "unknown option '%s' for pass '%s'", name, pass->argument);
+      rc = -1;
+      break;
+    }
+    rc = set_value(o, opts, value, err, cap);
     last = o->type == REMAT_OPTION_STRING ? o : NULL;
   }
   free(buf);
   if (rc == 0 && pass->check_options)
     rc = pass->check_options(opts, err, cap) ? -1 : 0;
   return rc;
+}
+
+void remat_options_set_defaults(const RematPassInfo *p, void *opts) {
+  char err[256];
+  memset(opts, 0, p->options_size);
+  for (int i = 0; i < p->num_options; i++)
+    if (set_value(&p->options[i], opts, p->options[i].default_value, err, sizeof err))
+      remat_fatal("default of '%s' of pass '%s': %s", p->options[i].name, p->argument, err);
 }
 
 MlirPass rematCreatePassFromOptions(const RematPassInfo *p, const void *opts, char *err,
@@ -118,13 +174,12 @@ MlirPass rematCreatePass(const char *argument, const char *options, char *err,
     snprintf(err, cap, "pass '%s' is not implemented yet", argument);
     return none;
   }
-  /* Options structs are small plain values: one aligned buffer fits any of them. */
-  _Alignas(max_align_t) unsigned char opts[4096];
-  if (p->options_size > sizeof opts)
-    remat_fatal("the options of '%s' outgrew the buffer", argument);
+  void *opts = xcalloc(1, p->options_size);
   p->init_options(opts);
   /* rematParsePassOptions has run check_options already. */
-  if (rematParsePassOptions(p, options, opts, err, cap))
-    return none;
-  return p->create(opts);
+  MlirPass pass = none;
+  if (rematParsePassOptions(p, options, opts, err, cap) == 0)
+    pass = p->create(opts);
+  free(opts);
+  return pass;
 }

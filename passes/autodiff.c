@@ -32,7 +32,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
-#include "remat-c/Passes.h"
+#include "passes.h"
 #include "report.h"
 #include "rt.h"
 
@@ -1318,46 +1318,17 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   free(funcs.items);
 }
 
-static void construct(void *ud) { (void)ud; }
-static void destruct(void *ud) { free(ud); }
-
-static void *clone_state(void *ud) {
-  RematAutodiffOptions *c = xcalloc(1, sizeof *c);
-  memcpy(c, ud, sizeof *c);
-  return c;
-}
-
-static const RematOptionInfo autodiff_options[] = {
-    {"report", REMAT_OPTION_STRING, offsetof(RematAutodiffOptions, report),
-     "write the report: - for stderr, or a file to append to (default none)"},
-};
-
-static void init_options(void *opts) { memset(opts, 0, sizeof(RematAutodiffOptions)); }
-
-static _Alignas(8) const char autodiff_type_id;
-
 static MlirPass create(const void *options) {
-  RematAutodiffOptions *p = xcalloc(1, sizeof *p);
-  *p = *(const RematAutodiffOptions *)options;
-  MlirExternalPassCallbacks cb = {construct, destruct, NULL, clone_state, run};
-  return mlirCreateExternalPass(
-      mlirTypeIDCreate(&autodiff_type_id), str("RematAutodiff"), str("remat-autodiff"),
-      str("reverse-mode autodiff of rt.autodiff functions into joint functions"),
-      str("builtin.module"), 0, NULL, cb, p);
+  return remat_pass_create(&remat_autodiff_pass, "RematAutodiff", run, options,
+                           sizeof(RematAutodiffOptions));
 }
 
-const RematPassInfo remat_autodiff_pass = {
-    "remat-autodiff",
-    "reverse-mode autodiff: each rt.autodiff function becomes a joint function",
-    "requires verified rt IR; a forward function marked rt.autodiff (or rt.autodiff = "
-    "{wrt = [i, ...]}) of one block of rt and arith ops; keeps its name, forward ops, "
-    "tags, locations, rt.param; appends one {rt.tangent} argument per float tensor result "
-    "and one gradient result per differentiated argument (wrt, default every float tensor "
-    "argument), sets rt.num_outputs",
-    autodiff_options,
-    (int)(sizeof autodiff_options / sizeof *autodiff_options),
-    sizeof(RematAutodiffOptions),
-    init_options,
-    NULL,
-    create,
-};
+REMAT_PASS_INFO(remat_autodiff_pass, RematAutodiffOptions, REMAT_AUTODIFF_OPTIONS,
+                "remat-autodiff",
+                "reverse-mode autodiff: each rt.autodiff function becomes a joint function",
+                "requires verified rt IR; a forward function marked rt.autodiff (or "
+                "rt.autodiff = {wrt = [i, ...]}) of one block of rt and arith ops; keeps its "
+                "name, forward ops, tags, locations, rt.param; appends one {rt.tangent} "
+                "argument per float tensor result and one gradient result per differentiated "
+                "argument (wrt, default every float tensor argument), sets rt.num_outputs",
+                NULL, create)

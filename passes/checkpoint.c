@@ -20,7 +20,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
-#include "remat-c/Passes.h"
+#include "passes.h"
 #include "report.h"
 #include "rt.h"
 
@@ -51,17 +51,6 @@ typedef struct plan {
   bool greedy;
   char report[REMAT_OPTION_STRING_MAX]; /* "": none */
 } plan;
-
-static void init_options(void *p) {
-  checkpoint_options *o = p;
-  memset(o, 0, sizeof *o);
-  strcpy(o->ac, "none");
-  strcpy(o->fsdp, "recompute");
-  strcpy(o->save_ops, "mm");
-  strcpy(o->always_save, "none");
-  o->save_every = 2;
-  o->memory_budget = -1;
-}
 
 /* Parses a comma list of ops for OPTION; "none" adds nothing. 0, or -1 with a message. */
 static int parse_oplist(const char *text, const char *option, oplist *l, char *err,
@@ -977,63 +966,19 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   remat_report_close(rep);
 }
 
-static void construct(void *ud) { (void)ud; }
-static void destruct(void *ud) { free(ud); }
-
-static void *clone(void *ud) {
-  plan *c = xmalloc(sizeof *c);
-  memcpy(c, ud, sizeof *c);
-  return c;
-}
-
-static _Alignas(8) const char checkpoint_pass_id = 0;
-
 static const char contract[] =
     "requires verified rt IR; tags forward ops of joint functions (rt.policy, rt.ac_region, "
     "rt.ac_reason); keeps user tags; replaces only its own earlier tags";
 
 static MlirPass create(const void *options) {
-  plan *p = xmalloc(sizeof *p);
+  plan p;
   char err[256];
-  if (make_plan(options, p, err, sizeof err)) /* check_options ran before: a bug */
+  if (make_plan(options, &p, err, sizeof err)) /* check_options ran before: a bug */
     remat_fatal("unchecked options: %s", err);
-  return mlirCreateExternalPass(
-      mlirTypeIDCreate(&checkpoint_pass_id), str("RematCheckpoint"), str("remat-checkpoint"),
-      str(contract), str("builtin.module"), 0, NULL,
-      (MlirExternalPassCallbacks){construct, destruct, NULL, clone, run}, p);
+  return remat_pass_create(&remat_checkpoint_pass, "RematCheckpoint", run, &p, sizeof p);
 }
 
-#define OPT(name, type, field, help) {name, type, offsetof(checkpoint_options, field), help}
-static const RematOptionInfo checkpoint_option_table[] = {
-    OPT("ac", REMAT_OPTION_STRING, ac,
-        "none | auto | <GiB>: stage heuristic; auto = sqrt(recomputable forward GiB) "
-        "(default none)"),
-    OPT("fsdp", REMAT_OPTION_STRING, fsdp,
-        "recompute | save | off: all-gathers of rt.param arguments (default recompute)"),
-    OPT("save-ops", REMAT_OPTION_STRING, save_ops,
-        "forward ops saved every save-every-th time, the others recomputed: rt op names, "
-        "mm (rank-2 rt.matmul), bmm (batched) (default mm; save-ops=none: off)"),
-    OPT("always-save", REMAT_OPTION_STRING, always_save,
-        "forward ops always saved, not counted by save-ops (as save-ops; default none)"),
-    OPT("save-every", REMAT_OPTION_INT, save_every,
-        "N >= 1: save the 1st, (N+1)th, ... op of save-ops (default 2)"),
-    OPT("memory-budget", REMAT_OPTION_INT, memory_budget,
-        "bytes of forward results saved for the backward, chosen at least recompute cost; "
-        "replaces save-ops (default -1: off)"),
-    OPT("budget-greedy", REMAT_OPTION_BOOL, budget_greedy,
-        "use the greedy budget choice even where the exact one fits (default false)"),
-    OPT("report", REMAT_OPTION_STRING, report,
-        "write the report: - for stderr, or a file to append to (default none)"),
-};
-
-const RematPassInfo remat_checkpoint_pass = {
-    "remat-checkpoint",
-    "tag activation-checkpoint policies (FSDP gathers, save list, stages, budget)",
-    contract,
-    checkpoint_option_table,
-    (int)(sizeof checkpoint_option_table / sizeof *checkpoint_option_table),
-    sizeof(checkpoint_options),
-    init_options,
-    check_options,
-    create,
-};
+REMAT_PASS_INFO(remat_checkpoint_pass, RematCheckpointOptions, REMAT_CHECKPOINT_OPTIONS,
+                "remat-checkpoint",
+                "tag activation-checkpoint policies (FSDP gathers, save list, stages, budget)",
+                contract, check_options, create)

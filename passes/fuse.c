@@ -48,7 +48,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
-#include "remat-c/Passes.h"
+#include "passes.h"
 #include "report.h"
 #include "rt.h"
 #include "support.h"
@@ -1434,23 +1434,6 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
     mlirExternalPassSignalFailure(pass);
 }
 
-static void fuse_construct(void *ud) { (void)ud; }
-
-static void fuse_destruct(void *ud) { free(ud); }
-
-static void *fuse_clone(void *ud) {
-  fuse_options *copy = xcalloc(1, sizeof *copy);
-  *copy = *(const fuse_options *)ud;
-  return copy;
-}
-
-static void fuse_init_options(void *opts) {
-  fuse_options *o = opts;
-  memset(o, 0, sizeof *o);
-  strcpy(o->grouping, "index");
-  o->duplicate = true;
-}
-
 static int fuse_check_options(const void *opts, char *error, size_t cap) {
   const fuse_options *o = opts;
   if (o->max_ops < 0) {
@@ -1470,39 +1453,10 @@ static const char fuse_contract[] =
     "recomputed per consumer) as func.func private @<fn>_k<N> {rt.kernel} called with "
     "func.call; folds transposes into rt.matmul; keeps host op order, tags and locations";
 
-static uint64_t fuse_type_id; /* its address identifies the pass (8-byte aligned) */
-
 static MlirPass fuse_create(const void *opts) {
-  MlirExternalPassCallbacks cb = {fuse_construct, fuse_destruct, NULL, fuse_clone, fuse_run};
-  return mlirCreateExternalPass(
-      mlirTypeIDCreate(&fuse_type_id), mlirStringRefCreateFromCString("RematFuse"),
-      mlirStringRefCreateFromCString("remat-fuse"),
-      mlirStringRefCreateFromCString(fuse_contract),
-      mlirStringRefCreateFromCString("builtin.module"), 0, NULL, cb, fuse_clone((void *)opts));
+  return remat_pass_create(&remat_fuse_pass, "RematFuse", fuse_run, opts, sizeof(fuse_options));
 }
 
-static const RematOptionInfo fuse_option_table[] = {
-    {"max-ops", REMAT_OPTION_INT, offsetof(fuse_options, max_ops),
-     "most ops in one kernel, views and constants not counted; no producer is inlined "
-     "then (0: unlimited, default)"},
-    {"grouping", REMAT_OPTION_STRING, offsetof(fuse_options, grouping),
-     "index (default): loop fusion by index, reduction kernels, free views; shape: the "
-     "previous grouping, one kernel per result shape"},
-    {"duplicate", REMAT_OPTION_BOOL, offsetof(fuse_options, duplicate),
-     "recompute cheap producers in each consumer kernel when that moves fewer bytes "
-     "(default true)"},
-    {"report", REMAT_OPTION_STRING, offsetof(fuse_options, report),
-     "write the report: - for stderr, or a file to append to (default none)"},
-};
-
-const RematPassInfo remat_fuse_pass = {
-    "remat-fuse",
-    "outline fused work (elementwise, views, reductions) into rt.kernel functions",
-    fuse_contract,
-    fuse_option_table,
-    sizeof fuse_option_table / sizeof *fuse_option_table,
-    sizeof(fuse_options),
-    fuse_init_options,
-    fuse_check_options,
-    fuse_create,
-};
+REMAT_PASS_INFO(remat_fuse_pass, RematFuseOptions, REMAT_FUSE_OPTIONS, "remat-fuse",
+                "outline fused work (elementwise, views, reductions) into rt.kernel functions",
+                fuse_contract, fuse_check_options, fuse_create)

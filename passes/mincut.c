@@ -32,7 +32,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
-#include "remat-c/Passes.h"
+#include "passes.h"
 #include "report.h"
 #include "rt.h"
 #include "show.h"
@@ -51,8 +51,6 @@ typedef struct mincut_pass {
   RematMincutOptions opts;
   bool banned[RT_OP_COUNT]; /* from opts.ban and opts.ban_random */
 } mincut_pass;
-
-static const char default_ban[] = "matmul,reduction,collective";
 
 /* Fills banned[] from a comma list of op names and kind names. 0, or -1 with a message. */
 static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT], char *err,
@@ -942,42 +940,6 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   free(funcs.items);
 }
 
-static void construct(void *ud) { (void)ud; }
-static void destruct(void *ud) { free(ud); }
-
-static void *clone_state(void *ud) {
-  mincut_pass *c = xcalloc(1, sizeof *c);
-  memcpy(c, ud, sizeof *c);
-  return c;
-}
-
-static const RematOptionInfo mincut_options[] = {
-    {"scalar-factor", REMAT_OPTION_DOUBLE, offsetof(RematMincutOptions, scalar_factor),
-     "weight of scalars and 0-d values per byte, >= 0 (default 0.1)"},
-    {"params-free", REMAT_OPTION_BOOL, offsetof(RematMincutOptions, params_free),
-     "rt.param arguments cost nothing to save (default true)"},
-    {"ban", REMAT_OPTION_STRING, offsetof(RematMincutOptions, ban),
-     "ops never recomputed: op and kind names, or none (default matmul,reduction,collective)"},
-    {"ban-random", REMAT_OPTION_BOOL, offsetof(RematMincutOptions, ban_random),
-     "also ban rt.uniform_philox: save masks instead of seeds (default false)"},
-    {"report", REMAT_OPTION_STRING, offsetof(RematMincutOptions, report),
-     "write the report: - for stderr, or a file to append to (default none)"},
-    {"dot", REMAT_OPTION_STRING, offsetof(RematMincutOptions, dot),
-     "write a Graphviz picture of each split to this file (default none)"},
-    {"timeline", REMAT_OPTION_STRING, offsetof(RematMincutOptions, timeline),
-     "write an SVG chart of live bytes per step to this file (default none)"},
-    {"dump-network", REMAT_OPTION_STRING, offsetof(RematMincutOptions, dump_network),
-     "write the flow networks to this file (DIMACS max-flow format; default none)"},
-};
-
-static void init_options(void *opts) {
-  RematMincutOptions *o = opts;
-  memset(o, 0, sizeof *o);
-  o->scalar_factor = 0.1;
-  o->params_free = true;
-  snprintf(o->ban, sizeof o->ban, "%s", default_ban);
-}
-
 static int check_options(const void *opts, char *err, size_t cap) {
   const RematMincutOptions *o = opts;
   bool banned[RT_OP_COUNT];
@@ -988,32 +950,18 @@ static int check_options(const void *opts, char *err, size_t cap) {
   return parse_ban(o->ban, o->ban_random, banned, err, cap);
 }
 
-static _Alignas(8) const char mincut_type_id;
-
 /* Options arrive checked (rematParsePassOptions or rematCreatePassFromOptions). */
 static MlirPass create(const void *options) {
-  const RematMincutOptions *o = options;
-  mincut_pass *p = xcalloc(1, sizeof *p);
-  p->opts = *o;
+  mincut_pass p = {.opts = *(const RematMincutOptions *)options};
   char err[256];
-  if (parse_ban(o->ban, o->ban_random, p->banned, err, sizeof err))
-    remat_fatal("unchecked ban list");
-  MlirExternalPassCallbacks cb = {construct, destruct, NULL, clone_state, run};
-  return mlirCreateExternalPass(
-      mlirTypeIDCreate(&mincut_type_id), str("RematMincut"), str("remat-mincut"),
-      str("min-cut split of joint functions into forward and backward"),
-      str("builtin.module"), 0, NULL, cb, p);
+  if (parse_ban(p.opts.ban, p.opts.ban_random, p.banned, err, sizeof err))
+    remat_fatal("unchecked ban list: %s", err);
+  return remat_pass_create(&remat_mincut_pass, "RematMincut", run, &p, sizeof p);
 }
 
-const RematPassInfo remat_mincut_pass = {
-    "remat-mincut",
-    "min-cut split of joint functions into @f_fwd and @f_bwd",
-    "requires verified rt IR, joint functions of rt/arith ops with rt.tangent arguments; "
-    "keeps op order, locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
-    mincut_options,
-    (int)(sizeof mincut_options / sizeof *mincut_options),
-    sizeof(RematMincutOptions),
-    init_options,
-    check_options,
-    create,
-};
+REMAT_PASS_INFO(remat_mincut_pass, RematMincutOptions, REMAT_MINCUT_OPTIONS, "remat-mincut",
+                "min-cut split of joint functions into @f_fwd and @f_bwd",
+                "requires verified rt IR, joint functions of rt/arith ops with rt.tangent "
+                "arguments; keeps op order, locations, tags; replaces each joint @f by @f_fwd "
+                "and @f_bwd",
+                check_options, create)

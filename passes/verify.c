@@ -7,34 +7,22 @@
  *
  * Contract: requires a module; keeps everything (changes no IR); fails with one diagnostic
  * per problem. */
-#include "remat-c/Remat.h"
+#include "passes.h"
 
-static void nothing(void *user_data) { (void)user_data; }
-static void *clone_nothing(void *user_data) { return user_data; }
-
-static void run(MlirOperation module, MlirExternalPass pass, void *user_data) {
-  (void)user_data;
+static void run(MlirOperation module, MlirExternalPass pass, void *state) {
+  (void)state;
   if (mlirLogicalResultIsFailure(rematVerify(module)))
     mlirExternalPassSignalFailure(pass);
 }
 
-static void init_options(void *options) { (void)options; }
-
-static _Alignas(8) const char verify_pass_id;
-
 static MlirPass create(const void *options) {
   (void)options;
-  MlirExternalPassCallbacks cb = {nothing, nothing, NULL, clone_nothing, run};
-  return mlirCreateExternalPass(
-      mlirTypeIDCreate(&verify_pass_id), mlirStringRefCreateFromCString("RematVerify"),
-      mlirStringRefCreateFromCString("remat-verify"),
-      mlirStringRefCreateFromCString("check rt IR beyond IRDL (shapes, joint functions)"),
-      mlirStringRefCreateFromCString("builtin.module"), 0, NULL, cb, NULL);
+  return remat_pass_create(&remat_verify_pass, "RematVerify", run, NULL, 0);
 }
 
-const RematPassInfo remat_verify_pass = {
-    "remat-verify",
-    "check rt IR beyond IRDL: shapes of every rt op, static shapes, joint functions",
-    "requires a module; keeps all IR (changes nothing); fails with one diagnostic per "
-    "problem",
-    NULL, 0, 0, init_options, NULL, create};
+REMAT_PASS_INFO_NO_OPTIONS(remat_verify_pass, "remat-verify",
+                           "check rt IR beyond IRDL: shapes of every rt op, static shapes, "
+                           "joint functions",
+                           "requires a module; keeps all IR (changes nothing); fails with one "
+                           "diagnostic per problem",
+                           create)

@@ -33,8 +33,13 @@ static void usage(FILE *f) {
     fprintf(f, "  --%-24s %s\n", p->argument, p->create ? p->summary : "not implemented yet");
     if (p->contract && *p->contract)
       fprintf(f, "      %s\n", p->contract);
-    for (int k = 0; k < p->num_options; k++)
-      fprintf(f, "      %-22s %s\n", p->options[k].name, p->options[k].help);
+    for (int k = 0; k < p->num_options; k++) {
+      const RematOptionInfo *o = &p->options[k];
+      fprintf(f, "      %-22s %s", o->name, o->help);
+      if (o->default_value && *o->default_value)
+        fprintf(f, " (default %s)", o->default_value);
+      fputc('\n', f);
+    }
   }
 }
 
@@ -54,38 +59,43 @@ static bool is_tool_flag(const char *a) {
          !strncmp(a, "--remat-timeline=", 17);
 }
 
-/* Builds a remat pass from its option text; its string options "report", "dot" and
- * "timeline" that the text leaves empty take the tool's flags. Returns a null pass after
- * printing an error. */
+/* Builds a remat pass from its option text with rematCreatePass; each string option
+ * "report", "dot" and "timeline" of the pass takes the tool's flag unless the text sets
+ * it (a later item overrides an earlier one). Returns a null pass after printing an
+ * error. */
 static MlirPass create_pass(const RematPassInfo *p, const char *text, const options *tool) {
   char err[512];
   MlirPass none = {NULL};
-  if (!p->create) {
-    fprintf(stderr, "remat-opt: error: --%s: pass '%s' is not implemented yet\n", p->argument,
-            p->argument);
+  size_t n = strlen(text) + 1;
+  for (int k = 0; k < p->num_options; k++)
+    n += REMAT_OPTION_STRING_MAX + 32;
+  char *full = malloc(n), *at = full;
+  if (!full) {
+    fprintf(stderr, "remat-opt: error: out of memory\n");
     return none;
   }
-  void *opts = calloc(1, p->options_size ? p->options_size : 1);
-  if (!opts)
-    abort();
-  p->init_options(opts);
-  if (rematParsePassOptions(p, text, opts, err, sizeof err)) {
-    fprintf(stderr, "remat-opt: error: --%s: %s\n", p->argument, err);
-    free(opts);
-    return none;
-  }
+  *at = 0;
   for (int k = 0; k < p->num_options; k++) {
     const RematOptionInfo *o = &p->options[k];
-    char *field = (char *)opts + o->offset;
     const char *v = !strcmp(o->name, "report")     ? tool->report
                     : !strcmp(o->name, "dot")      ? tool->dot
                     : !strcmp(o->name, "timeline") ? tool->timeline
                                                    : NULL;
-    if (v && o->type == REMAT_OPTION_STRING && !*field)
-      snprintf(field, REMAT_OPTION_STRING_MAX, "%s", v);
+    if (!v || o->type != REMAT_OPTION_STRING)
+      continue;
+    if (strchr(v, '"') || strlen(v) >= REMAT_OPTION_STRING_MAX) {
+      fprintf(stderr, "remat-opt: error: the file name '%s' cannot be passed to option '%s' "
+                      "of --%s\n", v, o->name, p->argument);
+      free(full);
+      return none;
+    }
+    at += sprintf(at, "%s=\"%s\",", o->name, v);
   }
-  MlirPass pass = p->create(opts);
-  free(opts);
+  strcpy(at, text);
+  MlirPass pass = rematCreatePass(p->argument, full, err, sizeof err);
+  if (!pass.ptr)
+    fprintf(stderr, "remat-opt: error: --%s: %s\n", p->argument, err);
+  free(full);
   return pass;
 }
 
@@ -115,13 +125,13 @@ static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
     return 0;
   }
   const char *name = arg + 2, *eq = strchr(name, '=');
-  char pass_name[128];
-  size_t len = eq ? (size_t)(eq - name) : strlen(name);
-  if (len >= sizeof pass_name)
-    len = sizeof pass_name - 1;
-  memcpy(pass_name, name, len);
-  pass_name[len] = 0;
+  char *pass_name = strndup(name, eq ? (size_t)(eq - name) : strlen(name));
+  if (!pass_name) {
+    fprintf(stderr, "remat-opt: error: out of memory\n");
+    return -1;
+  }
   const RematPassInfo *info = rematLookupPass(pass_name);
+  free(pass_name);
   if (!info) {
     fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", arg);
     return -1;

@@ -8,17 +8,21 @@
  *   o.max_ops = 8;
  *   MlirPass p = rematCreateFusePass(&o, err, sizeof err);
  *
- * The names in brackets are the option names of the textual syntax (remat-opt
- * --remat-fuse=max-ops=8, mlir-opt -p 'builtin.module(remat-fuse{max-ops=8})',
- * rematCreatePass); both ways build the same pass.
+ * Each pass's options are declared once, in its list REMAT_<PASS>_OPTIONS below: one
+ * X(S, field, "name", TYPE, "default", "help") per option. The struct's fields, the
+ * defaults rematXxxOptionsInit sets, the rows remat-opt --help prints and the textual
+ * syntax (remat-opt --remat-fuse=max-ops=8, mlir-opt -p
+ * 'builtin.module(remat-fuse{max-ops=8})', rematCreatePass) all come from it, so both ways
+ * build the same pass. TYPE is BOOL (bool), INT (int64_t), DOUBLE (double) or STRING (a
+ * NUL-terminated char array of REMAT_OPTION_STRING_MAX bytes; a comma list is kept as
+ * written); "default" is the value in the textual syntax.
  *
  * Conventions (as in remat-c/Remat.h): a constructor copies the options; it checks them
  * and returns a null MlirPass (pass.ptr == NULL) with a NUL-terminated message in
  * error[error_cap] when they are invalid; the returned pass is the caller's until added to
  * a pass manager (mlirPassManagerAddOwnedPass). Errors in the IR a pass runs on are MLIR
  * diagnostics at the op's location, and the pass manager's run fails. Each pass runs on a
- * builtin.module. String options are NUL-terminated char arrays of
- * REMAT_OPTION_STRING_MAX bytes. */
+ * builtin.module. */
 #ifndef REMAT_C_PASSES_H
 #define REMAT_C_PASSES_H
 
@@ -28,12 +32,21 @@
 extern "C" {
 #endif
 
+/* A field of an options struct, from an option list entry. */
+#define REMAT_OPTION_FIELD(S, field, name, type, def, help) REMAT_OPTION_FIELD_##type(field)
+#define REMAT_OPTION_FIELD_BOOL(field) bool field;
+#define REMAT_OPTION_FIELD_INT(field) int64_t field;
+#define REMAT_OPTION_FIELD_DOUBLE(field) double field;
+#define REMAT_OPTION_FIELD_STRING(field) char field[REMAT_OPTION_STRING_MAX];
+
 /* ---- --remat-autodiff: forward functions (rt.autodiff) become joint functions ------ */
 
+#define REMAT_AUTODIFF_OPTIONS(X, S)                                                       \
+  X(S, report, "report", STRING, "",                                                       \
+    "write the report: - for stderr, or a file to append to; empty: none")
+
 typedef struct RematAutodiffOptions {
-  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
-   * (default "") */
-  char report[REMAT_OPTION_STRING_MAX];
+  REMAT_AUTODIFF_OPTIONS(REMAT_OPTION_FIELD, RematAutodiffOptions)
 } RematAutodiffOptions;
 
 void rematAutodiffOptionsInit(RematAutodiffOptions *options);
@@ -42,30 +55,28 @@ MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *erro
 
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
 
+#define REMAT_CHECKPOINT_OPTIONS(X, S)                                                     \
+  X(S, ac, "ac", STRING, "none",                                                           \
+    "none | auto | <GiB>: stage heuristic; auto = sqrt(recomputable forward GiB)")          \
+  X(S, fsdp, "fsdp", STRING, "recompute",                                                  \
+    "recompute | save | off: all-gathers of rt.param arguments")                           \
+  X(S, save_ops, "save-ops", STRING, "mm",                                                 \
+    "forward ops saved every save-every-th time, the others recomputed: rt op names, "     \
+    "mm (rank-2 rt.matmul), bmm (batched); none: off")                                     \
+  X(S, always_save, "always-save", STRING, "none",                                         \
+    "forward ops always saved, not counted by save-ops (as save-ops)")                     \
+  X(S, save_every, "save-every", INT, "2",                                                 \
+    "N >= 1: save the 1st, (N+1)th, ... op of save-ops")                                   \
+  X(S, memory_budget, "memory-budget", INT, "-1",                                          \
+    "bytes of forward results saved for the backward, chosen at least recompute cost; "    \
+    "replaces save-ops; -1: off")                                                          \
+  X(S, budget_greedy, "budget-greedy", BOOL, "false",                                      \
+    "use the greedy budget choice even where the exact one fits")                          \
+  X(S, report, "report", STRING, "",                                                       \
+    "write the report: - for stderr, or a file to append to; empty: none")
+
 typedef struct RematCheckpointOptions {
-  /* [ac] "none" | "auto" | "<GiB>": stage heuristic; auto = sqrt(recomputable forward
-   * GiB) (default "none") */
-  char ac[REMAT_OPTION_STRING_MAX];
-  /* [fsdp] "recompute" | "save" | "off": all-gathers of rt.param arguments
-   * (default "recompute") */
-  char fsdp[REMAT_OPTION_STRING_MAX];
-  /* [save-ops] comma list of forward ops saved every save_every-th time, the others
-   * recomputed: rt op names and the kinds mm (rank-2 rt.matmul) and bmm (batched);
-   * "none": off (default "mm") */
-  char save_ops[REMAT_OPTION_STRING_MAX];
-  /* [always-save] comma list (as save_ops) of forward ops always saved, not counted by
-   * save_ops; "none": off (default "none") */
-  char always_save[REMAT_OPTION_STRING_MAX];
-  /* [save-every] N >= 1: save the 1st, (N+1)th, ... op of save_ops (default 2) */
-  int64_t save_every;
-  /* [memory-budget] bytes of forward results saved for the backward, chosen at least
-   * recompute cost; replaces save_ops; -1: off (default -1) */
-  int64_t memory_budget;
-  /* [budget-greedy] the greedy budget choice even where the exact one fits (false) */
-  bool budget_greedy;
-  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
-   * (default "") */
-  char report[REMAT_OPTION_STRING_MAX];
+  REMAT_CHECKPOINT_OPTIONS(REMAT_OPTION_FIELD, RematCheckpointOptions)
 } RematCheckpointOptions;
 
 void rematCheckpointOptionsInit(RematCheckpointOptions *options);
@@ -74,20 +85,21 @@ MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *
 
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
 
+#define REMAT_FUSE_OPTIONS(X, S)                                                           \
+  X(S, max_ops, "max-ops", INT, "0",                                                       \
+    "most ops in one kernel, views and constants not counted; no producer is inlined "     \
+    "then; 0: unlimited")                                                                  \
+  X(S, grouping, "grouping", STRING, "index",                                              \
+    "index: loop fusion by index, reduction kernels, free views; shape: the previous "     \
+    "grouping (one kernel per result shape, views as copies, reductions in the host), "    \
+    "kept to measure before and after")                                                   \
+  X(S, duplicate, "duplicate", BOOL, "true",                                               \
+    "recompute cheap producers in each consumer kernel when that moves fewer bytes")       \
+  X(S, report, "report", STRING, "",                                                       \
+    "write the report: - for stderr, or a file to append to; empty: none")
+
 typedef struct RematFuseOptions {
-  /* [max-ops] most ops in one kernel, views and constants not counted; no producer is
-   * inlined then; 0: unlimited (default 0) */
-  int64_t max_ops;
-  /* [grouping] "index": loop fusion by index, reduction kernels, free views (default);
-   * "shape": the previous grouping (one kernel per result shape, views as copies,
-   * reductions in the host), kept to measure before and after */
-  char grouping[REMAT_OPTION_STRING_MAX];
-  /* [duplicate] recompute cheap producers in each consumer kernel when that moves fewer
-   * bytes (default true) */
-  bool duplicate;
-  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
-   * (default "") */
-  char report[REMAT_OPTION_STRING_MAX];
+  REMAT_FUSE_OPTIONS(REMAT_OPTION_FIELD, RematFuseOptions)
 } RematFuseOptions;
 
 void rematFuseOptionsInit(RematFuseOptions *options);
@@ -95,28 +107,27 @@ MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error, size_
 
 /* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
 
+#define REMAT_MINCUT_OPTIONS(X, S)                                                         \
+  X(S, scalar_factor, "scalar-factor", DOUBLE, "0.1",                                      \
+    "weight of scalars and 0-d values per byte, >= 0")                                     \
+  X(S, params_free, "params-free", BOOL, "true",                                           \
+    "rt.param arguments cost nothing to save")                                             \
+  X(S, ban, "ban", STRING, "matmul,reduction,collective",                                  \
+    "ops never recomputed: op names (rt.matmul or matmul) and kind names (matmul, "        \
+    "reduction, collective, random, elementwise, compare, structural); none: nothing")     \
+  X(S, ban_random, "ban-random", BOOL, "false",                                            \
+    "also ban rt.uniform_philox: save masks instead of seeds")                             \
+  X(S, report, "report", STRING, "",                                                       \
+    "write the report: - for stderr, or a file to append to; empty: none")                \
+  X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")      \
+  X(S, timeline, "timeline", STRING, "",                                                   \
+    "write an SVG chart of live bytes per step, no remat against the split, to this file") \
+  X(S, dump_network, "dump-network", STRING, "",                                           \
+    "write each joint function's flow network to this file in the DIMACS max-flow "       \
+    "format, for other solvers")
+
 typedef struct RematMincutOptions {
-  /* [scalar-factor] weight per byte of scalars and 0-d values, >= 0 (default 0.1) */
-  double scalar_factor;
-  /* [params-free] rt.param arguments weigh 0 (default true) */
-  bool params_free;
-  /* [ban] ops never recomputed: comma list of op names ("rt.matmul" or "matmul") and kind
-   * names (matmul, reduction, collective, random, elementwise, compare, structural);
-   * "none" bans nothing (default "matmul,reduction,collective") */
-  char ban[REMAT_OPTION_STRING_MAX];
-  /* [ban-random] also ban rt.uniform_philox, so masks are saved (default false) */
-  bool ban_random;
-  /* [report] the report's destination: "" none, "-" stderr, else a file appended to
-   * (default "") */
-  char report[REMAT_OPTION_STRING_MAX];
-  /* [dot] a Graphviz picture of each split, written to this file ("" none; default "") */
-  char dot[REMAT_OPTION_STRING_MAX];
-  /* [timeline] an SVG chart of live bytes per step, no remat against the split, written
-   * to this file ("" none; default "") */
-  char timeline[REMAT_OPTION_STRING_MAX];
-  /* [dump-network] write each joint function's flow network to this file in the DIMACS
-   * max-flow format, for other solvers (default "": none) */
-  char dump_network[REMAT_OPTION_STRING_MAX];
+  REMAT_MINCUT_OPTIONS(REMAT_OPTION_FIELD, RematMincutOptions)
 } RematMincutOptions;
 
 void rematMincutOptionsInit(RematMincutOptions *options);

@@ -88,6 +88,8 @@ typedef struct RematOptionInfo {
   RematOptionType type;
   size_t offset; /* of the field in the pass's options struct */
   const char *help;
+  const char *default_value; /* in the textual syntax ("0.1", "true", ""); what the
+                                pass's init function sets */
 } RematOptionInfo;
 
 typedef struct RematPassInfo {
@@ -112,8 +114,10 @@ const RematPassInfo *rematLookupPass(const char *argument);
 /* Parses option text into an options struct of the pass (initialise it first with the
  * pass's init function). Accepted syntax, as remat-opt and mlir-opt pipelines write it:
  * "name=value" items separated by ',' or spaces; an item without '=' continues the list
- * value of the previous string option ("save-ops=rt.matmul,rt.sum"). Returns 0, or -1
- * with a message for an unknown option, a malformed value or a failed check. */
+ * value of the previous string option ("save-ops=rt.matmul,rt.sum"); a value in double
+ * quotes is taken as written, commas and spaces included (report="my file.txt"). A later
+ * item overrides an earlier one. Returns 0, or -1 with a message for an unknown option,
+ * a malformed value or a failed check. */
 int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *options,
                           char *error, size_t error_cap);
 

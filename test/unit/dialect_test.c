@@ -26,9 +26,9 @@ typedef struct test_options {
 } test_options;
 
 static const RematOptionInfo test_option_table[] = {
-    {"scalar-factor", REMAT_OPTION_DOUBLE, offsetof(test_options, scalar_factor), ""},
-    {"params-free", REMAT_OPTION_BOOL, offsetof(test_options, params_free), ""},
-    {"save-ops", REMAT_OPTION_STRING, offsetof(test_options, save_ops), ""},
+    {"scalar-factor", REMAT_OPTION_DOUBLE, offsetof(test_options, scalar_factor), "", "0.1"},
+    {"params-free", REMAT_OPTION_BOOL, offsetof(test_options, params_free), "", "true"},
+    {"save-ops", REMAT_OPTION_STRING, offsetof(test_options, save_ops), "", "rt.matmul"},
 };
 static const RematPassInfo test_pass = {"test-pass", "", "", test_option_table, 3,
                                         sizeof(test_options), NULL, NULL, NULL};
@@ -79,6 +79,10 @@ int main(void) {
   parse("scalar-factor=x");
   parse("params-free=maybe");
   parse("stray");
+  parse("save-ops=\"a, b c\",scalar-factor=2 save-ops=x,y");
+  parse("save-ops=\"a, b c\" params-free=0");
+  parse("save-ops=\"a");
+  parse("save-ops=\"a\"b");
   mlirContextDestroy(ctx);
   return 0;
 }
