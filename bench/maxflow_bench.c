@@ -1,5 +1,5 @@
 /* Times flow_network_max_flow on networks shaped like those --remat-mincut
- * builds for long op chains (DESIGN.md, "Min-cut rematerialization"): node 0
+ * builds for long op chains (docs/design.md, "Min-cut"): node 0
  * is the source, 1 the sink, op i has v_in = 2+2i and v_out = 3+2i.
  *
  *   v_in -> v_out     the op's byte weight (scalars 8 bytes x 0.1)

@@ -15,7 +15,7 @@
 #include "mlir-c/IR.h"
 #include "support.h"
 
-/* Every op of the dialect (rt_ops.def, in the order of DESIGN.md). RT_OP_NONE: not an rt
+/* Every op of the dialect (rt_ops.def). RT_OP_NONE: not an rt
  * op. Switches over op ids have no default (see rt_ops.def). */
 typedef enum rt_op_id {
   RT_OP_NONE = 0,
@@ -83,7 +83,7 @@ bool rt_type_is_scalar(MlirType type);
 /* Bytes of one element of an element or scalar type: i1 counts 1 byte; -1 unsupported
  * (index, f8, ...). */
 int rt_element_bytes(MlirType element_type);
-/* One of the element types of DESIGN.md: f32 f16 bf16 f64 i1 i8 i32 i64. */
+/* One of the element types of rt: f32 f16 bf16 f64 i1 i8 i32 i64. */
 bool rt_element_type_is_supported(MlirType element_type);
 /* Number of elements of a static tensor type (1 for scalars). 0 on success, -1 on a
  * dynamic shape, an unsupported type or overflow of int64. */

@@ -436,7 +436,7 @@ irdl.dialect @rt {
     irdl.operands(lhs: %a, rhs: %b)
     irdl.results(result: %res)
   }
-  // Philox4x32-10 uniform in [lo, hi) from a seed and an offset (DESIGN.md, Philox)
+  // Philox4x32-10 uniform in [lo, hi) from a seed and an offset (docs/design.md, Runtime: Philox)
   irdl.operation @uniform_philox {
     %seed = irdl.is i64
     %offset = irdl.is i64

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -268,20 +269,28 @@ MlirStringRef rt_func_name(MlirOperation func) {
 
 /* ---- diagnostics ---- */
 
+/* The message at any length (names may be long). */
+static void emit_v(MlirLocation loc, const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *msg = xmalloc(n < 0 ? 1 : (size_t)n + 1);
+  vsnprintf(msg, n < 0 ? 1 : (size_t)n + 1, fmt, ap);
+  mlirEmitError(loc, msg);
+  free(msg);
+}
+
 void rt_emit_error_at(MlirLocation loc, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  emit_v(loc, fmt, ap);
   va_end(ap);
-  mlirEmitError(loc, msg);
 }
 
 void rt_emit_error(MlirOperation op, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  emit_v(mlirOperationGetLocation(op), fmt, ap);
   va_end(ap);
-  mlirEmitError(mlirOperationGetLocation(op), msg);
 }

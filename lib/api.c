@@ -1,6 +1,7 @@
 /* api.c: the small public entry points that belong to no other file (remat-c/Remat.h). */
 #include <stdlib.h>
 
+#include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
 
 #define STR_(x) #x
@@ -11,3 +12,18 @@ const char *rematVersion(void) {
 }
 
 void rematStringFree(char *string) { free(string); }
+
+MlirContext rematContextCreate(FILE *diagnostics, int *errors) {
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  if (diagnostics)
+    rematAttachDiagnosticPrinter(ctx, diagnostics, errors);
+  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx))) {
+    mlirContextDestroy(ctx);
+    return (MlirContext){NULL};
+  }
+  return ctx;
+}

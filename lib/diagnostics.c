@@ -41,14 +41,23 @@ static bool file_loc(MlirLocation loc, MlirLocation *found) {
   return false;
 }
 
+bool rematLocationGetFileLineCol(MlirLocation loc, MlirStringRef *file, int *line, int *col) {
+  MlirLocation found;
+  if (!file_loc(loc, &found))
+    return false;
+  *file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(found));
+  *line = mlirLocationFileLineColRangeGetStartLine(found);
+  *col = mlirLocationFileLineColRangeGetStartColumn(found);
+  return true;
+}
+
 static void print_one(MlirDiagnostic d, FILE *out) {
   static const char *sev[] = {"error", "warning", "note", "remark"};
   MlirLocation loc = mlirDiagnosticGetLocation(d);
-  if (file_loc(mlirDiagnosticGetLocation(d), &loc)) {
-    MlirStringRef f = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
-    fprintf(out, "%.*s:%d:%d: ", (int)f.length, f.data,
-            mlirLocationFileLineColRangeGetStartLine(loc),
-            mlirLocationFileLineColRangeGetStartColumn(loc));
+  MlirStringRef f;
+  int line, col;
+  if (rematLocationGetFileLineCol(loc, &f, &line, &col)) {
+    fprintf(out, "%.*s:%d:%d: ", (int)f.length, f.data, line, col);
   } else if (!mlirLocationEqual(mlirDiagnosticGetLocation(d),
                                  mlirLocationUnknownGet(mlirLocationGetContext(loc)))) {
     mlirLocationPrint(mlirDiagnosticGetLocation(d), write_str, out);

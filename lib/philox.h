@@ -1,6 +1,6 @@
 /* Philox4x32-10 and remat's mapping from (seed, offset, element) to bits and
  * to uniform floats: the reference that the interpreter, the codegen and the
- * tests agree with bit for bit. See DESIGN.md, "Philox".
+ * tests agree with bit for bit. See docs/design.md ("Runtime", "Philox").
  *
  * Generator: Philox4x32-10 of Salmon et al. (SC'11) exactly as in Random123:
  * multipliers 0xD2511F53, 0xCD9E8D57, key increments 0x9E3779B9, 0xBB67AE85,
@@ -22,7 +22,7 @@
  *                                          hi_f - lo_f rounds in f32)
  * u is in [2^-33, 1 - 2^-24] or exactly 0. The f32 value can still equal hi_f
  * when the fma rounds up to it (lo = 1, hi = 2, u = 1 - 2^-24 gives 2);
- * DESIGN.md remaps only the 16-bit results, so the f32 one is left as is.
+ * The mapping remaps only the 16-bit results, so the f32 one is left as is.
  *
  * f16 / bf16: the f32 value above, rounded to nearest even (half.h); a result
  * that compares equal to hi_f rounded the same way becomes lo_f rounded the

@@ -41,6 +41,13 @@ char *remat_xstrndup_at(const char *file, int line, const char *s, size_t n);
 char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* ---- errors returned to a caller ------------------------------------------------------ */
+
+/* Appends a line (printf) to *error, a message for the caller, which prints it (a tool:
+ * "tool: error: <line>" per line) and frees it; *error starts NULL. Library code returns
+ * errors this way and never prints them. */
+void remat_error_add(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- pointer -> index map ------------------------------------------------------------ */
 
 /* Open addressing on the pointer (an MlirValue's or MlirOperation's .ptr): keys are

@@ -1,7 +1,7 @@
 /* mincut.c: --remat-mincut, the min-cut split of joint forward+backward functions into a
  * forward that saves values and a backward that reads or recomputes them.
  *
- * Contract (DESIGN.md "Min-cut rematerialization" and "Functions"):
+ * Contract (docs/design.md, "Min-cut"):
  *   requires: IR that passed rt_verify; each joint function (a func.func with
  *             rt.num_outputs) has one block of rt and arith ops ending in func.return,
  *             at least one rt.tangent argument, and forward outputs that do not depend
@@ -18,7 +18,7 @@
  *   1. number the arguments and op results; operands become value indices;
  *   2. backward = depends on a tangent (forward walk); live backward ops (reverse walk
  *      from the gradient results); candidates = every other value except constants;
- *   3. the flow network of DESIGN.md over the candidates that can reach the backward;
+ *   3. the flow network of docs/design.md over the candidates that can reach the backward;
  *   4. max-flow; the saved set is the in->out edges crossing the cut closest to the sink;
  *   5. reverse walks pick the backward's recomputed ops and the forward's ops; clone them
  *      into the two new functions and erase the joint one. */
@@ -366,7 +366,7 @@ static bool has_source_edge(const joint *j, int v) {
   return (f & O_SAVE_TAG) || ((f & O_BANNED) && (j->vf[v] & V_OUT_NEED));
 }
 
-/* A banned op runs once. DESIGN.md's network lets the cut put a banned op b on the sink
+/* A banned op runs once. The plain network lets the cut put a banned op b on the sink
  * side (the backward computes it) while the forward still computes b for a consumer
  * whose value it saves: b would run twice. So each value u downstream of a banned op
  * gets a node A(u), "u or a value computed from u is on the source side", with infinite
@@ -378,7 +378,7 @@ static bool has_source_edge(const joint *j, int v) {
  * infinite way in from the source (arguments, save tags, banned ops the outputs need and,
  * through A, banned ops a source-side value needs) and an edge to the sink (recompute
  * tags, which lift bans and exclude save tags). */
-/* Builds the network of DESIGN.md (plus the run-once nodes above), solves it and marks
+/* Builds the network of docs/design.md (plus the run-once nodes above), solves it and marks
  * V_SAVED. 0, or -1 after a diagnostic. */
 static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
@@ -579,7 +579,8 @@ static MlirAttribute dicts_attr(MlirContext ctx, const sig *s, bool *any) {
 static MlirOperation new_func(joint *j, const char *name, const sig *args, const sig *res,
                               const MlirNamedAttribute *extra, int nextra) {
   MlirContext ctx = j->ctx;
-  MlirNamedAttribute attrs[64];
+  intptr_t ndisc = mlirOperationGetNumDiscardableAttributes(j->func);
+  MlirNamedAttribute *attrs = xcalloc((size_t)(5 + ndisc + nextra), sizeof *attrs);
   int n = 0;
   attrs[n++] = named(ctx, "sym_name", mlirStringAttrGet(ctx, str(name)));
   attrs[n++] = named(ctx, "function_type",
@@ -595,14 +596,12 @@ static MlirOperation new_func(joint *j, const char *name, const sig *args, const
   MlirAttribute vis = mlirOperationGetAttributeByName(j->func, str("sym_visibility"));
   if (!mlirAttributeIsNull(vis))
     attrs[n++] = named(ctx, "sym_visibility", vis);
-  for (intptr_t i = 0, m = mlirOperationGetNumDiscardableAttributes(j->func); i < m; i++) {
+  for (intptr_t i = 0; i < ndisc; i++) {
     MlirNamedAttribute d = mlirOperationGetDiscardableAttribute(j->func, i);
     MlirStringRef dn = mlirIdentifierStr(d.name);
     if (rt_str_eq(dn, "rt.num_outputs") || rt_str_eq(dn, "rt.saved_bytes") ||
         rt_str_eq(dn, "rt.forward"))
       continue;
-    if (n + nextra >= 64)
-      break; /* a joint function with 60 attributes keeps the first ones */
     attrs[n++] = d;
   }
   for (int i = 0; i < nextra; i++)
@@ -614,7 +613,9 @@ static MlirOperation new_func(joint *j, const char *name, const sig *args, const
       mlirOperationStateGet(str("func.func"), mlirOperationGetLocation(j->func));
   mlirOperationStateAddAttributes(&st, n, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  return mlirOperationCreate(&st);
+  MlirOperation f = mlirOperationCreate(&st);
+  free(attrs);
+  return f;
 }
 
 /* Clones op I into BLOCK with operands from MAP, and maps its results. */
@@ -837,9 +838,8 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
                  FILE *dump) {
   double t0 = now_ms();
   MlirStringRef fname = rt_func_name(func);
-  char fwd_name[512], bwd_name[512];
-  snprintf(fwd_name, sizeof fwd_name, "%.*s_fwd", (int)fname.length, fname.data);
-  snprintf(bwd_name, sizeof bwd_name, "%.*s_bwd", (int)fname.length, fname.data);
+  char *fwd_name = xasprintf("%.*s_fwd", (int)fname.length, fname.data);
+  char *bwd_name = xasprintf("%.*s_bwd", (int)fname.length, fname.data);
   MlirBlock parent = mlirOperationGetBlock(func);
   const char *clash = symbol_exists(parent, fwd_name) ? fwd_name
                       : symbol_exists(parent, bwd_name) ? bwd_name
@@ -847,6 +847,8 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   if (clash) {
     rt_emit_error(func, "cannot split '@%.*s': the symbol '@%s' already exists",
                   (int)fname.length, fname.data, clash);
+    free(fwd_name);
+    free(bwd_name);
     return -1;
   }
   joint j = {0};
@@ -872,6 +874,8 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
     mlirOperationDestroy(func);
   }
   joint_free(&j);
+  free(fwd_name);
+  free(bwd_name);
   return rc;
 }
 

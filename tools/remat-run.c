@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "mlir-c/IR.h"
-#include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
 #include "runtime/check.h"
 #include "runtime/compiled.h"
@@ -70,6 +69,17 @@ typedef struct options {
   bool reference, quiet, split_all;
 } options;
 
+/* Prints the lines of a library's error message (remat_error_add) and frees it. */
+static void print_errors(char *err) {
+  for (char *line = err, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next)
+      *next++ = 0;
+    fprintf(stderr, "remat-run: error: %s\n", line);
+  }
+  free(err);
+}
+
 static MlirModule parse(MlirContext ctx, const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -94,10 +104,13 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
     return 1;
   }
   int nin = 0, nout = 0;
-  rtr_buffer **in = o->inputs ? rtr_inputs_read(f, o->inputs, &nin)
-                             : rtr_inputs_random(f, o->seed, &nin);
-  if (!in)
+  char *err = NULL;
+  rtr_buffer **in = o->inputs ? rtr_inputs_read(f, o->inputs, &nin, &err)
+                              : rtr_inputs_random(f, o->seed, &nin, &err);
+  if (!in) {
+    print_errors(err);
     return 1;
+  }
   rtr_buffer **out = NULL;
   int rc = rtr_interp_run(module, f, run, in, nin, &out, &nout) ? 1 : 0;
   if (!rc) {
@@ -137,7 +150,9 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
                         const rtr_check_options *co, rtr_split_stats *st,
                         const rtr_compiled *c) {
   if (!o->split_all) {
-    int rc = rtr_check_split(joint, split, o->check_split, co, st) ? 1 : 0;
+    char *err = NULL;
+    int rc = rtr_check_split(joint, split, o->check_split, co, st, &err) ? 1 : 0;
+    print_errors(err);
     if (!rc) {
       printf("ok: %ld values bit-exact%s, %ld ops executed", st->values,
              o->max_ulp ? " or within tolerance" : "", st->ops);
@@ -156,10 +171,11 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
         !rt_func_num_outputs(f, &n))
       continue;
     MlirStringRef name = rt_func_name(f);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+    char *fn = xstrndup(name.data, name.length), *err = NULL;
     graphs++;
-    failed += rtr_check_split(joint, split, buf, co, st) != 0;
+    failed += rtr_check_split(joint, split, fn, co, st, &err) != 0;
+    print_errors(err);
+    free(fn);
   }
   printf("check-split-all: %ld joint functions, %ld ops executed, %ld values compared, %ld "
          "random tensors recomputed in backwards, %ld compiled launches\n",
@@ -189,16 +205,19 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
     if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func"))
       continue;
     MlirStringRef name = rt_func_name(f);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+    char *fn = xstrndup(name.data, name.length), *err = NULL;
     bool kernel = !mlirAttributeIsNull(
         mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("rt.kernel")));
     if (o->split_all ? kernel || mlirBlockIsNull(rt_func_entry_block(f))
-                     : strcmp(buf, o->check_compiled))
+                     : strcmp(fn, o->check_compiled)) {
+      free(fn);
       continue;
+    }
     int v = 0;
     funcs++;
-    failed += rtr_check_same(module, buf, &co->run, co, &v) != 0;
+    failed += rtr_check_same(module, fn, &co->run, co, &v, &err) != 0;
+    print_errors(err);
+    free(fn);
     values += v;
   }
   if (!funcs) {
@@ -276,8 +295,11 @@ static int run(MlirContext ctx, const options *o) {
       int wrt[256], nwrt = -1;
       if (o->wrt && (nwrt = parse_list(o->wrt, wrt, 256)) < 0)
         fprintf(stderr, "remat-run: error: --wrt expects a list of argument numbers\n");
-      else
-        rc = rtr_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co) ? 1 : 0;
+      else {
+        char *err = NULL;
+        rc = rtr_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co, &err) ? 1 : 0;
+        print_errors(err);
+      }
     } else if (o->check_compiled) {
       if (o->reference)
         fprintf(stderr, "remat-run: error: --check-compiled compares against --reference; "
@@ -388,17 +410,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-run: error: --check-split needs --split FILE\n");
     return 1;
   }
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
-  int rc = 1;
-  if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
-    rc = run(ctx, &o);
-  else
+  MlirContext ctx = rematContextCreate(stderr, NULL);
+  if (mlirContextIsNull(ctx)) {
     fprintf(stderr, "remat-run: error: cannot load the rt dialect\n");
+    return 1;
+  }
+  int rc = run(ctx, &o);
   mlirContextDestroy(ctx);
   return rc;
 }

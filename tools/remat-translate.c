@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "mlir-c/IR.h"
-#include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
 #include "remat-c/Translate.h"
 
@@ -134,17 +133,12 @@ int main(int argc, char **argv) {
   rematTranslateOptionsInit(&o.cg);
   if (parse_args(argc, argv, &o))
     return 1;
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
-  int rc = 1;
-  if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
-    rc = translate(ctx, &o);
-  else
+  MlirContext ctx = rematContextCreate(stderr, NULL);
+  if (mlirContextIsNull(ctx)) {
     fprintf(stderr, "remat-translate: error: cannot load the rt dialect\n");
+    return 1;
+  }
+  int rc = translate(ctx, &o);
   mlirContextDestroy(ctx);
   return rc;
 }

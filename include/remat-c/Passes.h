@@ -79,8 +79,8 @@ typedef struct RematCheckpointOptions {
   REMAT_CHECKPOINT_OPTIONS(REMAT_OPTION_FIELD, RematCheckpointOptions)
 } RematCheckpointOptions;
 
-void rematCheckpointOptionsInit(RematCheckpointOptions *options);
-MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *error,
+REMAT_API void rematCheckpointOptionsInit(RematCheckpointOptions *options);
+REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *error,
                                    size_t error_cap);
 
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
@@ -102,8 +102,8 @@ typedef struct RematFuseOptions {
   REMAT_FUSE_OPTIONS(REMAT_OPTION_FIELD, RematFuseOptions)
 } RematFuseOptions;
 
-void rematFuseOptionsInit(RematFuseOptions *options);
-MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error, size_t error_cap);
+REMAT_API void rematFuseOptionsInit(RematFuseOptions *options);
+REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error, size_t error_cap);
 
 /* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
 
@@ -130,8 +130,8 @@ typedef struct RematMincutOptions {
   REMAT_MINCUT_OPTIONS(REMAT_OPTION_FIELD, RematMincutOptions)
 } RematMincutOptions;
 
-void rematMincutOptionsInit(RematMincutOptions *options);
-MlirPass rematCreateMincutPass(const RematMincutOptions *options, char *error,
+REMAT_API void rematMincutOptionsInit(RematMincutOptions *options);
+REMAT_API MlirPass rematCreateMincutPass(const RematMincutOptions *options, char *error,
                                size_t error_cap);
 
 #ifdef __cplusplus

@@ -23,8 +23,7 @@
  * functions of the mlir-c headers) and needs libMLIR.so.22.1 and libLLVM.so.22.1, so a
  * host that already links MLIR 22 keeps one copy of it. Use the remat::remat CMake target
  * (find_package(remat)) or `pkg-config --cflags --libs remat`. The API is what the
- * remat-c/ headers declare; other exported symbols (rt_*, flow_network_*, ...) serve
- * remat's own tools and tests only and may change in any release.
+ * remat-c/ headers declare (REMAT_API); the library exports nothing else of remat's.
  */
 #ifndef REMAT_C_REMAT_H
 #define REMAT_C_REMAT_H
@@ -42,6 +41,10 @@
 extern "C" {
 #endif
 
+/* Marks the API: libremat.so is built with -fvisibility=hidden and exports these alone
+ * (and the MLIR C API it carries). */
+#define REMAT_API __attribute__((visibility("default")))
+
 /* The library version (CMake's project version is read from these lines). The SONAME
  * changes with the major version. */
 #define REMAT_VERSION_MAJOR 0
@@ -49,28 +52,41 @@ extern "C" {
 #define REMAT_VERSION_PATCH 0
 
 /* "MAJOR.MINOR.PATCH" of the library actually loaded (static string). */
-const char *rematVersion(void);
+REMAT_API const char *rematVersion(void);
 
 /* Frees a string returned by remat; NULL is allowed. */
-void rematStringFree(char *string);
+REMAT_API void rematStringFree(char *string);
 
 /* ---- dialect ------------------------------------------------------------------------ */
 
 /* Loads the rt dialect (and the func, arith and irdl dialects it is used with) into ctx.
  * Idempotent: a second call on the same context does nothing and succeeds. */
-MlirLogicalResult rematLoadDialects(MlirContext ctx);
+REMAT_API MlirLogicalResult rematLoadDialects(MlirContext ctx);
 
 /* The IRDL source of the rt dialect (the text of rt.irdl.mlir), NUL-terminated, static. */
-MlirStringRef rematRtDialectIRDL(void);
+REMAT_API MlirStringRef rematRtDialectIRDL(void);
 
 /* remat's semantic verifier: what IRDL cannot check (shapes of every rt op, static shapes,
  * joint-function conventions). Emits one diagnostic per problem. */
-MlirLogicalResult rematVerify(MlirOperation module);
+REMAT_API MlirLogicalResult rematVerify(MlirOperation module);
 
 /* Attaches a diagnostic handler to ctx that prints every diagnostic (with its notes) to
  * out as compilers do, "file:line:col: error: message", and adds the number of errors to
  * *errors (NULL: not counted). The handler lives as long as ctx; out must outlive it. */
-void rematAttachDiagnosticPrinter(MlirContext ctx, FILE *out, int *errors);
+REMAT_API void rematAttachDiagnosticPrinter(MlirContext ctx, FILE *out, int *errors);
+
+/* The file location LOC points at, as the printer shows it: through name and call-site
+ * locations (the callee) and fused ones (the first file location inside). False when
+ * there is none (FILE then borrows nothing). FILE points into the context. */
+REMAT_API bool rematLocationGetFileLineCol(MlirLocation loc, MlirStringRef *file, int *line,
+                                           int *col);
+
+/* A context set up for rt IR as remat's tools set theirs up: every upstream dialect
+ * registered (so IR of any dialect parses), the rt dialect loaded (rematLoadDialects),
+ * and, when DIAGNOSTICS is not NULL, rematAttachDiagnosticPrinter(ctx, DIAGNOSTICS,
+ * errors). A null context (nothing left to destroy) if the rt dialect cannot be loaded.
+ * The caller destroys it with mlirContextDestroy. */
+REMAT_API MlirContext rematContextCreate(FILE *diagnostics, int *errors);
 
 /* ---- passes and their options ------------------------------------------------------- */
 
@@ -107,9 +123,9 @@ typedef struct RematPassInfo {
 } RematPassInfo;
 
 /* Every pass remat knows, in pipeline order; NULL past the end. */
-const RematPassInfo *rematGetPassInfo(intptr_t index);
+REMAT_API const RematPassInfo *rematGetPassInfo(intptr_t index);
 /* The pass with this argument ("remat-mincut"), or NULL. */
-const RematPassInfo *rematLookupPass(const char *argument);
+REMAT_API const RematPassInfo *rematLookupPass(const char *argument);
 
 /* Parses option text into an options struct of the pass (initialise it first with the
  * pass's init function). Accepted syntax, as remat-opt and mlir-opt pipelines write it:
@@ -118,19 +134,19 @@ const RematPassInfo *rematLookupPass(const char *argument);
  * quotes is taken as written, commas and spaces included (report="my file.txt"). A later
  * item overrides an earlier one. Returns 0, or -1 with a message for an unknown option,
  * a malformed value or a failed check. */
-int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *options,
+REMAT_API int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *options,
                           char *error, size_t error_cap);
 
 /* Builds a pass from its argument and option text (NULL or "" for defaults). Returns a
  * null MlirPass with a message on failure. */
-MlirPass rematCreatePass(const char *argument, const char *options, char *error,
+REMAT_API MlirPass rematCreatePass(const char *argument, const char *options, char *error,
                          size_t error_cap);
 
 /* Builds a pass from an options struct of its type (set with the pass's init function,
  * then edited): checks the values as the text parser does. Returns a null MlirPass with a
  * message for invalid options or a pass that is not implemented. The typed constructors
  * of remat-c/Passes.h are this function for each pass. */
-MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
+REMAT_API MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
                                     char *error, size_t error_cap);
 
 #ifdef __cplusplus

@@ -37,16 +37,16 @@ typedef struct RematTranslateOptions {
   int opt_level;               /* -O0 or -O3: 0 the IR as built; 3 libdevice + O3 (3) */
 } RematTranslateOptions;
 
-void rematTranslateOptionsInit(RematTranslateOptions *options);
+REMAT_API void rematTranslateOptionsInit(RematTranslateOptions *options);
 
 /* Whether sm is a compute capability the NVPTX target knows (75, 80, 86, 89, 90, ...). */
-bool rematTranslateSmIsValid(int sm);
+REMAT_API bool rematTranslateSmIsValid(int sm);
 
 /* Lowers module. Returns the text, or NULL on failure (see the conventions above). If
  * manifest is not NULL, *manifest receives (on success) the manifest a runtime needs, one
  * line per lowered function: `<kernel|reduction> <name> numel=<N> in0:<type> ...
  * out0:<type> ...`; the caller frees it with rematStringFree. */
-char *rematTranslate(MlirOperation module, const RematTranslateOptions *options,
+REMAT_API char *rematTranslate(MlirOperation module, const RematTranslateOptions *options,
                      char **manifest, char *error, size_t error_cap);
 
 #ifdef __cplusplus

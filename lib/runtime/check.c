@@ -12,8 +12,10 @@
 #include "runtime/ops.h"
 
 /* The inputs of a check: from the inputs file when given, else from the seed. */
-static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n) {
-  return o->inputs ? rtr_inputs_read(f, o->inputs, n) : rtr_inputs_random(f, o->seed, n);
+static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n,
+                               char **err) {
+  return o->inputs ? rtr_inputs_read(f, o->inputs, n, err)
+                   : rtr_inputs_random(f, o->seed, n, err);
 }
 
 /* ---- comparing values --------------------------------------------------------------- */
@@ -144,33 +146,32 @@ static int run_traced(MlirOperation module, MlirOperation f, const rtr_interp_op
   return rtr_interp_run(module, f, &o, in, nin, out, nout);
 }
 
-static MlirOperation need_func(MlirOperation module, const char *name, const char *file_what) {
+static MlirOperation need_func(MlirOperation module, const char *name, const char *file_what,
+                               char **err) {
   MlirOperation f = rtr_interp_lookup(module, name);
   if (mlirOperationIsNull(f))
-    fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", name, file_what);
+    remat_error_add(err, "no function '@%s' in %s", name, file_what);
   return f;
 }
 
 /* ---- split -------------------------------------------------------------------------- */
 
-int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
-                   const rtr_check_options *o, rtr_split_stats *stats) {
-  char fwd_name[300], bwd_name[300];
-  snprintf(fwd_name, sizeof fwd_name, "%s_fwd", name);
-  snprintf(bwd_name, sizeof bwd_name, "%s_bwd", name);
-  MlirOperation jf = need_func(joint, name, "the joint module");
-  MlirOperation ff = need_func(split, fwd_name, "the split module");
-  MlirOperation bf = need_func(split, bwd_name, "the split module");
+static int check_split(MlirOperation joint, MlirOperation split, const char *name,
+                       const char *fwd_name, const char *bwd_name, const rtr_check_options *o,
+                       rtr_split_stats *stats, char **err) {
+  MlirOperation jf = need_func(joint, name, "the joint module", err);
+  MlirOperation ff = need_func(split, fwd_name, "the split module", err);
+  MlirOperation bf = need_func(split, bwd_name, "the split module", err);
   if (mlirOperationIsNull(jf) || mlirOperationIsNull(ff) || mlirOperationIsNull(bf))
     return 2;
   int64_t num_out;
   if (!rt_func_num_outputs(jf, &num_out)) {
-    fprintf(stderr, "remat-run: error: '@%s' has no rt.num_outputs: not a joint function\n",
+    remat_error_add(err, "'@%s' has no rt.num_outputs: not a joint function",
             name);
     return 2;
   }
   int nin = 0, nj = 0, nf = 0, nb = 0, rc = 2;
-  rtr_buffer **in = inputs_for(jf, o, &nin), **J = NULL, **F = NULL, **B = NULL;
+  rtr_buffer **in = inputs_for(jf, o, &nin, err), **J = NULL, **F = NULL, **B = NULL;
   rtr_buffer **primals = xcalloc((size_t)nin + 1, sizeof *primals);
   rtr_buffer **bargs = NULL;
   trace tj = {true, NULL, 0, 0, 0, 0, 0}, tf = tj, tb = tj;
@@ -188,8 +189,8 @@ int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
     goto out;
   int nsaved = nf - (int)num_out;
   if (nsaved < 0) {
-    fprintf(stderr, "remat-run: error: '@%s' returns %d values, fewer than the %lld forward "
-                    "outputs of '@%s'\n",
+    remat_error_add(err, "'@%s' returns %d values, fewer than the %lld forward "
+                    "outputs of '@%s'",
             fwd_name, nf, (long long)num_out, name);
     goto out;
   }
@@ -224,7 +225,7 @@ int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
   }
   int ngrads = nj - (int)num_out;
   if (nb != ngrads) {
-    fprintf(stderr, "remat-run: error: '@%s' returns %d gradients, the joint function %d\n",
+    remat_error_add(err, "'@%s' returns %d gradients, the joint function %d",
                     bwd_name, nb, ngrads);
     goto out;
   }
@@ -247,12 +248,12 @@ int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
   }
   rc = 0;
   if (bad)
-    fprintf(stderr, "remat-run: error: the split of '@%s' differs from the joint function "
-                    "in %d of %d values\n",
+    remat_error_add(err, "the split of '@%s' differs from the joint function "
+                    "in %d of %d values",
             name, bad, (int)num_out + ngrads);
   if (tb.unmatched)
-    fprintf(stderr, "remat-run: error: %d random tensors recomputed by '@%s' differ from "
-                    "every one the joint function drew\n",
+    remat_error_add(err, "%d random tensors recomputed by '@%s' differ from "
+                    "every one the joint function drew",
             tb.unmatched, bwd_name);
   if (bad || tb.unmatched)
     rc = 1;
@@ -266,6 +267,15 @@ out:
   rtr_buffers_free(J, nj);
   rtr_buffers_free(F, nf);
   rtr_buffers_free(B, nb);
+  return rc;
+}
+
+int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
+                    const rtr_check_options *o, rtr_split_stats *stats, char **err) {
+  char *fwd_name = xasprintf("%s_fwd", name), *bwd_name = xasprintf("%s_bwd", name);
+  int rc = check_split(joint, split, name, fwd_name, bwd_name, o, stats, err);
+  free(fwd_name);
+  free(bwd_name);
   return rc;
 }
 
@@ -292,18 +302,18 @@ static int loss_f64(MlirOperation module, MlirOperation f, const rtr_interp_opti
 }
 
 int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
-                const rtr_check_options *o) {
-  MlirOperation f = need_func(module, name, "the module");
+                 const rtr_check_options *o, char **err) {
+  MlirOperation f = need_func(module, name, "the module", err);
   int64_t num_out;
   if (mlirOperationIsNull(f))
     return 2;
   if (!rt_func_num_outputs(f, &num_out)) {
-    fprintf(stderr, "remat-run: error: '@%s' has no rt.num_outputs: not a joint function\n",
+    remat_error_add(err, "'@%s' has no rt.num_outputs: not a joint function",
             name);
     return 2;
   }
   int nin = 0, nj = 0, rc = 2;
-  rtr_buffer **in = inputs_for(f, o, &nin), **J = NULL, **P = NULL;
+  rtr_buffer **in = inputs_for(f, o, &nin, err), **J = NULL, **P = NULL;
   int *tangent_arg = xcalloc((size_t)nin + 1, sizeof *tangent_arg);
   int *args = xcalloc((size_t)nin + 1, sizeof *args);
   int *tangent_out = xcalloc((size_t)nin + 1, sizeof *tangent_out);
@@ -319,7 +329,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   if (wrt) {
     for (int k = 0; k < nwrt; k++) {
       if (wrt[k] < 0 || wrt[k] >= nin) {
-        fprintf(stderr, "remat-run: error: --wrt: '@%s' has no argument #%d\n", name, wrt[k]);
+        remat_error_add(err, "--wrt: '@%s' has no argument #%d", name, wrt[k]);
         goto out;
       }
       args[na++] = wrt[k];
@@ -339,7 +349,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   for (int j = 0; j < nt && nt == num_out; j++)
     tangent_out[j] = j;
   if (nt > num_out || (nt < num_out && nfloat != nt)) {
-    fprintf(stderr, "remat-run: error: '@%s' has %d tangent arguments for %lld outputs\n",
+    remat_error_add(err, "'@%s' has %d tangent arguments for %lld outputs",
             name, nt, (long long)num_out);
     goto out;
   }
@@ -348,15 +358,15 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
     goto out;
   int ngrads = nj - (int)num_out;
   if (ngrads != na) {
-    fprintf(stderr, "remat-run: error: '@%s' returns %d gradients for %d floating-point "
-                    "arguments; name them with --wrt\n",
+    remat_error_add(err, "'@%s' returns %d gradients for %d floating-point "
+                    "arguments; name them with --wrt",
             name, ngrads, na);
     goto out;
   }
   for (int g = 0; g < ngrads; g++)
     if (J[num_out + g]->numel != in[args[g]]->numel) {
-      fprintf(stderr, "remat-run: error: gradient #%d does not have the shape of argument "
-                      "#%d\n",
+      remat_error_add(err, "gradient #%d does not have the shape of argument "
+                      "#%d",
               g, args[g]);
       goto out;
     }
@@ -401,8 +411,8 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   }
   rc = 0;
   if (bad) {
-    fprintf(stderr, "remat-run: error: %d of %d gradients of '@%s' disagree with finite "
-                    "differences\n",
+    remat_error_add(err, "%d of %d gradients of '@%s' disagree with finite "
+                    "differences",
             bad, ngrads, name);
     rc = 1;
   } else
@@ -420,12 +430,12 @@ out:
 /* ---- compiled against reference ----------------------------------------------------- */
 
 int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_options *compiled,
-                  const rtr_check_options *o, int *values) {
-  MlirOperation f = need_func(module, name, "the module");
+                   const rtr_check_options *o, int *values, char **err) {
+  MlirOperation f = need_func(module, name, "the module", err);
   if (mlirOperationIsNull(f))
     return 2;
   int nin = 0, nr = 0, nc = 0, rc = 2;
-  rtr_buffer **in = inputs_for(f, o, &nin), **R = NULL, **C = NULL;
+  rtr_buffer **in = inputs_for(f, o, &nin, err), **R = NULL, **C = NULL;
   rtr_interp_options ref = {.promote_f64 = false};
   if (!in || rtr_interp_run(module, f, &ref, in, nin, &R, &nr) ||
       rtr_interp_run(module, f, compiled, in, nin, &C, &nc))
@@ -440,8 +450,8 @@ int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_opti
     *values = nr;
   rc = 0;
   if (bad) {
-    fprintf(stderr, "remat-run: error: compiled '@%s' differs from the reference "
-                    "interpreter in %d of %d results\n",
+    remat_error_add(err, "compiled '@%s' differs from the reference "
+                    "interpreter in %d of %d results",
             name, bad, nr);
     rc = 1;
   }

@@ -2,9 +2,9 @@
  * against finite differences, compiled code against the reference interpreter.
  *
  * Each check prints a report on REPORT, one line per compared value, and returns 0 when
- * everything agrees, 1 on a mismatch (after a "remat-run: error: ..." line on stderr) and
- * 2 when the check could not run (a missing function, a malformed split; also reported
- * on stderr or as a located diagnostic). */
+ * everything agrees, 1 on a mismatch and 2 when the check could not run (a missing
+ * function, a malformed split). The reasons are added to *err (remat_error_add: one line
+ * each, for the tool to print), or are located diagnostics for errors in the IR. */
 #ifndef REMAT_RUNTIME_CHECK_H
 #define REMAT_RUNTIME_CHECK_H
 
@@ -44,18 +44,18 @@ typedef struct rtr_split_stats {
  * recomputes equals, bit for bit, one the joint function drew. Adds to *stats (may be
  * NULL). */
 int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
-                   const rtr_check_options *o, rtr_split_stats *stats);
+                    const rtr_check_options *o, rtr_split_stats *stats, char **err);
 
 /* Gradients of the joint function NAME against central finite differences of its
  * forward computed in f64: L(x) = sum_j <output_j, tangent_j>, dL/dx per element of each
  * argument in WRT (NULL: every floating-point tensor argument that is not a tangent, which
  * must then match the gradients one to one). */
 int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
-                const rtr_check_options *o);
+                 const rtr_check_options *o, char **err);
 
 /* Runs NAME with the reference interpreter and with COMPILED, on the same inputs, and
  * compares every result. */
 int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_options *compiled,
-                  const rtr_check_options *o, int *values);
+                   const rtr_check_options *o, int *values, char **err);
 
 #endif

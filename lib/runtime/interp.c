@@ -380,6 +380,9 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   return -1;
 }
 
+static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer *const *args,
+                      int nargs, rtr_buffer **res, int nres);
+
 static int exec_call(interp *in, MlirOperation op, rtr_buffer *const *args, int nargs,
                      rtr_buffer **res, int nres) {
   MlirAttribute callee = attr(op, "callee");
@@ -388,8 +391,14 @@ static int exec_call(interp *in, MlirOperation op, rtr_buffer *const *args, int 
     return -1;
   }
   MlirStringRef cs = mlirFlatSymbolRefAttrGetValue(callee);
-  char name[256];
-  snprintf(name, sizeof name, "%.*s", (int)cs.length, cs.data);
+  char *name = xstrndup(cs.data, cs.length);
+  int rc = call_named(in, op, name, args, nargs, res, nres);
+  free(name);
+  return rc;
+}
+
+static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer *const *args,
+                      int nargs, rtr_buffer **res, int nres) {
   MlirOperation f = rtr_interp_lookup(in->module, name);
   if (mlirOperationIsNull(f) || mlirBlockIsNull(rt_func_entry_block(f))) {
     rt_emit_error(op, "call to '@%s', which is not a function defined in this module", name);
@@ -473,16 +482,16 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   int rc = 0;
   for (int k = 0; k < nargs; k++)
     frame_put(&fr, mlirBlockGetArgument(entry, k), args[k], false);
-  enum { MAXV = 256 };
-  rtr_buffer *ops[MAXV], *res[MAXV];
+  rtr_buffer **ops = NULL, **res = NULL; /* of the current op; grown as needed */
+  intptr_t cap = 0;
   bool returned = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !rc;
        op = mlirOperationGetNextInBlock(op)) {
     intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
-    if (no > MAXV || nr > MAXV) {
-      rt_emit_error(op, "more than %d operands or results", MAXV);
-      rc = -1;
-      break;
+    if (no > cap || nr > cap) {
+      cap = no > nr ? no : nr;
+      ops = xrealloc(ops, (size_t)cap, sizeof *ops);
+      res = xrealloc(res, (size_t)cap, sizeof *res);
     }
     for (intptr_t k = 0; k < no; k++) {
       ops[k] = frame_get(&fr, mlirOperationGetOperand(op, k));
@@ -556,6 +565,8 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
     rc = -1;
   }
   frame_free(&fr);
+  free(ops);
+  free(res);
   in->depth--;
   return rc;
 }

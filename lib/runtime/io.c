@@ -25,7 +25,7 @@ static double random_unit(uint64_t r, rtr_elem e) {
   return ldexp((double)(r >> (64 - p)), 1 - p) - 1.0;
 }
 
-rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count) {
+rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, char **err) {
   MlirBlock entry = rt_func_entry_block(func);
   int n = (int)mlirBlockGetNumArguments(entry);
   rtr_buffer **bufs = xcalloc((size_t)n + 1, sizeof *bufs);
@@ -34,8 +34,8 @@ rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count) {
     rtr_buffer *b = bufs[k] = rtr_buffer_for_type(t);
     if (!b) {
       char tb[128];
-      fprintf(stderr, "remat-run: error: argument #%d has a type the runtime does not "
-                      "support: '%s'\n",
+      remat_error_add(err, "argument #%d has a type the runtime does not "
+                      "support: '%s'",
               k, rt_type_str(t, tb, sizeof tb));
       rtr_buffers_free(bufs, k);
       return NULL;
@@ -100,6 +100,7 @@ typedef struct reader {
   const char *path;
   int line;
   char tok[256];
+  char **err;
 } reader;
 
 /* Next white-space separated token (comments skipped); false at the end of the file. */
@@ -135,6 +136,7 @@ static bool is_type_token(const char *t) {
 }
 
 static int parse_elem(reader *r, rtr_buffer *b, int64_t i) {
+  char **err = r->err;
   char *end;
   errno = 0;
   if (rtr_elem_is_float(b->elem)) {
@@ -156,18 +158,18 @@ static int parse_elem(reader *r, rtr_buffer *b, int64_t i) {
   rtr_buffer_set_i(b, i, v);
   return 0;
 bad:
-  fprintf(stderr, "remat-run: error: %s:%d: '%s' is not a valid %s value\n", r->path,
+  remat_error_add(err, "%s:%d: '%s' is not a valid %s value", r->path,
           r->line, r->tok, rtr_elem_name(b->elem));
   return -1;
 }
 
-rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
+rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count, char **err) {
   MlirBlock entry = rt_func_entry_block(func);
   MlirStringRef fname = rt_func_name(func);
   int n = (int)mlirBlockGetNumArguments(entry), got = 0;
-  reader r = {fopen(path, "r"), path, 1, {0}};
+  reader r = {fopen(path, "r"), path, 1, {0}, err};
   if (!r.f) {
-    fprintf(stderr, "remat-run: error: cannot read inputs file '%s': %s\n", path,
+    remat_error_add(err, "cannot read inputs file '%s': %s", path,
             strerror(errno));
     return NULL;
   }
@@ -176,8 +178,8 @@ rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
   while (have) {
     char a[128], b[128];
     if (!is_type_token(r.tok)) {
-      fprintf(stderr, "remat-run: error: %s:%d: expected a type such as 'tensor<2x2xf32>' "
-                      "or 'i64', got '%s'\n",
+      remat_error_add(err, "%s:%d: expected a type such as 'tensor<2x2xf32>' "
+                      "or 'i64', got '%s'",
               path, r.line, r.tok);
       goto fail;
     }
@@ -186,12 +188,12 @@ rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
     int rank;
     int64_t dims[RT_MAX_RANK];
     if (rtr_buffer_parse_type(r.tok, &e, &scalar, &rank, dims)) {
-      fprintf(stderr, "remat-run: error: %s:%d: invalid type '%s'\n", path, r.line, r.tok);
+      remat_error_add(err, "%s:%d: invalid type '%s'", path, r.line, r.tok);
       goto fail;
     }
     if (got >= n) {
-      fprintf(stderr, "remat-run: error: %s:%d: too many inputs: '@%.*s' takes %d "
-                      "arguments\n",
+      remat_error_add(err, "%s:%d: too many inputs: '@%.*s' takes %d "
+                      "arguments",
               path, r.line, (int)fname.length, fname.data, n);
       goto fail;
     }
@@ -200,8 +202,8 @@ rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
     rtr_buffer *val = bufs[got] = rtr_buffer_new(e, scalar, rank, dims);
     bool same = want && rtr_buffer_same_type(want, val);
     if (!same)
-      fprintf(stderr, "remat-run: error: %s:%d: argument #%d of '@%.*s' is '%s', the file "
-                      "gives '%s'\n",
+      remat_error_add(err, "%s:%d: argument #%d of '@%.*s' is '%s', the file "
+                      "gives '%s'",
               path, r.line, got, (int)fname.length, fname.data,
               want ? rtr_buffer_type_str(want, a, sizeof a) : "an unsupported type",
               rtr_buffer_type_str(val, b, sizeof b));
@@ -212,7 +214,7 @@ rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
     int64_t i = 0;
     while ((have = next_token(&r)) && !is_type_token(r.tok)) {
       if (i >= val->numel) {
-        fprintf(stderr, "remat-run: error: %s:%d: argument #%d has more than %lld values\n",
+        remat_error_add(err, "%s:%d: argument #%d has more than %lld values",
                 path, r.line, got - 1, (long long)val->numel);
         goto fail;
       }
@@ -220,14 +222,14 @@ rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count) {
         goto fail;
     }
     if (i != val->numel) {
-      fprintf(stderr, "remat-run: error: %s:%d: argument #%d has %lld values, its type "
-                      "needs %lld\n",
+      remat_error_add(err, "%s:%d: argument #%d has %lld values, its type "
+                      "needs %lld",
               path, r.line, got - 1, (long long)i, (long long)val->numel);
       goto fail;
     }
   }
   if (got != n) {
-    fprintf(stderr, "remat-run: error: %s: '@%.*s' takes %d arguments, the file gives %d\n",
+    remat_error_add(err, "%s: '@%.*s' takes %d arguments, the file gives %d",
             path, (int)fname.length, fname.data, n, got);
     goto fail;
   }

@@ -24,12 +24,13 @@
 /* Random inputs for FUNC's arguments from SEED (see docs/design.md, "Runtime"): floats
  * uniform in [-1, 1), integer tensors in [-8, 8), i1 0/1, integer scalars (seeds and
  * offsets) full-width. The k-th argument's values depend only on (seed, k). Returns NULL
- * (after a message on stderr) for an argument type the runtime does not support. */
-rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count);
+ * with a message added to *err (remat_error_add) for an argument type the runtime does
+ * not support. */
+rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, char **err);
 
 /* Reads the text format from PATH and checks it against FUNC's argument types. Returns
- * NULL after printing "remat-run: error: PATH:LINE: ..." on stderr on any problem. */
-rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count);
+ * NULL with a message "PATH:LINE: ..." added to *err on any problem. */
+rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count, char **err);
 
 /* Writes one value in the text format (type, then the elements), ending in a newline. */
 void rtr_buffer_write_text(FILE *out, const rtr_buffer *b);

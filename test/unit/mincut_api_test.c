@@ -53,9 +53,8 @@ static void refused(const char *what, RematMincutOptions *o) {
 int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
-  MlirContext ctx = mlirContextCreate();
-  rematAttachDiagnosticPrinter(ctx, stdout, NULL);
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
+  MlirContext ctx = rematContextCreate(stdout, NULL);
+  if (mlirContextIsNull(ctx))
     return 1;
   char err[256];
   RematMincutOptions o;

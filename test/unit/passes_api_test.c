@@ -45,10 +45,9 @@ int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
   printf("version %s\n", rematVersion());
-  MlirContext ctx = mlirContextCreate();
   int errors = 0;
-  rematAttachDiagnosticPrinter(ctx, stdout, &errors);
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
+  MlirContext ctx = rematContextCreate(stdout, &errors); /* the tools' setup */
+  if (mlirContextIsNull(ctx))
     return 1;
   char err[256];
 

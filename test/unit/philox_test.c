@@ -284,7 +284,7 @@ test_uniform(void)
 	 * 0xbf80). */
 	print_uniform(0xffffff7f, -1.0, 1.0);
 	/* Same u in [1, 2): 2 - 2^-24 is halfway between 2 - 2^-23 and 2;
-	 * ties to even gives 2 = hi in f32 (kept: DESIGN.md remaps only the
+	 * ties to even gives 2 = hi in f32 (kept: the mapping remaps only the
 	 * 16-bit results, see philox.h); f16/bf16 -> lo = 1. */
 	print_uniform(0xffffff7f, 1.0, 2.0);
 	/* hi not representable: hi = 0.1 rounds to f32 0x3dcccccd and then
