@@ -8,6 +8,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
+#include "verify_diagnostics.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: remat-opt [options] [input.mlir | -]\n\n"
@@ -23,6 +24,11 @@ static void usage(FILE *f) {
              "  --remat-report            passes that report (see their 'report' option)\n"
              "                            write what they decided to stderr\n"
              "  --report=FILE             the same, into FILE (truncated first)\n"
+             "  --split-input-file        process each part of the input between\n"
+             "                            '// -----' lines as a module of its own\n"
+             "  --verify-diagnostics      check the diagnostics against the input's\n"
+             "                            expected-error/-warning/-note/-remark\n"
+             "                            annotations (exit 0 when they match)\n"
              "  --remat-dot=FILE          passes with a 'dot' option (--remat-mincut) draw\n"
              "                            what they decided as Graphviz into FILE\n"
              "  --remat-timeline=FILE     passes with a 'timeline' option (--remat-mincut)\n"
@@ -47,7 +53,7 @@ static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length
 
 typedef struct options {
   const char *input, *output;
-  bool ir_after_all, debuginfo, timing;
+  bool ir_after_all, debuginfo, timing, split_input, verify_diagnostics;
   const char *report; /* NULL: none; "-": stderr; else a file */
   const char *dot, *timeline; /* --remat-dot=FILE, --remat-timeline=FILE, or NULL */
 } options;
@@ -143,15 +149,39 @@ static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
   return 0;
 }
 
-static int run(MlirContext ctx, const options *o, int argc, char **argv) {
-  MlirModule module = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
-  if (mlirModuleIsNull(module))
-    return 1;
-  MlirOperation top = mlirModuleGetOperation(module);
-  if (mlirLogicalResultIsFailure(rematVerify(top))) {
-    mlirModuleDestroy(module);
+/* Where the modules go: opened at the first module printed, so a failed run leaves an
+ * existing output file alone. */
+typedef struct sink {
+  const char *path;
+  FILE *f;
+  int printed;
+} sink;
+
+static FILE *sink_file(sink *s) {
+  if (!s->f) {
+    s->f = stdout;
+    if (s->path && strcmp(s->path, "-") && !(s->f = fopen(s->path, "w"))) {
+      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing\n", s->path);
+      s->f = NULL;
+    }
+  }
+  return s->f;
+}
+
+static int sink_close(sink *s) {
+  if (s->f && s->f != stdout && fclose(s->f)) {
+    fprintf(stderr, "remat-opt: error: cannot write '%s'\n", s->path);
     return 1;
   }
+  return 0;
+}
+
+/* Verifies MODULE, runs the pipeline the flags give on it and prints it to OUT. */
+static int process(MlirContext ctx, MlirModule module, const options *o, int argc,
+                   char **argv, sink *out) {
+  MlirOperation top = mlirModuleGetOperation(module);
+  if (mlirLogicalResultIsFailure(rematVerify(top)))
+    return 1;
   MlirPassManager pm = mlirPassManagerCreate(ctx);
   MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
   if (o->debuginfo)
@@ -171,27 +201,145 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
   if (rc == 0 && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, top)))
     rc = 1;
   mlirPassManagerDestroy(pm); /* prints the timing report */
-  if (rc == 0) {
-    FILE *out = stdout;
-    if (o->output && strcmp(o->output, "-") && !(out = fopen(o->output, "w"))) {
-      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing\n", o->output);
-      rc = 1;
-    } else {
-      mlirOperationPrintWithFlags(top, flags, write_to_file, out);
-      fputc('\n', out);
-      if (out != stdout && fclose(out)) {
-        fprintf(stderr, "remat-opt: error: cannot write '%s'\n", o->output);
-        rc = 1;
-      }
-    }
+  FILE *f = rc == 0 ? sink_file(out) : NULL;
+  if (rc == 0 && !f)
+    rc = 1;
+  if (f) {
+    if (out->printed++)
+      fputs("// -----\n", f);
+    mlirOperationPrintWithFlags(top, flags, write_to_file, f);
+    fputc('\n', f);
   }
   mlirOpPrintingFlagsDestroy(flags);
-  mlirModuleDestroy(module);
   return rc;
 }
 
+/* The whole input, NUL-terminated; NULL after an error message. */
+static char *read_input(const char *path) {
+  FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+  if (!f) {
+    fprintf(stderr, "remat-opt: error: cannot read '%s'\n", path);
+    return NULL;
+  }
+  size_t len = 0, cap = 1 << 16;
+  char *s = malloc(cap);
+  for (size_t n; s && (n = fread(s + len, 1, cap - len - 1, f)) > 0;) {
+    len += n;
+    if (len + 1 == cap) {
+      char *t = realloc(s, cap *= 2);
+      if (!t)
+        free(s);
+      s = t;
+    }
+  }
+  bool failed = ferror(f) || !s;
+  if (f != stdin)
+    fclose(f);
+  if (failed) {
+    fprintf(stderr, "remat-opt: error: cannot read '%s'\n", path);
+    free(s);
+    return NULL;
+  }
+  s[len] = 0;
+  return s;
+}
+
+/* Parses the LEN bytes of CHUNK, which start at line FIRST of the input NAME, as a module:
+ * it is put in a module that opens on the line before it (line FIRST keeps its number;
+ * on line 1, columns shift by the 8 characters of "module {"), and a chunk that is one
+ * module is taken out of it again. */
+static MlirModule parse_chunk(MlirContext ctx, const char *name, const char *chunk,
+                              size_t len, int first) {
+  size_t pad = first > 1 ? (size_t)first - 1 : 0, n = 9 + pad + len + 3;
+  char *text = malloc(n), *p = text;
+  if (!text) {
+    fprintf(stderr, "remat-opt: error: out of memory\n");
+    return (MlirModule){NULL};
+  }
+  p += sprintf(p, "module {");
+  for (size_t i = 0; i < pad; i++)
+    *p++ = '\n';
+  memcpy(p, chunk, len);
+  p += len;
+  p += sprintf(p, "\n}");
+  MlirOperation op = mlirOperationCreateParse(ctx, mlirStringRefCreate(text, (size_t)(p - text)),
+                                              mlirStringRefCreateFromCString(name));
+  free(text);
+  if (mlirOperationIsNull(op))
+    return (MlirModule){NULL};
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirOperation only = mlirBlockGetFirstOperation(body);
+  if (!mlirOperationIsNull(only) && mlirOperationIsNull(mlirOperationGetNextInBlock(only)) &&
+      mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(only)),
+                         mlirStringRefCreateFromCString("builtin.module"))) {
+    mlirOperationRemoveFromParent(only);
+    mlirOperationDestroy(op);
+    op = only;
+  }
+  return mlirModuleFromOperation(op);
+}
+
+static bool is_split_line(const char *line) { return !strncmp(line, "// -----", 8); }
+
+/* --split-input-file and --verify-diagnostics: the input read whole, parsed part by part.
+ */
+static int run_parts(MlirContext ctx, const options *o, int argc, char **argv, sink *out) {
+  char *input = read_input(o->input);
+  if (!input)
+    return 1;
+  const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
+  diag_log log = {NULL, 0, 0};
+  MlirDiagnosticHandlerID handler = 0;
+  if (o->verify_diagnostics)
+    handler = diag_log_attach(ctx, &log);
+  int rc = 0, line = 1, first = 1;
+  const char *start = input;
+  for (const char *p = input;; p++) {
+    bool at_line_start = p == input || p[-1] == '\n';
+    bool split = o->split_input && at_line_start && is_split_line(p);
+    if (!split && *p) {
+      line += *p == '\n';
+      continue;
+    }
+    MlirModule m = parse_chunk(ctx, name, start, (size_t)(p - start), first);
+    rc |= mlirModuleIsNull(m) ? 1 : process(ctx, m, o, argc, argv, out);
+    if (!mlirModuleIsNull(m))
+      mlirModuleDestroy(m);
+    if (!*p)
+      break;
+    while (*p && *p != '\n') /* the separator line */
+      p++;
+    if (!*p)
+      break;
+    start = p + 1;
+    first = ++line;
+  }
+  if (o->verify_diagnostics) {
+    mlirContextDetachDiagnosticHandler(ctx, handler);
+    rc = diag_log_verify(&log, name, input) ? 1 : 0;
+  }
+  free(input);
+  diag_log_free(&log);
+  return rc;
+}
+
+static int run(MlirContext ctx, const options *o, int argc, char **argv) {
+  sink out = {o->output, NULL, 0};
+  int rc;
+  if (o->split_input || o->verify_diagnostics)
+    rc = run_parts(ctx, o, argc, argv, &out);
+  else {
+    MlirModule module =
+        mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
+    rc = mlirModuleIsNull(module) ? 1 : process(ctx, module, o, argc, argv, &out);
+    if (!mlirModuleIsNull(module))
+      mlirModuleDestroy(module);
+  }
+  return sink_close(&out) ? 1 : rc;
+}
+
 int main(int argc, char **argv) {
-  options o = {"-", NULL, false, false, false, NULL, NULL, NULL};
+  options o = {"-", NULL, false, false, false, false, false, NULL, NULL, NULL};
   int inputs = 0;
   bool draws = false; /* a pass that writes --remat-dot and --remat-timeline files */
   for (int i = 1; i < argc; i++) {
@@ -207,6 +355,10 @@ int main(int argc, char **argv) {
       o.debuginfo = true;
     else if (!strcmp(a, "--timing"))
       o.timing = true;
+    else if (!strcmp(a, "--split-input-file"))
+      o.split_input = true;
+    else if (!strcmp(a, "--verify-diagnostics"))
+      o.verify_diagnostics = true;
     else if (!strcmp(a, "--remat-report")) {
       if (!o.report)
         o.report = "-";
@@ -251,18 +403,13 @@ int main(int argc, char **argv) {
                     "--remat-mincut\n", o.dot ? "dot" : "timeline");
     return 1;
   }
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirRegisterAllPasses();
-  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
-  int rc = 1;
-  if (mlirLogicalResultIsSuccess(rematLoadDialects(ctx)))
-    rc = run(ctx, &o, argc, argv);
-  else
+  mlirRegisterAllPasses(); /* upstream passes for --pass-pipeline */
+  MlirContext ctx = rematContextCreate(stderr, NULL);
+  if (mlirContextIsNull(ctx)) {
     fprintf(stderr, "remat-opt: error: cannot load the rt dialect\n");
+    return 1;
+  }
+  int rc = run(ctx, &o, argc, argv);
   mlirContextDestroy(ctx);
   return rc;
 }

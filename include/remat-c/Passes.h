@@ -49,8 +49,8 @@ typedef struct RematAutodiffOptions {
   REMAT_AUTODIFF_OPTIONS(REMAT_OPTION_FIELD, RematAutodiffOptions)
 } RematAutodiffOptions;
 
-void rematAutodiffOptionsInit(RematAutodiffOptions *options);
-MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *error,
+REMAT_API void rematAutodiffOptionsInit(RematAutodiffOptions *options);
+REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *error,
                                  size_t error_cap);
 
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */

@@ -5,8 +5,8 @@
 // RUN: not remat-opt --remat-mincut %s 2>&1 | FileCheck %s
 // A preference is not a requirement: prefer_save on the same op is ignored.
 // RUN: sed -e 's/"must_save"/"prefer_save"/' %s | remat-opt --remat-mincut | FileCheck %s --check-prefix=PREFER
-// PREFER: func.func @unsat_fwd(%arg0: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64}
-// PREFER: "rt.mul"(%arg1, %arg0) {rt.policy = "prefer_save"}
+// PREFER: func.func @unsat_fwd(%[[ARG0:[a-z0-9_]+]]: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64}
+// PREFER: "rt.mul"(%[[ARG1:[a-z0-9_]+]], %[[ARG0]]) {rt.policy = "prefer_save"}
 func.func @unsat(%x: tensor<4x4xf32>, %g: tensor<4x4xf32> {rt.tangent})
     -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64} {
   %o = "rt.exp"(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>

@@ -54,31 +54,35 @@ func.func @once_c_saved(%x: tensor<4x8xf32>, %w: tensor<8x8xf32> {rt.param}, %g:
   return %d, %t3, %t4 : tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>
 }
 
-// CHECK-LABEL: func.func @once_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 256 : i64} {
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %0, %arg0, %0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @once_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 256 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V0]], %[[ARG0]], %[[V0]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @once_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32> {rt.tangent}) -> (tensor<4xf32>, tensor<4x8xf32>) attributes {rt.forward = @once_fwd} {
-// CHECK-NEXT:  %0 = "rt.sum"(%arg0) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %1 = "rt.broadcast"(%0) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.add"(%1, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%arg2, %2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %4 = "rt.sum"(%3) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %5 = "rt.mul"(%4, %0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %6 = "rt.mul"(%arg2, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %5, %6 : tensor<4xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @once_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4xf32>, tensor<4x8xf32>) attributes {rt.forward = @once_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.sum"(%[[ARG0]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.broadcast"(%[[V0]]) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.add"(%[[V1]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.sum"(%[[V3]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[V0]]) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V5]], %[[V6]] : tensor<4xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @once_c_saved_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 272 : i64} {
-// CHECK-NEXT:  %0 = "rt.sum"(%arg0) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %1 = "rt.broadcast"(%0) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.matmul"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.add"(%1, %2) {rt.policy = "must_save"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %2, %arg0, %0, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @once_c_saved_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 272 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.sum"(%[[ARG0]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.broadcast"(%[[V0]]) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.add"(%[[V1]], %[[V2]]) {rt.policy = "must_save"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V2]], %[[ARG0]], %[[V0]], %[[V3]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @once_c_saved_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4xf32>, %arg2: tensor<4x8xf32>, %arg3: tensor<4x8xf32> {rt.tangent}) -> (tensor<4xf32>, tensor<4x8xf32>) attributes {rt.forward = @once_c_saved_fwd} {
-// CHECK-NEXT:  %0 = "rt.mul"(%arg3, %arg2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.sum"(%0) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%arg3, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %2, %3 : tensor<4xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @once_c_saved_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4xf32>, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4xf32>, tensor<4x8xf32>) attributes {rt.forward = @once_c_saved_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.sum"(%[[V0]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[ARG1]]) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V2]], %[[V3]] : tensor<4xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }

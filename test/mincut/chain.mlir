@@ -66,85 +66,91 @@ func.func @chain_dropout(%x: tensor<4x8xf32>, %w: tensor<8x16xf32> {rt.param}, %
   return %o, %gx, %gw : tensor<4x16xf32>, tensor<4x8xf32>, tensor<8x16xf32>
 }
 
-// CHECK-LABEL: func.func @chain_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32> {rt.param}) -> (tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>, tensor<4x16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 896 : i64} {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.matmul"(%2, %arg1) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %4 = "rt.exp"(%3) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  return %4, %arg1, %0, %4 : tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>, tensor<4x16xf32>
+// CHECK-LABEL: func.func @chain_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}) -> (tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>, tensor<4x16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 896 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.exp"(%[[V1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.matmul"(%[[V2]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.exp"(%[[V3]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  return %[[V4]], %[[ARG1]], %[[V0]], %[[V4]] : tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>, tensor<4x16xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @chain_bwd(%arg0: tensor<8x16xf32> {rt.param}, %arg1: tensor<4x8xf32>, %arg2: tensor<4x16xf32>, %arg3: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_fwd} {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%arg3, %arg2) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %3 = "rt.transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %4 = "rt.matmul"(%2, %3) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %5 = "rt.transpose"(%1) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %6 = "rt.matmul"(%5, %2) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  %7 = "rt.mul"(%4, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %8 = "rt.mul"(%7, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %9 = "rt.mul"(%8, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %9, %6 : tensor<4x8xf32>, tensor<8x16xf32>
+// CHECK-LABEL: func.func @chain_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG2:[a-z0-9_]+]]: tensor<4x16xf32>, %[[ARG3:[a-z0-9_]+]]: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG2]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.matmul"(%[[V2]], %[[V3]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[V1]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.matmul"(%[[V5]], %[[V2]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.mul"(%[[V8]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V9]], %[[V6]] : tensor<4x8xf32>, tensor<8x16xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @chain_dropout_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32> {rt.param}, %arg2: i64, %arg3: i64) -> (tensor<4x16xf32>, tensor<8x16xf32>, i64, i64, tensor<4x8xf32>, tensor<4x16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 912 : i64} {
-// CHECK-NEXT:  %cst = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:  %cst_0 = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.uniform_philox"(%arg2, %arg3) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.lt"(%1, %cst) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
-// CHECK-NEXT:  %3 = "rt.convert"(%2) : (tensor<4x8xi1>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%0, %3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %5 = "rt.mul"(%4, %cst_0) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %6 = "rt.exp"(%5) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %7 = "rt.exp"(%6) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %8 = "rt.matmul"(%7, %arg1) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %9 = "rt.exp"(%8) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  return %9, %arg1, %arg2, %arg3, %0, %9 : tensor<4x16xf32>, tensor<8x16xf32>, i64, i64, tensor<4x8xf32>, tensor<4x16xf32>
+// CHECK-LABEL: func.func @chain_dropout_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: i64, %[[ARG3:[a-z0-9_]+]]: i64) -> (tensor<4x16xf32>, tensor<8x16xf32>, i64, i64, tensor<4x8xf32>, tensor<4x16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 912 : i64} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG2]], %[[ARG3]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.lt"(%[[V1]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.convert"(%[[V2]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[V3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.exp"(%[[V5]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.exp"(%[[V6]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.matmul"(%[[V7]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.exp"(%[[V8]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  return %[[V9]], %[[ARG1]], %[[ARG2]], %[[ARG3]], %[[V0]], %[[V9]] : tensor<4x16xf32>, tensor<8x16xf32>, i64, i64, tensor<4x8xf32>, tensor<4x16xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @chain_dropout_bwd(%arg0: tensor<8x16xf32> {rt.param}, %arg1: i64, %arg2: i64, %arg3: tensor<4x8xf32>, %arg4: tensor<4x16xf32>, %arg5: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_dropout_fwd} {
-// CHECK-NEXT:  %cst = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:  %cst_0 = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.uniform_philox"(%arg1, %arg2) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.lt"(%0, %cst) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
-// CHECK-NEXT:  %2 = "rt.convert"(%1) : (tensor<4x8xi1>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%arg3, %2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%3, %cst_0) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %5 = "rt.exp"(%4) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %6 = "rt.exp"(%5) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %7 = "rt.mul"(%arg5, %arg4) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %8 = "rt.transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %9 = "rt.matmul"(%7, %8) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %10 = "rt.transpose"(%6) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %11 = "rt.matmul"(%10, %7) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  %12 = "rt.mul"(%9, %6) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %13 = "rt.mul"(%12, %5) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %14 = "rt.mul"(%13, %cst_0) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %15 = "rt.mul"(%14, %2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %16 = "rt.mul"(%15, %arg3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %16, %11 : tensor<4x8xf32>, tensor<8x16xf32>
+// CHECK-LABEL: func.func @chain_dropout_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG1:[a-z0-9_]+]]: i64, %[[ARG2:[a-z0-9_]+]]: i64, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG4:[a-z0-9_]+]]: tensor<4x16xf32>, %[[ARG5:[a-z0-9_]+]]: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_dropout_fwd} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG1]], %[[ARG2]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.lt"(%[[V0]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.convert"(%[[V1]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V3]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.exp"(%[[V4]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.exp"(%[[V5]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[ARG4]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.matmul"(%[[V7]], %[[V8]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.transpose"(%[[V6]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.matmul"(%[[V10]], %[[V7]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.mul"(%[[V9]], %[[V6]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.mul"(%[[V12]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V14:[a-z0-9_]+]] = "rt.mul"(%[[V13]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.mul"(%[[V14]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V16:[a-z0-9_]+]] = "rt.mul"(%[[V15]], %[[ARG3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V16]], %[[V11]] : tensor<4x8xf32>, tensor<8x16xf32>
 // CHECK-NEXT:  }
 
-// NOBAN-LABEL: func.func @chain_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32> {rt.param}) -> (tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 640 : i64} {
-// NOBAN-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %2 = "rt.exp"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %3 = "rt.matmul"(%2, %arg1) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// NOBAN-NEXT:  %4 = "rt.exp"(%3) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// NOBAN-NEXT:  return %4, %arg1, %0 : tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>
+// NOBAN-LABEL: func.func @chain_fwd(
+// NOBAN-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}) -> (tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 640 : i64} {
+// NOBAN-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.exp"(%[[V1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.matmul"(%[[V2]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// NOBAN-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.exp"(%[[V3]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// NOBAN-NEXT:  return %[[V4]], %[[ARG1]], %[[V0]] : tensor<4x16xf32>, tensor<8x16xf32>, tensor<4x8xf32>
 // NOBAN-NEXT:  }
-// NOBAN-LABEL: func.func @chain_bwd(%arg0: tensor<8x16xf32> {rt.param}, %arg1: tensor<4x8xf32>, %arg2: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_fwd} {
-// NOBAN-NEXT:  %0 = "rt.exp"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %2 = "rt.matmul"(%1, %arg0) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// NOBAN-NEXT:  %3 = "rt.exp"(%2) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// NOBAN-NEXT:  %4 = "rt.mul"(%arg2, %3) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// NOBAN-NEXT:  %5 = "rt.transpose"(%arg0) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-// NOBAN-NEXT:  %6 = "rt.matmul"(%4, %5) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %7 = "rt.transpose"(%1) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// NOBAN-NEXT:  %8 = "rt.matmul"(%7, %4) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
-// NOBAN-NEXT:  %9 = "rt.mul"(%6, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %10 = "rt.mul"(%9, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  %11 = "rt.mul"(%10, %arg1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// NOBAN-NEXT:  return %11, %8 : tensor<4x8xf32>, tensor<8x16xf32>
+// NOBAN-LABEL: func.func @chain_bwd(
+// NOBAN-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG2:[a-z0-9_]+]]: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_fwd} {
+// NOBAN-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.matmul"(%[[V1]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// NOBAN-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.exp"(%[[V2]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// NOBAN-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V3]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// NOBAN-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// NOBAN-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.matmul"(%[[V4]], %[[V5]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.transpose"(%[[V1]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// NOBAN-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.matmul"(%[[V7]], %[[V4]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+// NOBAN-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.mul"(%[[V6]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.mul"(%[[V9]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.mul"(%[[V10]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// NOBAN-NEXT:  return %[[V11]], %[[V8]] : tensor<4x8xf32>, tensor<8x16xf32>
 // NOBAN-NEXT:  }

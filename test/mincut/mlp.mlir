@@ -68,70 +68,72 @@ func.func @mlp(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32> {rt.param},
   return %out, %gx, %gw1, %gw2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>
 }
 
-// CHECK-LABEL: func.func @mlp_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32> {rt.param}, %arg2: tensor<16x8xf32> {rt.param}, %arg3: i64, %arg4: i64) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>, i64, i64, tensor<4x16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 1424 : i64} {
-// CHECK-NEXT:  %cst = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:  %cst_0 = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:  %cst_1 = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %cst_2 = arith.constant 4.471500e-02 : f32
-// CHECK-NEXT:  %cst_3 = arith.constant 0.797884583 : f32
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %1 = "rt.mul"(%0, %0) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %0) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%2, %cst_2) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %4 = "rt.add"(%0, %3) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %5 = "rt.mul"(%4, %cst_3) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %6 = "rt.tanh"(%5) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %7 = "rt.add"(%6, %cst_0) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %8 = "rt.mul"(%0, %7) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %9 = "rt.mul"(%8, %cst) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %10 = "rt.matmul"(%9, %arg2) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %11 = "rt.uniform_philox"(%arg3, %arg4) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
-// CHECK-NEXT:  %12 = "rt.lt"(%11, %cst) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
-// CHECK-NEXT:  %13 = "rt.convert"(%12) : (tensor<4x8xi1>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %14 = "rt.mul"(%10, %13) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %15 = "rt.mul"(%14, %cst_1) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %15, %arg0, %arg1, %arg2, %arg3, %arg4, %0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>, i64, i64, tensor<4x16xf32>
+// CHECK-LABEL: func.func @mlp_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<16x8xf32> {rt.param}, %[[ARG3:[a-z0-9_]+]]: i64, %[[ARG4:[a-z0-9_]+]]: i64) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>, i64, i64, tensor<4x16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 1424 : i64} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[CST_1:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[CST_2:[a-z0-9_]+]] = arith.constant 4.471500e-02 : f32
+// CHECK-NEXT:  %[[CST_3:[a-z0-9_]+]] = arith.constant 0.797884583 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[V0]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V0]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[V2]], %[[CST_2]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.add"(%[[V0]], %[[V3]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[CST_3]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.tanh"(%[[V5]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.add"(%[[V6]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[V7]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.mul"(%[[V8]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.matmul"(%[[V9]], %[[ARG2]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG3]], %[[ARG4]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.lt"(%[[V11]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
+// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.convert"(%[[V12]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V14:[a-z0-9_]+]] = "rt.mul"(%[[V10]], %[[V13]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.mul"(%[[V14]], %[[CST_1]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V15]], %[[ARG0]], %[[ARG1]], %[[ARG2]], %[[ARG3]], %[[ARG4]], %[[V0]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>, i64, i64, tensor<4x16xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @mlp_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32> {rt.param}, %arg2: tensor<16x8xf32> {rt.param}, %arg3: i64, %arg4: i64, %arg5: tensor<4x16xf32>, %arg6: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>) attributes {rt.forward = @mlp_fwd} {
-// CHECK-NEXT:  %cst = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:  %cst_0 = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:  %cst_1 = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %cst_2 = arith.constant 4.471500e-02 : f32
-// CHECK-NEXT:  %cst_3 = arith.constant 1.341450e-01 : f32
-// CHECK-NEXT:  %cst_4 = arith.constant 0.797884583 : f32
-// CHECK-NEXT:  %0 = "rt.mul"(%arg5, %arg5) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %1 = "rt.mul"(%0, %arg5) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %cst_2) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %3 = "rt.add"(%arg5, %2) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%3, %cst_4) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %5 = "rt.tanh"(%4) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %6 = "rt.add"(%5, %cst_0) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %7 = "rt.mul"(%arg5, %6) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %8 = "rt.mul"(%7, %cst) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %9 = "rt.uniform_philox"(%arg3, %arg4) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
-// CHECK-NEXT:  %10 = "rt.lt"(%9, %cst) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
-// CHECK-NEXT:  %11 = "rt.convert"(%10) : (tensor<4x8xi1>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %12 = "rt.mul"(%arg6, %cst_1) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %13 = "rt.mul"(%12, %11) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %14 = "rt.transpose"(%arg2) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  %15 = "rt.matmul"(%13, %14) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %16 = "rt.transpose"(%8) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>
-// CHECK-NEXT:  %17 = "rt.matmul"(%16, %13) : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %18 = "rt.mul"(%5, %5) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %19 = "rt.sub"(%cst_0, %18) : (f32, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %20 = "rt.mul"(%0, %cst_3) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %21 = "rt.add"(%20, %cst_0) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %22 = "rt.mul"(%21, %cst_4) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %23 = "rt.mul"(%19, %22) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %24 = "rt.mul"(%23, %arg5) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %25 = "rt.mul"(%24, %cst) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %26 = "rt.mul"(%6, %cst) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %27 = "rt.add"(%26, %25) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %28 = "rt.mul"(%15, %27) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %29 = "rt.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %30 = "rt.matmul"(%28, %29) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %31 = "rt.transpose"(%28) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>
-// CHECK-NEXT:  %32 = "rt.matmul"(%31, %arg0) : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %33 = "rt.transpose"(%32) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  return %30, %33, %17 : tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>
+// CHECK-LABEL: func.func @mlp_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<16x8xf32> {rt.param}, %[[ARG3:[a-z0-9_]+]]: i64, %[[ARG4:[a-z0-9_]+]]: i64, %[[ARG5:[a-z0-9_]+]]: tensor<4x16xf32>, %[[ARG6:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>) attributes {rt.forward = @mlp_fwd} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[CST_1:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[CST_2:[a-z0-9_]+]] = arith.constant 4.471500e-02 : f32
+// CHECK-NEXT:  %[[CST_3:[a-z0-9_]+]] = arith.constant 1.341450e-01 : f32
+// CHECK-NEXT:  %[[CST_4:[a-z0-9_]+]] = arith.constant 0.797884583 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[CST_2]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.add"(%[[ARG5]], %[[V2]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V3]], %[[CST_4]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.tanh"(%[[V4]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.add"(%[[V5]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[V6]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG3]], %[[ARG4]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.lt"(%[[V9]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
+// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.convert"(%[[V10]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.mul"(%[[ARG6]], %[[CST_1]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.mul"(%[[V12]], %[[V11]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V14:[a-z0-9_]+]] = "rt.transpose"(%[[ARG2]]) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.matmul"(%[[V13]], %[[V14]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V16:[a-z0-9_]+]] = "rt.transpose"(%[[V8]]) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>
+// CHECK-NEXT:  %[[V17:[a-z0-9_]+]] = "rt.matmul"(%[[V16]], %[[V13]]) : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V18:[a-z0-9_]+]] = "rt.mul"(%[[V5]], %[[V5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V19:[a-z0-9_]+]] = "rt.sub"(%[[CST_0]], %[[V18]]) : (f32, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V20:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[CST_3]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V21:[a-z0-9_]+]] = "rt.add"(%[[V20]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V22:[a-z0-9_]+]] = "rt.mul"(%[[V21]], %[[CST_4]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V23:[a-z0-9_]+]] = "rt.mul"(%[[V19]], %[[V22]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V24:[a-z0-9_]+]] = "rt.mul"(%[[V23]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V25:[a-z0-9_]+]] = "rt.mul"(%[[V24]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V26:[a-z0-9_]+]] = "rt.mul"(%[[V6]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V27:[a-z0-9_]+]] = "rt.add"(%[[V26]], %[[V25]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V28:[a-z0-9_]+]] = "rt.mul"(%[[V15]], %[[V27]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V29:[a-z0-9_]+]] = "rt.transpose"(%[[ARG1]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V30:[a-z0-9_]+]] = "rt.matmul"(%[[V28]], %[[V29]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V31:[a-z0-9_]+]] = "rt.transpose"(%[[V28]]) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>
+// CHECK-NEXT:  %[[V32:[a-z0-9_]+]] = "rt.matmul"(%[[V31]], %[[ARG0]]) : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V33:[a-z0-9_]+]] = "rt.transpose"(%[[V32]]) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  return %[[V30]], %[[V33]], %[[V17]] : tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>
 // CHECK-NEXT:  }

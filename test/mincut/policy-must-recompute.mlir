@@ -59,39 +59,43 @@ func.func @tagged(%x: tensor<4x8xf32>, %w: tensor<8x8xf32> {rt.param},
   return %o, %gx, %gw : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>
 }
 
-// CHECK-LABEL: func.func @untagged_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 512 : i64} {
-// CHECK-NEXT:  %cst = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.sub"(%cst, %2) : (f32, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %1, %arg0, %arg1, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @untagged_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 512 : i64} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.tanh"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.sub"(%[[CST]], %[[V2]]) : (f32, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V1]], %[[ARG0]], %[[ARG1]], %[[V3]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @untagged_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}, %arg2: tensor<4x8xf32>, %arg3: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x8xf32>) attributes {rt.forward = @untagged_fwd} {
-// CHECK-NEXT:  %0 = "rt.mul"(%arg3, %arg2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  %2 = "rt.matmul"(%0, %1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.transpose"(%0) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %4 = "rt.matmul"(%3, %arg0) : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  %5 = "rt.transpose"(%4) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  return %2, %5 : tensor<4x8xf32>, tensor<8x8xf32>
+// CHECK-LABEL: func.func @untagged_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x8xf32>) attributes {rt.forward = @untagged_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.transpose"(%[[ARG1]]) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.matmul"(%[[V0]], %[[V1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.transpose"(%[[V0]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.matmul"(%[[V3]], %[[ARG0]]) : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[V4]]) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  return %[[V2]], %[[V5]] : tensor<4x8xf32>, tensor<8x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @tagged_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 384 : i64} {
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) {rt.policy = "must_recompute"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %1, %arg0, %arg1 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>
+// CHECK-LABEL: func.func @tagged_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 384 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) {rt.policy = "must_recompute"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.tanh"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V1]], %[[ARG0]], %[[ARG1]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @tagged_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}, %arg2: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x8xf32>) attributes {rt.forward = @tagged_fwd} {
-// CHECK-NEXT:  %cst = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) {rt.policy = "must_recompute"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.sub"(%cst, %2) : (f32, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%arg2, %3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %5 = "rt.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  %6 = "rt.matmul"(%4, %5) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %7 = "rt.transpose"(%4) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %8 = "rt.matmul"(%7, %arg0) : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  %9 = "rt.transpose"(%8) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  return %6, %9 : tensor<4x8xf32>, tensor<8x8xf32>
+// CHECK-LABEL: func.func @tagged_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x8xf32>) attributes {rt.forward = @tagged_fwd} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) {rt.policy = "must_recompute"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.tanh"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.sub"(%[[CST]], %[[V2]]) : (f32, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[ARG1]]) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.matmul"(%[[V4]], %[[V5]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.transpose"(%[[V4]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.matmul"(%[[V7]], %[[ARG0]]) : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.transpose"(%[[V8]]) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  return %[[V6]], %[[V9]] : tensor<4x8xf32>, tensor<8x8xf32>
 // CHECK-NEXT:  }

@@ -41,28 +41,32 @@ func.func @tagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})
   return %o, %gx : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
-// CHECK-LABEL: func.func @untagged_fwd(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.mul"(%0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %1, %0 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @untagged_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V1]], %[[V0]] : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @untagged_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @untagged_fwd} {
-// CHECK-NEXT:  %cst = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.mul"(%arg1, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.mul"(%0, %arg0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %cst) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %2 : tensor<4x8xf32>
+// CHECK-LABEL: func.func @untagged_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @untagged_fwd} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG1]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V2]] : tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @tagged_fwd(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) {rt.policy = "prefer_recompute"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.mul"(%0, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %1, %arg0 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @tagged_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) {rt.policy = "prefer_recompute"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V1]], %[[ARG0]] : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @tagged_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @tagged_fwd} {
-// CHECK-NEXT:  %cst = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) {rt.policy = "prefer_recompute"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.mul"(%arg1, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%2, %cst) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %3 : tensor<4x8xf32>
+// CHECK-LABEL: func.func @tagged_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @tagged_fwd} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) {rt.policy = "prefer_recompute"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[ARG1]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[V2]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V3]] : tensor<4x8xf32>
 // CHECK-NEXT:  }

@@ -23,23 +23,27 @@ func.func @tagged(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %g: tensor<4x4xf32> 
   return %o, %d : tensor<4x4xf32>, tensor<4x4xf32>
 }
 
-// CHECK-LABEL: func.func @untagged_fwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64} {
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  %1 = "rt.exp"(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  return %1, %1 : tensor<4x4xf32>, tensor<4x4xf32>
+// CHECK-LABEL: func.func @untagged_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x4xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %[[V1]], %[[V1]] : tensor<4x4xf32>, tensor<4x4xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @untagged_bwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32> {rt.tangent}) -> tensor<4x4xf32> attributes {rt.forward = @untagged_fwd} {
-// CHECK-NEXT:  %0 = "rt.mul"(%arg1, %arg0) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  return %0 : tensor<4x4xf32>
+// CHECK-LABEL: func.func @untagged_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x4xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x4xf32> {rt.tangent}) -> tensor<4x4xf32> attributes {rt.forward = @untagged_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG1]], %[[ARG0]]) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %[[V0]] : tensor<4x4xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @tagged_fwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  %1 = "rt.exp"(%0) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  return %1, %arg0, %arg1 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+// CHECK-LABEL: func.func @tagged_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x4xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %[[V1]], %[[ARG0]], %[[ARG1]] : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @tagged_bwd(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>, %arg2: tensor<4x4xf32> {rt.tangent}) -> tensor<4x4xf32> attributes {rt.forward = @tagged_fwd} {
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  %1 = "rt.exp"(%0) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%arg2, %1) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:  return %2 : tensor<4x4xf32>
+// CHECK-LABEL: func.func @tagged_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x4xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x4xf32>, %[[ARG2:[a-z0-9_]+]]: tensor<4x4xf32> {rt.tangent}) -> tensor<4x4xf32> attributes {rt.forward = @tagged_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) {rt.policy = "prefer_recompute"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) {rt.policy = "must_recompute"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V1]]) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:  return %[[V2]] : tensor<4x4xf32>
 // CHECK-NEXT:  }

@@ -36,29 +36,31 @@ func.func @residual(%x: tensor<4x8xf32>, %w: tensor<8x8xf32> {rt.param},
   return %n, %gx, %gw, %gscale : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>
 }
 
-// CHECK-LABEL: func.func @residual_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}, %arg2: tensor<8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 544 : i64} {
-// CHECK-NEXT:  %0 = "rt.matmul"(%arg0, %arg1) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.tanh"(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.add"(%arg0, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.broadcast"(%arg2) {dims = array<i64: 1>} : (tensor<8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%2, %3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %4, %arg0, %arg1, %arg2, %1 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @residual_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<8xf32> {rt.param}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<4x8xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 544 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.tanh"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.add"(%[[ARG0]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.broadcast"(%[[ARG2]]) {dims = array<i64: 1>} : (tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V2]], %[[V3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V4]], %[[ARG0]], %[[ARG1]], %[[ARG2]], %[[V1]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @residual_bwd(%arg0: tensor<4x8xf32>, %arg1: tensor<8x8xf32> {rt.param}, %arg2: tensor<8xf32> {rt.param}, %arg3: tensor<4x8xf32>, %arg4: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>) attributes {rt.forward = @residual_fwd} {
-// CHECK-NEXT:  %cst = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:  %0 = "rt.add"(%arg0, %arg3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.broadcast"(%arg2) {dims = array<i64: 1>} : (tensor<8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %2 = "rt.mul"(%arg4, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.sum"(%2) {dims = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<8xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%arg4, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %5 = "rt.mul"(%arg3, %arg3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %6 = "rt.sub"(%cst, %5) : (f32, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %7 = "rt.mul"(%4, %6) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %8 = "rt.transpose"(%arg1) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  %9 = "rt.matmul"(%7, %8) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %10 = "rt.add"(%4, %9) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %11 = "rt.transpose"(%7) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %12 = "rt.matmul"(%11, %arg0) : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  %13 = "rt.transpose"(%12) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT:  return %10, %13, %3 : tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>
+// CHECK-LABEL: func.func @residual_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x8xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<8xf32> {rt.param}, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG4:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>) attributes {rt.forward = @residual_fwd} {
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.add"(%[[ARG0]], %[[ARG3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.broadcast"(%[[ARG2]]) {dims = array<i64: 1>} : (tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[ARG4]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.sum"(%[[V2]]) {dims = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[ARG4]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.sub"(%[[CST]], %[[V5]]) : (f32, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[V6]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.transpose"(%[[ARG1]]) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.matmul"(%[[V7]], %[[V8]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.add"(%[[V4]], %[[V9]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.transpose"(%[[V7]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.matmul"(%[[V11]], %[[ARG0]]) : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.transpose"(%[[V12]]) {perm = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT:  return %[[V10]], %[[V13]], %[[V3]] : tensor<4x8xf32>, tensor<8x8xf32>, tensor<8xf32>
 // CHECK-NEXT:  }

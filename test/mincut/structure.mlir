@@ -50,23 +50,26 @@ func.func private @shapes(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %s: f32,
   return %o1, %y, %gx, %zero, %g2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
 
-// CHECK-LABEL: func.func @other(%arg0: tensor<4xf32>) -> tensor<4xf32> {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  return %0 : tensor<4xf32>
+// CHECK-LABEL: func.func @other(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  return %[[V0]] : tensor<4xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func private @shapes_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: f32) -> (tensor<4x8xf32> {rt.name = "out"}, tensor<4x8xf32>, tensor<4x8xf32>, f32) attributes {rt.ac_region = 3 : i64, rt.num_outputs = 2 : i64, rt.saved_bytes = 132 : i64} {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = arith.mulf %arg2, %arg2 : f32
-// CHECK-NEXT:  return %0, %arg1, %arg0, %1 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, f32
+// CHECK-LABEL: func.func private @shapes_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG2:[a-z0-9_]+]]: f32) -> (tensor<4x8xf32> {rt.name = "out"}, tensor<4x8xf32>, tensor<4x8xf32>, f32) attributes {rt.ac_region = 3 : i64, rt.num_outputs = 2 : i64, rt.saved_bytes = 132 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = arith.mulf %[[ARG2]], %[[ARG2]] : f32
+// CHECK-NEXT:  return %[[V0]], %[[ARG1]], %[[ARG0]], %[[V1]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, f32
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func private @shapes_bwd(%arg0: tensor<4x8xf32>, %arg1: f32, %arg2: tensor<4x8xf32> {rt.tangent}, %arg3: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32> {rt.name = "dx"}, tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.ac_region = 3 : i64, rt.forward = @shapes_fwd} {
-// CHECK-NEXT:  %0 = "rt.exp"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %1 = "rt.sum"(%arg0) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %2 = "rt.broadcast"(%1) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%arg2, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %4 = "rt.mul"(%arg2, %2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %5 = "rt.mul"(%4, %arg1) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %6 = "rt.add"(%3, %5) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %7 = "rt.full"() {value = 0.000000e+00 : f32} : () -> tensor<4x8xf32>
-// CHECK-NEXT:  return %6, %7, %arg3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func private @shapes_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: f32, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32> {rt.name = "dx"}, tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.ac_region = 3 : i64, rt.forward = @shapes_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.sum"(%[[ARG0]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.broadcast"(%[[V1]]) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[ARG1]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.add"(%[[V3]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.full"() {value = 0.000000e+00 : f32} : () -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V6]], %[[V7]], %[[ARG3]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }

@@ -50,63 +50,73 @@ func.func @zero_d(%x: tensor<16xf32>, %g: tensor<16xf32> {rt.tangent})
   return %o, %gx : tensor<16xf32>, tensor<16xf32>
 }
 
-// CHECK-LABEL: func.func @params_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32> {rt.param}) -> (tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xbf16>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 192 : i64} {
-// CHECK-NEXT:  %0 = "rt.convert"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
-// CHECK-NEXT:  %1 = "rt.convert"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
-// CHECK-NEXT:  %2 = "rt.mul"(%1, %0) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// CHECK-NEXT:  return %2, %arg1, %1 : tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xbf16>
+// CHECK-LABEL: func.func @params_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32> {rt.param}) -> (tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xbf16>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 192 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.convert"(%[[ARG1]]) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.convert"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V0]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK-NEXT:  return %[[V2]], %[[ARG1]], %[[V1]] : tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xbf16>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @params_bwd(%arg0: tensor<4x8xf32> {rt.param}, %arg1: tensor<4x8xbf16>, %arg2: tensor<4x8xbf16> {rt.tangent}) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.forward = @params_fwd} {
-// CHECK-NEXT:  %0 = "rt.convert"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
-// CHECK-NEXT:  %1 = "rt.mul"(%arg2, %0) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// CHECK-NEXT:  %2 = "rt.convert"(%1) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %3 = "rt.mul"(%arg2, %arg1) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// CHECK-NEXT:  %4 = "rt.convert"(%3) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
-// CHECK-NEXT:  return %2, %4 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @params_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32> {rt.param}, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xbf16>, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xbf16> {rt.tangent}) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.forward = @params_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.convert"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V0]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.convert"(%[[V1]]) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[ARG1]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.convert"(%[[V3]]) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK-NEXT:  return %[[V2]], %[[V4]] : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @zero_d_fwd(%arg0: tensor<16xf32>) -> (tensor<16xf32>, tensor<f32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 4 : i64} {
-// CHECK-NEXT:  %0 = "rt.amax"(%arg0) {dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<f32>
-// CHECK-NEXT:  %1 = "rt.broadcast"(%0) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
-// CHECK-NEXT:  %2 = "rt.div"(%arg0, %1) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-// CHECK-NEXT:  return %2, %0 : tensor<16xf32>, tensor<f32>
+// CHECK-LABEL: func.func @zero_d_fwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<16xf32>) -> (tensor<16xf32>, tensor<f32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 4 : i64} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.amax"(%[[ARG0]]) {dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<f32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.broadcast"(%[[V0]]) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.div"(%[[ARG0]], %[[V1]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// CHECK-NEXT:  return %[[V2]], %[[V0]] : tensor<16xf32>, tensor<f32>
 // CHECK-NEXT:  }
-// CHECK-LABEL: func.func @zero_d_bwd(%arg0: tensor<f32>, %arg1: tensor<16xf32> {rt.tangent}) -> tensor<16xf32> attributes {rt.forward = @zero_d_fwd} {
-// CHECK-NEXT:  %0 = "rt.broadcast"(%arg0) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
-// CHECK-NEXT:  %1 = "rt.div"(%arg1, %0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-// CHECK-NEXT:  return %1 : tensor<16xf32>
+// CHECK-LABEL: func.func @zero_d_bwd(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<f32>, %[[ARG1:[a-z0-9_]+]]: tensor<16xf32> {rt.tangent}) -> tensor<16xf32> attributes {rt.forward = @zero_d_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.broadcast"(%[[ARG0]]) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.div"(%[[ARG1]], %[[V0]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// CHECK-NEXT:  return %[[V1]] : tensor<16xf32>
 // CHECK-NEXT:  }
 
-// NOFREE-LABEL: func.func @params_fwd(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32> {rt.param}) -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
-// NOFREE-NEXT:  %0 = "rt.convert"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
-// NOFREE-NEXT:  %1 = "rt.convert"(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
-// NOFREE-NEXT:  %2 = "rt.mul"(%1, %0) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// NOFREE-NEXT:  return %2, %0, %1 : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>
+// NOFREE-LABEL: func.func @params_fwd(
+// NOFREE-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32> {rt.param}) -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 128 : i64} {
+// NOFREE-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.convert"(%[[ARG1]]) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// NOFREE-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.convert"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xbf16>
+// NOFREE-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V0]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// NOFREE-NEXT:  return %[[V2]], %[[V0]], %[[V1]] : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>
 // NOFREE-NEXT:  }
-// NOFREE-LABEL: func.func @params_bwd(%arg0: tensor<4x8xbf16>, %arg1: tensor<4x8xbf16>, %arg2: tensor<4x8xbf16> {rt.tangent}) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.forward = @params_fwd} {
-// NOFREE-NEXT:  %0 = "rt.mul"(%arg2, %arg0) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// NOFREE-NEXT:  %1 = "rt.convert"(%0) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
-// NOFREE-NEXT:  %2 = "rt.mul"(%arg2, %arg1) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
-// NOFREE-NEXT:  %3 = "rt.convert"(%2) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
-// NOFREE-NEXT:  return %1, %3 : tensor<4x8xf32>, tensor<4x8xf32>
+// NOFREE-LABEL: func.func @params_bwd(
+// NOFREE-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xbf16>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xbf16>, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xbf16> {rt.tangent}) -> (tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.forward = @params_fwd} {
+// NOFREE-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[ARG0]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// NOFREE-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.convert"(%[[V0]]) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// NOFREE-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[ARG1]]) : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// NOFREE-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.convert"(%[[V2]]) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// NOFREE-NEXT:  return %[[V1]], %[[V3]] : tensor<4x8xf32>, tensor<4x8xf32>
 // NOFREE-NEXT:  }
-// NOFREE-LABEL: func.func @zero_d_fwd(%arg0: tensor<16xf32>) -> (tensor<16xf32>, tensor<f32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 4 : i64} {
-// NOFREE-NEXT:  %0 = "rt.amax"(%arg0) {dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<f32>
-// NOFREE-NEXT:  %1 = "rt.broadcast"(%0) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
-// NOFREE-NEXT:  %2 = "rt.div"(%arg0, %1) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-// NOFREE-NEXT:  return %2, %0 : tensor<16xf32>, tensor<f32>
+// NOFREE-LABEL: func.func @zero_d_fwd(
+// NOFREE-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<16xf32>) -> (tensor<16xf32>, tensor<f32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 4 : i64} {
+// NOFREE-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.amax"(%[[ARG0]]) {dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<f32>
+// NOFREE-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.broadcast"(%[[V0]]) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
+// NOFREE-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.div"(%[[ARG0]], %[[V1]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// NOFREE-NEXT:  return %[[V2]], %[[V0]] : tensor<16xf32>, tensor<f32>
 // NOFREE-NEXT:  }
-// NOFREE-LABEL: func.func @zero_d_bwd(%arg0: tensor<f32>, %arg1: tensor<16xf32> {rt.tangent}) -> tensor<16xf32> attributes {rt.forward = @zero_d_fwd} {
-// NOFREE-NEXT:  %0 = "rt.broadcast"(%arg0) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
-// NOFREE-NEXT:  %1 = "rt.div"(%arg1, %0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-// NOFREE-NEXT:  return %1 : tensor<16xf32>
+// NOFREE-LABEL: func.func @zero_d_bwd(
+// NOFREE-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<f32>, %[[ARG1:[a-z0-9_]+]]: tensor<16xf32> {rt.tangent}) -> tensor<16xf32> attributes {rt.forward = @zero_d_fwd} {
+// NOFREE-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.broadcast"(%[[ARG0]]) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
+// NOFREE-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.div"(%[[ARG1]], %[[V0]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// NOFREE-NEXT:  return %[[V1]] : tensor<16xf32>
 // NOFREE-NEXT:  }
-// SF100-LABEL: func.func @zero_d_fwd(%arg0: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64} {
-// SF100-NEXT:  %0 = "rt.amax"(%arg0) {dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<f32>
-// SF100-NEXT:  %1 = "rt.broadcast"(%0) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
-// SF100-NEXT:  %2 = "rt.div"(%arg0, %1) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-// SF100-NEXT:  return %2, %1 : tensor<16xf32>, tensor<16xf32>
+// SF100-LABEL: func.func @zero_d_fwd(
+// SF100-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {rt.num_outputs = 1 : i64, rt.saved_bytes = 64 : i64} {
+// SF100-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.amax"(%[[ARG0]]) {dims = array<i64: 0>} : (tensor<16xf32>) -> tensor<f32>
+// SF100-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.broadcast"(%[[V0]]) {dims = array<i64>} : (tensor<f32>) -> tensor<16xf32>
+// SF100-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.div"(%[[ARG0]], %[[V1]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// SF100-NEXT:  return %[[V2]], %[[V1]] : tensor<16xf32>, tensor<16xf32>
 // SF100-NEXT:  }
-// SF100-LABEL: func.func @zero_d_bwd(%arg0: tensor<16xf32>, %arg1: tensor<16xf32> {rt.tangent}) -> tensor<16xf32> attributes {rt.forward = @zero_d_fwd} {
-// SF100-NEXT:  %0 = "rt.div"(%arg1, %arg0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
-// SF100-NEXT:  return %0 : tensor<16xf32>
+// SF100-LABEL: func.func @zero_d_bwd(
+// SF100-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<16xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<16xf32> {rt.tangent}) -> tensor<16xf32> attributes {rt.forward = @zero_d_fwd} {
+// SF100-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.div"(%[[ARG1]], %[[ARG0]]) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+// SF100-NEXT:  return %[[V0]] : tensor<16xf32>
 // SF100-NEXT:  }

@@ -3,7 +3,7 @@
 // parses and prints back, the codegen calls log1pf (host) and __nv_log1pf (nvptx64), the
 // interpreter computes log1pf (exact near 0, unlike log(1 + x) in f32), compiled code
 // gives the same bits, and it fuses. The verifier's rule (float only) is tested in
-// test/verify/verify-unary-float.mlir; the PTX is assembled in log1p-ptx.test; every
+// test/verify/invalid-elementwise.mlir; the PTX is assembled in log1p-ptx.test; every
 // element type against the interpreter in test/unit/codegen_interp_test.
 //
 // RUN: remat-opt %s | remat-opt | FileCheck %s --check-prefix=IR

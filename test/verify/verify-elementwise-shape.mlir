@@ -1,6 +1,0 @@
-// RUN: not remat-opt %s 2>&1 | FileCheck %s
-func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x8xi32>, %v: tensor<8xf32>, %s: f32, %i: i64) {
-  // CHECK: verify-elementwise-shape.mlir:[[@LINE+1]]:8: error: 'rt.add' operand shapes differ: operand #0 is 4x8, operand #1 is 8x4
-  %0 = "rt.add"(%a, %b) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>
-  return
-}

@@ -1,6 +1,0 @@
-// RUN: not remat-opt %s 2>&1 | FileCheck %s
-func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x8xi32>, %v: tensor<8xf32>, %s: f32, %i: i64) {
-  // CHECK: verify-iota-dim.mlir:[[@LINE+1]]:8: error: 'rt.iota' dim must be within the result rank 2
-  %0 = "rt.iota"() {dim = 2 : i64} : () -> tensor<4x8xi32>
-  return
-}
