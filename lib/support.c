@@ -85,7 +85,7 @@ void remat_error_add(char **error, const char *fmt, ...) {
 
 /* ---- pointer map ---- */
 
-static size_t ptr_hash(const void *p) {
+size_t remat_ptr_hash(const void *p) {
   uint64_t x = (uint64_t)(uintptr_t)p;
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdull;
@@ -116,7 +116,7 @@ void ptr_map_put(ptr_map *m, const void *key, int val) {
     remat_fatal("ptr_map_put(%p, %d): keys are non-NULL, values non-negative", key, val);
   if (2 * (m->count + 1) >= m->cap)
     grow(m);
-  size_t i = ptr_hash(key) & (m->cap - 1);
+  size_t i = remat_ptr_hash(key) & (m->cap - 1);
   while (m->keys[i] && m->keys[i] != key)
     i = (i + 1) & (m->cap - 1);
   if (!m->keys[i])
@@ -128,7 +128,7 @@ void ptr_map_put(ptr_map *m, const void *key, int val) {
 int ptr_map_get(const ptr_map *m, const void *key) {
   if (!m->cap)
     return -1;
-  for (size_t i = ptr_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+  for (size_t i = remat_ptr_hash(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
     if (m->keys[i] == key)
       return m->vals[i];
   return -1;

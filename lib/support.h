@@ -65,6 +65,8 @@ void ptr_map_put(ptr_map *m, const void *key, int val);
 /* The value of KEY, or -1 when absent. */
 int ptr_map_get(const ptr_map *m, const void *key);
 void ptr_map_free(ptr_map *m);
+/* The map's hash of a pointer, for tables keyed by several pointers. */
+size_t remat_ptr_hash(const void *p);
 
 /* ---- shapes ------------------------------------------------------------------------- */
 

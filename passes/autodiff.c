@@ -45,14 +45,6 @@ static int dims_of(MlirType t, int64_t *dims) {
 
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-/* A hash of a pointer (for the table of reusable ops). */
-static size_t ptr_hash(const void *p) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return (size_t)x;
-}
 
 /* A scalar arith.constant the backward uses, made once per function. */
 typedef struct cached_const {
@@ -442,8 +434,8 @@ static uint64_t cse_key(MlirStringRef name, int n, const MlirValue *opnds, MlirT
   for (size_t i = 0; i < name.length; i++)
     h = (h ^ (unsigned char)name.data[i]) * 1099511628211ull;
   for (int i = 0; i < n; i++)
-    h = (h ^ ptr_hash(opnds[i].ptr)) * 1099511628211ull;
-  return (h ^ ptr_hash(t.ptr)) * 1099511628211ull;
+    h = (h ^ remat_ptr_hash(opnds[i].ptr)) * 1099511628211ull;
+  return (h ^ remat_ptr_hash(t.ptr)) * 1099511628211ull;
 }
 
 /* Ops that may be reused: rt ops with one result, except collectives (each one is a
