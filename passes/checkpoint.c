@@ -23,6 +23,7 @@
 #include "passes.h"
 #include "report.h"
 #include "rt.h"
+#include "union_knapsack.h"
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -50,6 +51,7 @@ typedef struct plan {
   int64_t budget; /* -1: off */
   bool greedy;
   char report[REMAT_OPTION_STRING_MAX]; /* "": none */
+  char dump[REMAT_OPTION_STRING_MAX];   /* budget-dump: "": none */
 } plan;
 
 /* Parses a comma list of ops for OPTION; "none" adds nothing. 0, or -1 with a message. */
@@ -125,6 +127,7 @@ static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap
     return -1;
   }
   p->greedy = o->budget_greedy;
+  strcpy(p->dump, o->budget_dump);
   strcpy(p->report, o->report);
   return 0;
 }
@@ -142,6 +145,8 @@ typedef struct node {
   rt_op_id id;
   bool forward;   /* depends on no tangent (never true for the terminator) */
   bool constant;  /* no operands: free to recompute, never saved */
+  bool arith;     /* an arith op (scalar arithmetic: recomputable like any cheap op) */
+  bool scalar;    /* its first result is a scalar */
   rt_policy user; /* tag present in the input and not written by this pass */
   rt_policy tag;  /* what this run writes; RT_POLICY_NONE: nothing */
   int64_t region; /* rt.ac_region written with tag */
@@ -168,7 +173,7 @@ typedef struct graph {
   stage *stages;
   int nstages;
   uint64_t fixed, chosen, recompute_cost;
-  int candidates;
+  int candidates, parts, largest, widest;
   bool exact;
   node *n;
   int count; /* ops of the entry block; the last one is the terminator */
@@ -240,6 +245,10 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     n->nin = (int)mlirOperationGetNumOperands(n->op);
     n->in = xcalloc(n->nin + 1, sizeof *n->in);
     n->constant = n->nin == 0;
+    MlirStringRef opname = mlirIdentifierStr(mlirOperationGetName(n->op));
+    n->arith = n->id == RT_OP_NONE && opname.length > 6 && !memcmp(opname.data, "arith.", 6);
+    n->scalar = mlirOperationGetNumResults(n->op) > 0 &&
+                rt_type_is_scalar(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
     bool tangent = false;
     for (int k = 0; k < n->nin; k++) {
       int s = n->in[k] = source_of(g, entry, mlirOperationGetOperand(n->op, k));
@@ -611,252 +620,345 @@ static uint64_t op_cost(const graph *g, int i) {
 
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
-static uint64_t gcd(uint64_t a, uint64_t b) {
-  while (b) {
-    uint64_t t = a % b;
-    a = b;
-    b = t;
+/* Why a needed value is saved whatever the choice (fixed bytes). */
+enum fixed_why {
+  FIX_NONE,
+  FIX_USER,          /* the user's save tag */
+  FIX_FSDP,          /* fsdp=save */
+  FIX_ALWAYS,        /* the always-save list */
+  FIX_COLLECTIVE,    /* a collective's result the backward needs: never recomputed */
+  FIX_NEEDS_GATHER,  /* its recompute would need a collective's result that is not saved */
+  FIX_NEEDS_OP,      /* its recompute would need a tensor from an op that is neither rt
+                      * nor arith (the min-cut refuses those anyway) */
+};
+
+static const char *fixed_why_text(enum fixed_why w) {
+  switch (w) {
+  case FIX_NONE: return "";
+  case FIX_USER: return "user save tag";
+  case FIX_FSDP: return "fsdp=save";
+  case FIX_ALWAYS: return "always-save";
+  case FIX_COLLECTIVE: return "collective result";
+  case FIX_NEEDS_GATHER: return "its recompute needs a collective result";
+  case FIX_NEEDS_OP: return "its recompute needs a non-rt op";
   }
-  return a;
+  return "";
 }
 
-/* Limits of the exact choice: the DP table (items x capacity bits, and the capacity
- * itself), then the nodes branch and bound may visit. */
-#define BUDGET_DP_CELLS (1ull << 28)
-#define BUDGET_DP_CAPACITY (1ull << 22)
-#define BUDGET_BB_NODES 20000000L
+/* The budget problem of one joint function. */
+typedef struct budget {
+  int nc;          /* candidates */
+  int *cand;       /* candidate -> op */
+  int *index;      /* op -> candidate, -1 */
+  enum fixed_why *why; /* op -> why it is fixed (FIX_NONE: not fixed) */
+  uint64_t fixed;
+  /* the knapsack over the candidates that are not fixed ("items") */
+  int n, *item_of; /* item -> candidate */
+  uint64_t *w, *v;
+  int m, *gstart, *gitem;
+  uint64_t *gv;
+} budget;
 
-typedef struct item {
-  uint64_t bytes, value;
-  int index;
-} item;
-
-/* Higher value per byte first; ties by index, so the order is deterministic. */
-static int by_density(const void *pa, const void *pb) {
-  const item *a = pa, *b = pb;
-  long double l = (long double)a->value * b->bytes, r = (long double)b->value * a->bytes;
-  return l > r ? -1 : l < r ? 1 : (a->index > b->index) - (a->index < b->index);
-}
-
-/* Branch and bound over items sorted by density, bounded by the fractional (LP) fill. */
-typedef struct bb {
-  const item *it;
-  int n;
-  bool *cur, *best;
-  uint64_t best_value;
-  long nodes;
-} bb;
-
-static void bb_search(bb *s, int k, uint64_t room, uint64_t value) {
-  if (value > s->best_value || (k == 0 && s->best_value == 0)) {
-    s->best_value = value;
-    memcpy(s->best, s->cur, sizeof *s->cur * s->n);
-  }
-  if (k == s->n || s->nodes-- <= 0)
-    return;
-  long double bound = value; /* the LP relaxation of what is left */
-  uint64_t r = room;
-  for (int i = k; i < s->n && r > 0; i++) {
-    if (s->it[i].bytes <= r) {
-      bound += s->it[i].value;
-      r -= s->it[i].bytes;
-    } else {
-      bound += (long double)s->it[i].value * r / s->it[i].bytes;
-      r = 0;
-    }
-  }
-  if (bound <= (long double)s->best_value)
-    return;
-  if (s->it[k].bytes <= room) {
-    s->cur[k] = true;
-    bb_search(s, k + 1, room - s->it[k].bytes, sat_add(value, s->it[k].value));
-    s->cur[k] = false;
-  }
-  bb_search(s, k + 1, room, value);
-}
-
-/* 0/1 knapsack: chooses take[] maximizing the summed value within cap bytes. Exact by DP
- * over bytes (in units of the sizes' gcd) when its table fits, else by branch and bound
- * within BUDGET_BB_NODES nodes; greedy by value per byte when forced. Returns true when
- * the choice is proven optimal. */
-static bool knapsack(int n, const uint64_t *bytes, const uint64_t *value, uint64_t cap,
-                     bool force_greedy, bool *take) {
-  memset(take, 0, sizeof *take * n);
-  uint64_t u = 0;
-  for (int k = 0; k < n; k++)
-    u = gcd(u, bytes[k]);
-  uint64_t W = u ? cap / u : 0;
-  if (!force_greedy && (n == 0 || u == 0 ||
-                        (W < BUDGET_DP_CAPACITY && (uint64_t)n * (W + 1) <= BUDGET_DP_CELLS))) {
-    uint64_t *best = xcalloc(W + 1, sizeof *best);
-    size_t words = (size_t)((W + 64) / 64);
-    uint64_t *keep = xcalloc((size_t)n * words + 1, sizeof *keep); /* keep[k][w] bits */
-    for (int k = 0; k < n; k++) {
-      uint64_t wk = u ? bytes[k] / u : 0;
-      if (wk > W)
-        continue;
-      for (uint64_t w = W + 1; w-- > wk;) {
-        uint64_t v = sat_add(best[w - wk], value[k]);
-        if (v > best[w]) {
-          best[w] = v;
-          keep[(size_t)k * words + w / 64] |= 1ull << (w % 64);
-        }
-      }
-    }
-    uint64_t w = W; /* walk back from the full capacity */
-    for (int k = n - 1; k >= 0; k--)
-      if (keep[(size_t)k * words + w / 64] >> (w % 64) & 1) {
-        take[k] = true;
-        w -= u ? bytes[k] / u : 0;
-      }
-    free(best);
-    free(keep);
-    return true;
-  }
-  item *it = xmalloc(sizeof *it * (n + 1));
-  bool *cur = xcalloc(n + 1, sizeof *cur), *got = xcalloc(n + 1, sizeof *got);
-  for (int k = 0; k < n; k++)
-    it[k] = (item){bytes[k], value[k], k};
-  qsort(it, n, sizeof *it, by_density);
-  bool exact = false;
-  if (force_greedy) { /* highest value per byte first, while it fits */
-    uint64_t room = cap;
-    for (int k = 0; k < n; k++)
-      if (it[k].bytes <= room) {
-        got[k] = true;
-        room -= it[k].bytes;
-      }
-  } else {
-    bb s = {it, n, cur, got, 0, BUDGET_BB_NODES};
-    bb_search(&s, 0, cap, 0);
-    exact = s.nodes > 0;
-  }
-  for (int k = 0; k < n; k++)
-    take[it[k].index] = got[k];
-  free(it), free(cur), free(got);
-  return exact;
-}
-
-/* The cost of recomputing candidate v from what the backward has: its op and every
- * non-candidate forward op it needs back to arguments, constants, candidates
- * (index[] != -1) and tagged ops, each counted once (seen[] == stamp); UINT64_MAX when
- * that needs a collective's result or a non-rt op. With mark, tags those ops
- * prefer_recompute. */
-static uint64_t recompute_chain(graph *g, int v, const int *index, int *seen, int stamp,
-                                int *stack, bool mark) {
-  uint64_t cost = op_cost(g, v);
-  int head = 0, tail = 0; /* stack[] as a queue: afterwards it lists what was visited */
-  seen[v] = stamp;
-  stack[tail++] = v;
+/* The recompute chain of candidate op c: the ops the backward runs to recompute it from
+ * what it has: c itself, then, through operands, every forward op that is not available
+ * (arguments, constants, candidates, tagged ops, fixed collective results, scalars of
+ * ops outside rt and arith) and not seen[] == stamp. Fills chain[0..) (c first) and
+ * returns the count; *why gets FIX_NEEDS_GATHER or FIX_NEEDS_OP when the chain would need
+ * a collective's result or a tensor of another dialect's op. Scalar arith (a dropout
+ * offset, offset + k) is recomputable like any cheap op, so a mask is always recomputable
+ * from its seed and offset. */
+static int chain_of(const graph *g, const budget *b, int c, int *seen, int stamp, int *chain,
+                    enum fixed_why *why) {
+  int head = 0, tail = 0;
+  seen[c] = stamp;
+  chain[tail++] = c;
+  *why = FIX_NONE;
   while (head < tail) {
-    node *n = &g->n[stack[head++]];
+    const node *n = &g->n[chain[head++]];
     for (int a = 0; a < n->nin; a++) {
       int s = n->in[a];
-      if (s < 0 || seen[s] == stamp || index[s] != -1 || g->n[s].constant ||
-          policy_of(g, s) != RT_POLICY_NONE)
+      if (s < 0 || seen[s] == stamp || b->index[s] != -1 || g->n[s].constant ||
+          policy_of(g, s) != RT_POLICY_NONE || b->why[s] != FIX_NONE)
         continue;
       seen[s] = stamp;
-      if (rt_op_kind_of(g->n[s].id) == RT_KIND_COLLECTIVE || g->n[s].id == RT_OP_NONE)
-        cost = UINT64_MAX;
-      else
-        cost = sat_add(cost, op_cost(g, s));
-      stack[tail++] = s;
+      const node *d = &g->n[s];
+      if (d->id == RT_OP_NONE && !d->arith) {
+        if (!d->scalar) /* a scalar the min-cut keeps for its few bytes */
+          *why = FIX_NEEDS_OP;
+        continue;
+      }
+      if (rt_op_kind_of(d->id) == RT_KIND_COLLECTIVE) {
+        *why = FIX_NEEDS_GATHER;
+        continue;
+      }
+      chain[tail++] = s;
     }
   }
-  for (int k = 1; mark && k < tail; k++)
-    tag(g, stack[k], RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
-  return cost;
+  return tail;
 }
 
-static void budget_error(const graph *g, const plan *p, uint64_t fixed) {
-  MlirStringRef name = rt_func_name(g->func);
-  rt_emit_error(g->func, "memory-budget=%lld is infeasible for '@%.*s': values that must be "
-                         "saved (user or FSDP save tags, collective results) take %llu bytes",
-                (long long)p->budget, (int)name.length, name.data, (unsigned long long)fixed);
+static uint64_t hash_ints(const int *a, int n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (int k = 0; k < n; k++)
+    h = (h ^ (uint64_t)(uint32_t)a[k]) * 0x100000001b3ull;
+  return h;
 }
 
-/* Candidates: forward results the backward needs (uses, or needs to recompute a value
- * tagged for recompute), that this run may tag (untagged, not a constant, not a
- * collective). Values that must be saved whatever the choice (user or FSDP
- * save tags, collective results the backward uses) are fixed bytes. The recompute cost of
- * not saving a candidate is its op's cost plus the cost of every non-candidate op it needs
- * back to arguments, constants, candidates or tagged ops. Returns 0, or -1 after an error
- * when the fixed bytes exceed the budget. */
-static int tag_budget(graph *g, const plan *p) {
-  int *cand = xmalloc(sizeof *cand * (g->count + 1)), nc = 0;
-  int *index = xmalloc(sizeof *index * (g->count + 1)); /* op -> candidate number, -1 */
-  int *stack = xmalloc(sizeof *stack * (g->count + 1));
-  int *seen = xmalloc(sizeof *seen * (g->count + 1));
-  /* Needed by the backward: used by it, or an input of a value it recomputes because of
-   * a recompute tag (user or FSDP) and needs. Producers come first: one reverse pass. */
-  bool *needed = xmalloc(sizeof *needed * (g->count + 1));
-  for (int i = 0; i < g->count; i++)
+/* Builds the problem (docs/design.md, "Memory budget"): needed values, fixed bytes,
+ * candidates, and over the candidates that are not fixed the set-union knapsack: an
+ * item's value is its op's cost plus the ops of its chain no other chain has; an op
+ * several chains have is a group, paid unless all of them are saved (ops with the same
+ * set of chains are one group). */
+static void budget_build(graph *g, budget *b) {
+  int count = g->count;
+  memset(b, 0, sizeof *b);
+  b->cand = xmalloc(sizeof *b->cand * ((size_t)count + 1));
+  b->index = xmalloc(sizeof *b->index * ((size_t)count + 1));
+  b->why = xcalloc((size_t)count + 1, sizeof *b->why);
+  /* Needed by the backward: read by a live backward op or returned as a gradient, or an
+   * input of a needed value that a recompute tag (user or FSDP) makes the backward
+   * recompute. Users come after their operands: one reverse pass. */
+  bool *needed = xmalloc(sizeof *needed * ((size_t)count + 1));
+  for (int i = 0; i < count; i++)
     needed[i] = g->n[i].forward && g->n[i].bwd_use;
-  for (int i = g->count - 1; i >= 0; i--)
+  for (int i = count - 1; i >= 0; i--)
     if (needed[i] && forced_recompute(g, i))
       for (int a = 0; a < g->n[i].nin; a++)
         if (g->n[i].in[a] >= 0 && g->n[g->n[i].in[a]].forward)
           needed[g->n[i].in[a]] = true;
-  uint64_t fixed = 0;
-  for (int i = 0; i < g->count; i++) {
+  for (int i = 0; i < count; i++) {
     node *n = &g->n[i];
-    index[i] = seen[i] = -1;
-    if (!n->forward || n->constant || !needed[i] || n->id == RT_OP_NONE ||
-        forced_recompute(g, i))
+    b->index[i] = -1;
+    if (!needed[i] || n->constant || n->id == RT_OP_NONE || forced_recompute(g, i))
       continue;
     rt_policy pol = policy_of(g, i);
-    if (rt_policy_is_save(pol) ||
-        (pol == RT_POLICY_NONE && rt_op_kind_of(n->id) == RT_KIND_COLLECTIVE))
-      fixed = sat_add(fixed, n->bytes);
+    if (rt_policy_is_save(pol))
+      b->why[i] = n->user != RT_POLICY_NONE ? FIX_USER
+                  : !strcmp(n->reason, "fsdp") ? FIX_FSDP : FIX_ALWAYS;
+    else if (pol == RT_POLICY_NONE && rt_op_kind_of(n->id) == RT_KIND_COLLECTIVE)
+      b->why[i] = FIX_COLLECTIVE;
     else if (pol == RT_POLICY_NONE) {
-      index[i] = nc;
-      cand[nc++] = i;
+      b->index[i] = b->nc;
+      b->cand[b->nc++] = i;
     }
   }
-  uint64_t *bytes = xmalloc(sizeof *bytes * (nc + 1)), *cost = xmalloc(sizeof *cost * (nc + 1));
-  bool *take = xmalloc(sizeof *take * (nc + 1));
-  /* A candidate whose recompute would need a collective's result (never recomputed) is
-   * saved instead: fixed, and marked by cost UINT64_MAX. */
-  for (int k = 0; k < nc; k++) {
-    bytes[k] = g->n[cand[k]].bytes;
-    cost[k] = recompute_chain(g, cand[k], index, seen, k, stack, false);
-    if (cost[k] == UINT64_MAX)
-      fixed = sat_add(fixed, bytes[k]);
+  free(needed);
+  /* chains; a candidate whose chain is not recomputable is fixed (saved) */
+  int *seen = xmalloc(sizeof *seen * ((size_t)count + 1));
+  int *chain = xmalloc(sizeof *chain * ((size_t)count + 1));
+  for (int i = 0; i < count; i++)
+    seen[i] = -1;
+  size_t npairs = 0, pcap = 1024;
+  int *pair_op = xmalloc(sizeof *pair_op * pcap), *pair_item = xmalloc(sizeof *pair_item * pcap);
+  b->item_of = xmalloc(sizeof *b->item_of * ((size_t)b->nc + 1));
+  b->w = xmalloc(sizeof *b->w * ((size_t)b->nc + 1));
+  b->v = xmalloc(sizeof *b->v * ((size_t)b->nc + 1));
+  for (int k = 0; k < b->nc; k++) {
+    enum fixed_why why;
+    int len = chain_of(g, b, b->cand[k], seen, k, chain, &why);
+    if (why != FIX_NONE) {
+      b->why[b->cand[k]] = why;
+      continue;
+    }
+    int it = b->n++;
+    b->item_of[it] = k;
+    b->w[it] = g->n[b->cand[k]].bytes;
+    b->v[it] = op_cost(g, b->cand[k]);
+    for (int j = 1; j < len; j++) {
+      if (npairs == pcap) {
+        pcap *= 2;
+        pair_op = xrealloc(pair_op, pcap, sizeof *pair_op);
+        pair_item = xrealloc(pair_item, pcap, sizeof *pair_item);
+      }
+      pair_op[npairs] = chain[j];
+      pair_item[npairs++] = it;
+    }
   }
-  int nfree = 0; /* the candidates the choice is about, packed to the front */
-  for (int k = 0; k < nc; k++)
-    if (cost[k] != UINT64_MAX) {
-      bytes[nfree] = bytes[k], cost[nfree] = cost[k];
-      index[cand[k]] = nfree++;
-    } else
-      index[cand[k]] = -2;
-  if (fixed > (uint64_t)p->budget) {
-    budget_error(g, p, fixed);
-    free(bytes), free(cost), free(take);
-    free(cand), free(index), free(stack), free(seen), free(needed);
+  for (int k = 0; k < b->nc; k++)
+    if (b->why[b->cand[k]] != FIX_NONE)
+      b->index[b->cand[k]] = -2; /* fixed: no longer a candidate of the choice */
+  for (int i = 0; i < count; i++)
+    if (b->why[i] != FIX_NONE)
+      b->fixed = sat_add(b->fixed, g->n[i].bytes);
+  /* op -> the items whose chains have it (ascending: items were made in order) */
+  int *ostart = xcalloc((size_t)count + 2, sizeof *ostart);
+  int *oitem = xmalloc(sizeof *oitem * (npairs + 1));
+  for (size_t a = 0; a < npairs; a++)
+    ostart[pair_op[a] + 1]++;
+  for (int i = 0; i < count; i++)
+    ostart[i + 1] += ostart[i];
+  int *fill = seen; /* reused */
+  memcpy(fill, ostart, sizeof *fill * (size_t)count);
+  for (size_t a = 0; a < npairs; a++)
+    oitem[fill[pair_op[a]]++] = pair_item[a];
+  free(pair_op), free(pair_item);
+  /* groups: one per distinct set of two or more items; hash table of group ids */
+  size_t hcap = 16;
+  while (hcap < 2 * (size_t)count + 2)
+    hcap *= 2;
+  int *htab = xmalloc(sizeof *htab * hcap);
+  for (size_t h = 0; h < hcap; h++)
+    htab[h] = -1;
+  b->gstart = xmalloc(sizeof *b->gstart * ((size_t)count + 2));
+  b->gitem = xmalloc(sizeof *b->gitem * (npairs + 1));
+  b->gv = xmalloc(sizeof *b->gv * ((size_t)count + 1));
+  b->gstart[0] = 0;
+  for (int o = 0; o < count; o++) {
+    int *its = oitem + ostart[o], cnt = ostart[o + 1] - ostart[o];
+    if (cnt == 0)
+      continue;
+    uint64_t c = op_cost(g, o);
+    if (cnt == 1) {
+      b->v[its[0]] = sat_add(b->v[its[0]], c);
+      continue;
+    }
+    size_t h = hash_ints(its, cnt) & (hcap - 1);
+    for (;; h = (h + 1) & (hcap - 1)) {
+      int q = htab[h];
+      if (q < 0) { /* a new group */
+        q = htab[h] = b->m++;
+        memcpy(b->gitem + b->gstart[q], its, sizeof *its * (size_t)cnt);
+        b->gstart[q + 1] = b->gstart[q] + cnt;
+        b->gv[q] = 0;
+      }
+      if (b->gstart[q + 1] - b->gstart[q] == cnt &&
+          !memcmp(b->gitem + b->gstart[q], its, sizeof *its * (size_t)cnt)) {
+        b->gv[q] = sat_add(b->gv[q], c);
+        break;
+      }
+    }
+  }
+  free(htab), free(ostart), free(oitem), free(seen), free(chain);
+}
+
+static void budget_free(budget *b) {
+  free(b->cand), free(b->index), free(b->why), free(b->item_of), free(b->w), free(b->v);
+  free(b->gstart), free(b->gitem), free(b->gv);
+}
+
+/* The error when the fixed bytes exceed the budget: at the function, naming every reason
+ * and the fixed values (op, location, reason, bytes; the first 8 of them). */
+static void budget_error(const graph *g, const plan *p, const budget *b) {
+  MlirStringRef name = rt_func_name(g->func);
+  size_t cap = 1024, len = 0;
+  char *list = xmalloc(cap);
+  int shown = 0, more = 0;
+  list[0] = 0;
+  for (int i = 0; i < g->count; i++) {
+    if (b->why[i] == FIX_NONE)
+      continue;
+    if (shown == 8) {
+      more++;
+      continue;
+    }
+    char loc[256];
+    char *row = xasprintf("%s%s at %s (%s, %llu bytes)", shown ? "; " : "", rt_op_name(g->n[i].id),
+                          remat_report_loc(mlirOperationGetLocation(g->n[i].op), loc, sizeof loc),
+                          fixed_why_text(b->why[i]), (unsigned long long)g->n[i].bytes);
+    size_t rl = strlen(row);
+    if (len + rl + 1 > cap)
+      list = xrealloc(list, cap = 2 * (len + rl + 1), 1);
+    memcpy(list + len, row, rl + 1);
+    len += rl;
+    free(row);
+    shown++;
+  }
+  rt_emit_error(g->func,
+                "memory-budget=%lld is infeasible for '@%.*s': %llu bytes must be saved "
+                "whatever the choice (save tags of the user, fsdp=save and always-save; "
+                "collective results; values whose recompute needs a collective result or a "
+                "non-rt op): %s%s%.0d%s",
+                (long long)p->budget, (int)name.length, name.data,
+                (unsigned long long)b->fixed, list, more ? "; and " : "", more,
+                more ? " more" : "");
+  free(list);
+}
+
+/* Writes the problem and the choice for bench/ilp (docs/design.md, "Memory budget"). */
+static void budget_dump(FILE *f, const graph *g, const plan *p, const budget *b,
+                        const bool *take, const uk_result *r) {
+  MlirStringRef name = rt_func_name(g->func);
+  fprintf(f, "function @%.*s\nbudget %lld fixed %llu cap %llu\n", (int)name.length, name.data,
+          (long long)p->budget, (unsigned long long)b->fixed,
+          (unsigned long long)((uint64_t)p->budget - b->fixed));
+  for (int it = 0; it < b->n; it++) {
+    char loc[256];
+    int op = b->cand[b->item_of[it]];
+    fprintf(f, "item %d %llu %llu %s %s\n", it, (unsigned long long)b->w[it],
+            (unsigned long long)b->v[it], rt_op_name(g->n[op].id),
+            remat_report_loc(mlirOperationGetLocation(g->n[op].op), loc, sizeof loc));
+  }
+  for (int q = 0; q < b->m; q++) {
+    fprintf(f, "group %llu %d", (unsigned long long)b->gv[q], b->gstart[q + 1] - b->gstart[q]);
+    for (int k = b->gstart[q]; k < b->gstart[q + 1]; k++)
+      fprintf(f, " %d", b->gitem[k]);
+    fprintf(f, "\n");
+  }
+  fprintf(f, "choice %s value %llu saved", r->exact ? "exact" : "heuristic",
+          (unsigned long long)r->value);
+  for (int it = 0; it < b->n; it++)
+    if (take[it])
+      fprintf(f, " %d", it);
+  fprintf(f, "\nend\n");
+}
+
+/* memory-budget: fixed values must_save; the chosen candidates must_save, the others and
+ * the ops their chains need prefer_recompute (so the min-cut saves no other activation);
+ * other forward ops stay untagged (a recompute tag on a value nothing needs would only
+ * make the min-cut cut above it). Returns 0, or -1 after an error when the fixed bytes
+ * exceed the budget. */
+static int tag_budget(graph *g, const plan *p, FILE *dump) {
+  budget b;
+  budget_build(g, &b);
+  if (b.fixed > (uint64_t)p->budget) {
+    budget_error(g, p, &b);
+    budget_free(&b);
     return -1;
   }
-  g->exact = knapsack(nfree, bytes, cost, (uint64_t)p->budget - fixed, p->greedy, take);
-  g->fixed = fixed;
-  g->candidates = nfree;
-  for (int k = 0; k < nfree; k++)
-    if (take[k])
-      g->chosen += bytes[k];
-    else
-      g->recompute_cost = sat_add(g->recompute_cost, cost[k]);
-  for (int k = 0; k < nc; k++) {
-    int i = index[cand[k]];
-    tag(g, cand[k], i == -2 || take[i] ? RT_POLICY_MUST_SAVE : RT_POLICY_PREFER_RECOMPUTE, 0,
-        "budget");
+  uk_problem up = {b.n, b.w, b.v, b.m, b.gv, b.gstart, b.gitem, (uint64_t)p->budget - b.fixed};
+  bool *take = xmalloc(sizeof *take * ((size_t)b.n + 1));
+  uk_result r;
+  uk_solve(&up, p->greedy, take, &r);
+  bool *every = xmalloc(sizeof *every * ((size_t)b.n + 1));
+  for (int it = 0; it < b.n; it++)
+    every[it] = true;
+  uint64_t total = uk_value(&up, every, NULL);
+  free(every);
+  g->exact = r.exact;
+  g->fixed = b.fixed;
+  g->candidates = b.n;
+  g->parts = r.parts;
+  g->largest = r.largest;
+  g->widest = r.widest;
+  g->recompute_cost = total - r.value;
+  for (int it = 0; it < b.n; it++)
+    if (take[it])
+      g->chosen += b.w[it];
+  /* Candidates fixed by their chain are saved; tagged values keep their tags; collective
+   * results stay untagged (the min-cut may gather again in the backward from a saved
+   * primal, which the budget does not count). */
+  for (int i = 0; i < g->count; i++)
+    if (b.why[i] == FIX_NEEDS_GATHER || b.why[i] == FIX_NEEDS_OP)
+      tag(g, i, RT_POLICY_MUST_SAVE, 0, "budget");
+  int *seen = xmalloc(sizeof *seen * ((size_t)g->count + 1));
+  int *chain = xmalloc(sizeof *chain * ((size_t)g->count + 1));
+  for (int i = 0; i < g->count; i++)
+    seen[i] = -1;
+  for (int it = 0; it < b.n; it++) {
+    int c = b.cand[b.item_of[it]];
+    if (take[it]) {
+      tag(g, c, RT_POLICY_MUST_SAVE, 0, "budget");
+      continue;
+    }
+    enum fixed_why why;
+    int len = chain_of(g, &b, c, seen, it, chain, &why);
+    for (int j = 0; j < len; j++)
+      tag(g, chain[j], RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
   }
-  /* The ops the recompute of the others needs are recomputed too, never saved. Other
-   * forward ops stay untagged: a recompute tag on an op nothing needs would only force
-   * the min-cut to cut above it. */
-  for (int k = 0; k < nc; k++)
-    if (rt_policy_is_recompute(g->n[cand[k]].tag))
-      recompute_chain(g, cand[k], index, seen, nc + k, stack, true);
-  free(bytes), free(cost), free(take);
-  free(cand), free(index), free(stack), free(seen), free(needed);
+  if (dump)
+    budget_dump(dump, g, p, &b, take, &r);
+  free(seen), free(chain), free(take);
+  budget_free(&b);
   return 0;
 }
 
@@ -899,11 +1001,11 @@ static void report(FILE *f, const graph *g, const plan *p) {
     }
   }
   if (p->budget >= 0)
-    fprintf(f, "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidates; recompute "
-               "cost %llu (%s)\n",
+    fprintf(f, "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidates (%d parts, "
+               "largest %d, widest %d); recompute cost %llu (%s)\n",
             (long long)p->budget, (unsigned long long)g->fixed, (unsigned long long)g->chosen,
-            g->candidates, (unsigned long long)g->recompute_cost,
-            p->greedy ? "greedy" : g->exact ? "exact" : "best found");
+            g->candidates, g->parts, g->largest, g->widest,
+            (unsigned long long)g->recompute_cost, g->exact ? "exact" : "heuristic");
   fprintf(f, "  tags: %d must_save, %d must_recompute, %d prefer_recompute; user tags kept: "
              "%d\n",
           count[RT_POLICY_MUST_SAVE], count[RT_POLICY_MUST_RECOMPUTE],
@@ -913,7 +1015,8 @@ static void report(FILE *f, const graph *g, const plan *p) {
 /* ---- the pass ------------------------------------------------------------------------- */
 
 /* Tags one joint function; 0, or -1 after an error. */
-static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p, FILE *rep) {
+static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p, FILE *rep,
+                        FILE *dump) {
   graph g;
   graph_build(&g, func, num_outputs);
   int rc = 0;
@@ -923,7 +1026,7 @@ static int tag_function(MlirOperation func, int64_t num_outputs, const plan *p, 
     if (p->always.any)
       tag_always_save(&g, p);
     if (p->budget >= 0)
-      rc = tag_budget(&g, p);
+      rc = tag_budget(&g, p, dump);
     else {
       if (p->save.any)
         tag_save_ops(&g, p);
@@ -948,6 +1051,14 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     mlirExternalPassSignalFailure(pass);
     return;
   }
+  FILE *dump = remat_report_open(p->dump, &failed);
+  if (failed) {
+    rt_emit_error(module, "--remat-checkpoint: cannot open the budget-dump file '%s'",
+                  p->dump);
+    remat_report_close(rep);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
   MlirRegion body = mlirOperationGetRegion(module, 0);
   for (MlirBlock b = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b))
@@ -958,12 +1069,13 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
           !rt_func_num_outputs(op, &num_outputs) ||
           mlirBlockIsNull(rt_func_entry_block(op)))
         continue;
-      if (tag_function(op, num_outputs, p, rep)) {
+      if (tag_function(op, num_outputs, p, rep, dump)) {
         mlirExternalPassSignalFailure(pass);
         break;
       }
     }
   remat_report_close(rep);
+  remat_report_close(dump);
 }
 
 static const char contract[] =

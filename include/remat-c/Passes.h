@@ -71,7 +71,9 @@ REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, 
     "bytes of forward results saved for the backward, chosen at least recompute cost; "    \
     "replaces save-ops; -1: off")                                                          \
   X(S, budget_greedy, "budget-greedy", BOOL, "false",                                      \
-    "use the greedy budget choice even where the exact one fits")                          \
+    "use the heuristic budget choice even where the exact one is affordable")              \
+  X(S, budget_dump, "budget-dump", STRING, "",                                             \
+    "append each budget problem and its choice to this file, for bench/ilp; empty: none")  \
   X(S, report, "report", STRING, "",                                                       \
     "write the report: - for stderr, or a file to append to; empty: none")
 
