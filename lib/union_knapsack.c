@@ -137,6 +137,9 @@ typedef struct part {
   label *lab;
   size_t *layer; /* layer t: lab[layer[t] .. layer[t+1]), t = 0..k */
   uint32_t *final_label; /* option o -> its label in the last layer */
+  int *walk_order;       /* the walk's order when it is not items[] (descending) */
+  bool copies;           /* k items with one weight and value and no group: option j
+                          * saves the first j (order = items) */
   int *order, *cnt;
 } part;
 
@@ -162,63 +165,202 @@ static size_t prune(label *l, size_t count) {
   return kept;
 }
 
-/* The exact frontier of part pt (see the file comment); false beyond the limits. */
-static bool part_walk(const uk *u, part *pt, int *widest) {
+/* The walk's plan for one order of a part's items. A group is open from its first item in
+ * the order to its last; its bit in a label says whether every decided item of it was
+ * saved. Open groups with the same decided items always have the same bit, so they share
+ * one (a class; a residual stream's nested chains are one class when walked from the
+ * end). Step t (item order[t]) then does, on each label:
+ *   copy[]   classes that split (some of their groups have the item, some not): the part
+ *            with the item gets a new bit, a copy of the old one;
+ *   and[]    the bits of the classes whose groups have the item: cleared unless it is
+ *            saved;
+ *   start    the bit of the groups the item opens: set if it is saved;
+ *   gain[]   groups the item closes: their value if their bit is still set;
+ *   freed    bits of classes left without open groups: cleared.
+ * Slots are bits of a uint32_t; the plan fails beyond UK_WIDTH_MAX live bits. */
+typedef struct plan_step {
+  int copy0, and0, gain0; /* offsets into the arrays below; the next step's end them */
+  int start;              /* slot, or -1 */
+  uint32_t freed;
+} plan_step;
+
+typedef struct walk_plan {
+  int k, width;
+  const int *order;
+  plan_step *step; /* k + 1 entries (the last one only ends the arrays) */
+  int *copy_from, *copy_to, *and_slot, *gain_slot;
+  uint64_t *gain_value;
+} walk_plan;
+
+static void plan_free(walk_plan *w) {
+  free(w->step), free(w->copy_from), free(w->copy_to), free(w->and_slot);
+  free(w->gain_slot), free(w->gain_value);
+}
+
+/* Plans the walk of the part's items in order[0..k); false beyond UK_WIDTH_MAX (width
+ * then holds the width reached). */
+static bool plan_walk(const uk *u, const int *order, int k, walk_plan *w) {
   const uk_problem *p = u->p;
-  int k = pt->k;
-  /* first and last position of each group of the part, and a slot (bit) while open */
-  int *gfirst = xmalloc(sizeof *gfirst * ((size_t)p->m + 1));
-  int *glast = xmalloc(sizeof *glast * ((size_t)p->m + 1));
-  int *gslot = xmalloc(sizeof *gslot * ((size_t)p->m + 1));
+  memset(w, 0, sizeof *w);
+  w->k = k;
+  w->order = order;
+  int ng = 0; /* group incidences in the part */
   for (int t = 0; t < k; t++)
-    for (int j = u->istart[pt->items[t]]; j < u->istart[pt->items[t] + 1]; j++) {
+    ng += u->istart[order[t] + 1] - u->istart[order[t]];
+  int *first = xmalloc(sizeof *first * ((size_t)p->m + 1));
+  int *last = xmalloc(sizeof *last * ((size_t)p->m + 1));
+  int *cls = xmalloc(sizeof *cls * ((size_t)p->m + 1));
+  for (int t = 0; t < k; t++)
+    for (int j = u->istart[order[t]]; j < u->istart[order[t] + 1]; j++)
+      first[u->igroup[j]] = -1;
+  for (int t = 0; t < k; t++)
+    for (int j = u->istart[order[t]]; j < u->istart[order[t] + 1]; j++) {
       int g = u->igroup[j];
-      gfirst[g] = -1;
-      glast[g] = t;
+      if (first[g] < 0)
+        first[g] = t;
+      last[g] = t;
+      cls[g] = -1;
     }
-  for (int t = 0; t < k; t++)
-    for (int j = u->istart[pt->items[t]]; j < u->istart[pt->items[t] + 1]; j++)
-      if (gfirst[u->igroup[j]] < 0)
-        gfirst[u->igroup[j]] = t;
-  /* slots: a group takes a free slot at its first item and frees it after its last */
+  /* classes: slot, open groups, and per step a count and the class it splits into */
+  size_t ccap = (size_t)ng + 1;
+  int *cslot = xmalloc(sizeof *cslot * ccap), *csize = xmalloc(sizeof *csize * ccap);
+  int *ccount = xcalloc(ccap, sizeof *ccount), *cto = xmalloc(sizeof *cto * ccap);
+  int ncls = 0;
+  int *touched = xmalloc(sizeof *touched * ((size_t)ng + 1));
+  w->step = xmalloc(sizeof *w->step * ((size_t)k + 1));
+  w->copy_from = xmalloc(sizeof *w->copy_from * ((size_t)ng + 1));
+  w->copy_to = xmalloc(sizeof *w->copy_to * ((size_t)ng + 1));
+  w->and_slot = xmalloc(sizeof *w->and_slot * ((size_t)ng + 1));
+  w->gain_slot = xmalloc(sizeof *w->gain_slot * ((size_t)ng + 1));
+  w->gain_value = xmalloc(sizeof *w->gain_value * ((size_t)ng + 1));
+  int ncopy = 0, nand = 0, ngain = 0;
   uint32_t used = 0;
-  int open = 0, width = 0;
   bool ok = true;
   for (int t = 0; t < k && ok; t++) {
-    for (int j = u->istart[pt->items[t]]; j < u->istart[pt->items[t] + 1]; j++) {
+    int i = order[t];
+    plan_step *s = &w->step[t];
+    s->copy0 = ncopy, s->and0 = nand, s->gain0 = ngain, s->start = -1, s->freed = 0;
+    /* 1. split the open classes by whether their groups have the item */
+    int ntouched = 0;
+    for (int j = u->istart[i]; j < u->istart[i + 1]; j++) {
       int g = u->igroup[j];
-      if (gfirst[g] != t)
+      if (first[g] < t && ccount[cls[g]]++ == 0)
+        touched[ntouched++] = cls[g];
+    }
+    for (int a = 0; a < ntouched && ok; a++) {
+      int c = touched[a];
+      if (ccount[c] == csize[c]) { /* every group of the class has the item */
+        cto[c] = c;
+        w->and_slot[nand++] = cslot[c];
         continue;
-      if (++open > UK_WIDTH_MAX) {
+      }
+      uint32_t freebits = ~used;
+      if (!freebits || __builtin_ctz(freebits) >= UK_WIDTH_MAX) {
         ok = false;
         break;
       }
-      int s = 0;
-      while (used >> s & 1)
-        s++;
-      gslot[g] = s;
-      used |= 1u << s;
+      int n = ncls++, slot = __builtin_ctz(freebits);
+      used |= 1u << slot;
+      cslot[n] = slot, csize[n] = ccount[c], ccount[n] = 0;
+      csize[c] -= ccount[c];
+      cto[c] = n;
+      w->copy_from[ncopy] = cslot[c], w->copy_to[ncopy++] = slot;
+      w->and_slot[nand++] = slot;
     }
-    if (open > width)
-      width = open;
-    for (int j = u->istart[pt->items[t]]; ok && j < u->istart[pt->items[t] + 1]; j++) {
+    if (!ok)
+      break;
+    for (int j = u->istart[i]; j < u->istart[i + 1]; j++) {
       int g = u->igroup[j];
-      if (glast[g] == t) {
-        used &= ~(1u << gslot[g]);
-        open--;
+      if (first[g] < t)
+        cls[g] = cto[cls[g]];
+    }
+    for (int a = 0; a < ntouched; a++)
+      ccount[touched[a]] = 0;
+    /* 2. the groups the item opens: one class */
+    int nstart = 0;
+    for (int j = u->istart[i]; j < u->istart[i + 1]; j++)
+      nstart += first[u->igroup[j]] == t;
+    if (nstart) {
+      uint32_t freebits = ~used;
+      if (!freebits || __builtin_ctz(freebits) >= UK_WIDTH_MAX) {
+        ok = false;
+        break;
+      }
+      int n = ncls++, slot = __builtin_ctz(freebits);
+      used |= 1u << slot;
+      cslot[n] = slot, csize[n] = nstart, ccount[n] = 0;
+      s->start = slot;
+      for (int j = u->istart[i]; j < u->istart[i + 1]; j++)
+        if (first[u->igroup[j]] == t)
+          cls[u->igroup[j]] = n;
+    }
+    int live = __builtin_popcount(used);
+    if (live > w->width)
+      w->width = live;
+    /* 3. the groups the item closes */
+    for (int j = u->istart[i]; j < u->istart[i + 1]; j++) {
+      int g = u->igroup[j];
+      if (last[g] != t)
+        continue;
+      int c = cls[g];
+      w->gain_slot[ngain] = cslot[c], w->gain_value[ngain++] = p->gv[g];
+      if (--csize[c] == 0) {
+        s->freed |= 1u << cslot[c];
+        used &= ~(1u << cslot[c]);
       }
     }
   }
+  if (ok) {
+    w->step[k] = (plan_step){ncopy, nand, ngain, -1, 0};
+  } else if (w->width <= UK_WIDTH_MAX)
+    w->width = UK_WIDTH_MAX + 1;
+  free(first), free(last), free(cls), free(cslot), free(csize), free(ccount), free(cto);
+  free(touched);
+  if (!ok)
+    plan_free(w);
+  return ok;
+}
+
+/* The exact frontier of part pt (see the file comment): the walk in the narrower of the
+ * two orders of its items (ascending, descending); false beyond the limits. */
+static bool part_walk(const uk *u, part *pt, int *widest) {
+  const uk_problem *p = u->p;
+  int k = pt->k;
+  int *down = xmalloc(sizeof *down * ((size_t)k + 1));
+  for (int t = 0; t < k; t++)
+    down[t] = pt->items[k - 1 - t];
+  walk_plan up_plan, down_plan, w;
+  bool up_ok = plan_walk(u, pt->items, k, &up_plan);
+  bool down_ok = plan_walk(u, down, k, &down_plan);
+  int width = up_plan.width < down_plan.width ? up_plan.width : down_plan.width;
   if (width > *widest)
     *widest = width;
+  if (!up_ok && !down_ok) {
+    free(down);
+    return false;
+  }
+  if (up_ok && (!down_ok || up_plan.width <= down_plan.width)) {
+    w = up_plan;
+    if (down_ok)
+      plan_free(&down_plan);
+  } else {
+    w = down_plan;
+    if (up_ok)
+      plan_free(&up_plan);
+  }
+  pt->walk_order = w.order == down ? down : NULL;
+  if (w.order != down)
+    free(down);
   size_t cap = 1024, count = 1;
   label *lab = xmalloc(sizeof *lab * cap);
   size_t *layer = xmalloc(sizeof *layer * ((size_t)k + 2));
   lab[0] = (label){0, 0, 0, 0, false};
   layer[0] = 0;
   layer[1] = 1;
-  for (int t = 0; t < k && ok; t++) {
-    int i = pt->items[t];
+  bool ok = true;
+  for (int t = 0; t < k; t++) {
+    int i = w.order[t];
+    const plan_step *s = &w.step[t], *e = &w.step[t + 1];
     size_t from = layer[t], to = layer[t + 1];
     if (count + 2 * (to - from) > UK_PART_LABELS) {
       ok = false;
@@ -229,37 +371,36 @@ static bool part_walk(const uk *u, part *pt, int *widest) {
         cap *= 2;
       lab = xrealloc(lab, cap, sizeof *lab);
     }
+    uint32_t ands = 0;
+    for (int a = s->and0; a < e->and0; a++)
+      ands |= 1u << w.and_slot[a];
     for (size_t a = from; a < to; a++) {
       label l = lab[a];
-      /* not saved: every open group of the item can no longer be completed */
       uint32_t m = l.mask;
-      for (int j = u->istart[i]; j < u->istart[i + 1]; j++)
-        m &= ~(1u << gslot[u->igroup[j]]);
-      lab[count++] = (label){l.w, l.v, m, (uint32_t)a, false};
+      for (int c = s->copy0; c < e->copy0; c++)
+        if (m >> w.copy_from[c] & 1)
+          m |= 1u << w.copy_to[c];
+      /* not saved: the groups of the item can no longer be completed */
+      lab[count++] = (label){l.w, l.v, m & ~ands & ~s->freed, (uint32_t)a, false};
       /* saved */
       if (l.w > p->cap || p->w[i] > p->cap - l.w)
         continue;
-      m = l.mask;
       uint64_t v = sat_add(l.v, p->v[i]);
-      for (int j = u->istart[i]; j < u->istart[i + 1]; j++) {
-        int g = u->igroup[j];
-        uint32_t bit = 1u << gslot[g];
-        if (gfirst[g] == t)
-          m |= bit;
-        else if (glast[g] == t) {
-          if (m & bit)
-            v = sat_add(v, p->gv[g]);
-          m &= ~bit;
-        }
-      }
-      lab[count++] = (label){l.w + p->w[i], v, m, (uint32_t)a, true};
+      if (s->start >= 0)
+        m |= 1u << s->start;
+      for (int g = s->gain0; g < e->gain0; g++)
+        if (m >> w.gain_slot[g] & 1)
+          v = sat_add(v, w.gain_value[g]);
+      lab[count++] = (label){l.w + p->w[i], v, m & ~s->freed, (uint32_t)a, true};
     }
     count = to + prune(lab + to, count - to);
     layer[t + 2] = count;
   }
-  free(gfirst), free(glast), free(gslot);
+  plan_free(&w);
   if (!ok) {
     free(lab), free(layer);
+    free(pt->walk_order);
+    pt->walk_order = NULL;
     return false;
   }
   /* the last layer: every group closed, one state; by weight, value up */
@@ -405,10 +546,11 @@ static void part_greedy(const uk *u, part *pt) {
 
 /* Marks the items of option o of part pt in take[]. */
 static void part_take(const part *pt, int o, bool *take) {
-  if (pt->exact) {
+  if (pt->lab) {
+    const int *order = pt->walk_order ? pt->walk_order : pt->items;
     size_t a = pt->final_label[o];
     for (int t = pt->k - 1; t >= 0; t--) {
-      take[pt->items[t]] = pt->lab[a].took;
+      take[order[t]] = pt->lab[a].took;
       a = pt->lab[a].parent;
     }
   } else {
@@ -421,7 +563,10 @@ static void part_take(const part *pt, int o, bool *take) {
 
 static void part_free(part *pt) {
   free(pt->ow), free(pt->ov), free(pt->lab), free(pt->layer), free(pt->final_label);
+  free(pt->walk_order);
   free(pt->order), free(pt->cnt);
+  if (pt->copies)
+    free((int *)pt->items);
 }
 
 /* ---- the merge ----------------------------------------------------------------------- */
@@ -638,6 +783,21 @@ out:
 
 /* ---- entry ------------------------------------------------------------------------------ */
 
+/* A part of one item and no group, for finding equal ones. */
+typedef struct single {
+  uint64_t w, v;
+  int item;
+} single;
+
+static int by_weight_value(const void *pa, const void *pb) {
+  const single *a = pa, *b = pb;
+  if (a->w != b->w)
+    return a->w < b->w ? -1 : 1;
+  if (a->v != b->v)
+    return a->v < b->v ? -1 : 1;
+  return (a->item > b->item) - (a->item < b->item);
+}
+
 void uk_solve(const uk_problem *p, bool heuristic, bool *take, uk_result *r) {
   memset(r, 0, sizeof *r);
   for (int i = 0; i < p->n; i++)
@@ -647,10 +807,58 @@ void uk_solve(const uk_problem *p, bool heuristic, bool *take, uk_result *r) {
     return;
   uk u;
   uk_build(&u, p);
-  r->parts = u.nparts;
-  part *pts = xcalloc((size_t)u.nparts + 1, sizeof *pts);
+  /* Parts; single items without groups that have the same weight and value are one part
+   * of copies (a residual stream's identical layers): option j saves j of them, so the
+   * merge sees one part with k + 1 options instead of k parts. */
+  single *one = xmalloc(sizeof *one * ((size_t)u.nparts + 1));
+  int nsingle = 0;
   for (int q = 0; q < u.nparts; q++) {
-    part *pt = &pts[q];
+    int i = u.pitem[u.pstart[q]];
+    if (u.pstart[q + 1] - u.pstart[q] == 1 && u.istart[i + 1] == u.istart[i])
+      one[nsingle++] = (single){p->w[i], p->v[i], i};
+  }
+  qsort(one, (size_t)nsingle, sizeof *one, by_weight_value);
+  part *pts = xcalloc((size_t)u.nparts + 1, sizeof *pts);
+  int np = 0;
+  for (int a = 0; a < nsingle;) {
+    int b = a;
+    while (b < nsingle && one[b].w == one[a].w && one[b].v == one[a].v)
+      b++;
+    part *pt = &pts[np++];
+    int *its = xmalloc(sizeof *its * (size_t)(b - a));
+    for (int j = a; j < b; j++)
+      its[j - a] = one[j].item;
+    uint64_t w = one[a].w, v = one[a].v;
+    pt->items = its;
+    pt->k = b - a;
+    pt->copies = true;
+    /* options: j copies for j = 0 .. min(k, cap / w); all k at once when they weigh 0 */
+    uint64_t most = w == 0 ? 1 : ((uint64_t)pt->k < p->cap / w ? (uint64_t)pt->k : p->cap / w) + 1;
+    pt->nopt = (int)most;
+    pt->ow = xmalloc(sizeof *pt->ow * most);
+    pt->ov = xmalloc(sizeof *pt->ov * most);
+    pt->cnt = xmalloc(sizeof *pt->cnt * most);
+    pt->order = xmalloc(sizeof *pt->order * ((size_t)pt->k));
+    memcpy(pt->order, its, sizeof *its * (size_t)pt->k);
+    for (int j = 0; j < pt->nopt; j++) {
+      int c = w == 0 ? pt->k : j;
+      pt->cnt[j] = c;
+      pt->ow[j] = (uint64_t)c * w;
+      pt->ov[j] = c && v > UINT64_MAX / (uint64_t)c ? UINT64_MAX : (uint64_t)c * v;
+    }
+    if (v == 0) /* saving them gains nothing: the frontier is the empty choice */
+      pt->nopt = 1, pt->cnt[0] = 0, pt->ow[0] = pt->ov[0] = 0;
+    pt->exact = true;
+    if (r->largest < 1)
+      r->largest = 1;
+    a = b;
+  }
+  free(one);
+  for (int q = 0; q < u.nparts; q++) {
+    int i = u.pitem[u.pstart[q]];
+    if (u.pstart[q + 1] - u.pstart[q] == 1 && u.istart[i + 1] == u.istart[i])
+      continue;
+    part *pt = &pts[np++];
     pt->items = u.pitem + u.pstart[q];
     pt->k = u.pstart[q + 1] - u.pstart[q];
     if (pt->k > r->largest)
@@ -661,6 +869,8 @@ void uk_solve(const uk_problem *p, bool heuristic, bool *take, uk_result *r) {
       r->exact = false;
     }
   }
+  r->parts = u.nparts;
+  u.nparts = np; /* from here on: the merged parts */
   int ns = 0;
   for (int q = 0; q < u.nparts; q++)
     ns += pts[q].nopt;

@@ -657,40 +657,53 @@ typedef struct budget {
   uint64_t *w, *v;
   int m, *gstart, *gitem;
   uint64_t *gv;
+  bool private_only; /* beyond BUDGET_CHAIN_PAIRS: shared ops counted as always paid */
+  uint64_t shared;   /* then: their cost */
 } budget;
 
+/* What a forward value is to a recompute chain (docs/design.md, "Memory budget"). */
+enum chain_role {
+  ROLE_AVAILABLE, /* the backward has it: an argument, constant, candidate, tagged or fixed
+                   * value, or a scalar of an op outside rt and arith (the min-cut keeps it
+                   * for its few bytes) */
+  ROLE_OP,        /* recomputed when a chain needs it: rt ops and scalar arith (a dropout
+                   * offset, offset + k: a mask is always recomputable from seed and offset) */
+  ROLE_GATHER,    /* a collective's result nobody saves: a chain through it cannot be run */
+  ROLE_FOREIGN,   /* a tensor of an op outside rt and arith: likewise */
+};
+
+static enum chain_role role_of(const graph *g, const budget *b, int s) {
+  const node *d = &g->n[s];
+  if (b->index[s] != -1 || d->constant || policy_of(g, s) != RT_POLICY_NONE ||
+      b->why[s] != FIX_NONE)
+    return ROLE_AVAILABLE;
+  if (d->id == RT_OP_NONE && !d->arith)
+    return d->scalar ? ROLE_AVAILABLE : ROLE_FOREIGN;
+  if (rt_op_kind_of(d->id) == RT_KIND_COLLECTIVE)
+    return ROLE_GATHER;
+  return ROLE_OP;
+}
+
 /* The recompute chain of candidate op c: the ops the backward runs to recompute it from
- * what it has: c itself, then, through operands, every forward op that is not available
- * (arguments, constants, candidates, tagged ops, fixed collective results, scalars of
- * ops outside rt and arith) and not seen[] == stamp. Fills chain[0..) (c first) and
- * returns the count; *why gets FIX_NEEDS_GATHER or FIX_NEEDS_OP when the chain would need
- * a collective's result or a tensor of another dialect's op. Scalar arith (a dropout
- * offset, offset + k) is recomputable like any cheap op, so a mask is always recomputable
- * from its seed and offset. */
+ * what it has: c itself, then, through operands, every ROLE_OP value not seen[] == stamp.
+ * Fills chain[0..) (c first) and returns the count, or -1 as soon as it would exceed
+ * limit. */
 static int chain_of(const graph *g, const budget *b, int c, int *seen, int stamp, int *chain,
-                    enum fixed_why *why) {
+                    int limit) {
   int head = 0, tail = 0;
   seen[c] = stamp;
   chain[tail++] = c;
-  *why = FIX_NONE;
   while (head < tail) {
     const node *n = &g->n[chain[head++]];
     for (int a = 0; a < n->nin; a++) {
       int s = n->in[a];
-      if (s < 0 || seen[s] == stamp || b->index[s] != -1 || g->n[s].constant ||
-          policy_of(g, s) != RT_POLICY_NONE || b->why[s] != FIX_NONE)
+      if (s < 0 || seen[s] == stamp)
         continue;
       seen[s] = stamp;
-      const node *d = &g->n[s];
-      if (d->id == RT_OP_NONE && !d->arith) {
-        if (!d->scalar) /* a scalar the min-cut keeps for its few bytes */
-          *why = FIX_NEEDS_OP;
+      if (role_of(g, b, s) != ROLE_OP)
         continue;
-      }
-      if (rt_op_kind_of(d->id) == RT_KIND_COLLECTIVE) {
-        *why = FIX_NEEDS_GATHER;
-        continue;
-      }
+      if (tail == limit)
+        return -1;
       chain[tail++] = s;
     }
   }
@@ -702,6 +715,91 @@ static uint64_t hash_ints(const int *a, int n) {
   for (int k = 0; k < n; k++)
     h = (h ^ (uint64_t)(uint32_t)a[k]) * 0x100000001b3ull;
   return h;
+}
+
+/* Chain memberships (an op in a candidate's chain) the exact model may list; beyond, the
+ * model counts only ops of a single chain (budget_build). A residual stream the backward
+ * never reads puts the whole stream before a value in its chain: quadratic. */
+#define BUDGET_CHAIN_PAIRS (1 << 23)
+
+/* Groups from the (op, item) memberships: an op of one chain adds its cost to that
+ * item's value; ops with the same set of two or more chains are one group. */
+static void budget_groups(graph *g, budget *b, const int *pair_op, const int *pair_item,
+                          size_t npairs) {
+  int count = g->count;
+  int *ostart = xcalloc((size_t)count + 2, sizeof *ostart);
+  int *oitem = xmalloc(sizeof *oitem * (npairs + 1));
+  int *fill = xmalloc(sizeof *fill * ((size_t)count + 1));
+  for (size_t a = 0; a < npairs; a++)
+    ostart[pair_op[a] + 1]++;
+  for (int i = 0; i < count; i++)
+    ostart[i + 1] += ostart[i];
+  memcpy(fill, ostart, sizeof *fill * (size_t)count);
+  for (size_t a = 0; a < npairs; a++) /* ascending items per op: pairs come by item */
+    oitem[fill[pair_op[a]]++] = pair_item[a];
+  size_t hcap = 16;
+  while (hcap < 2 * (size_t)count + 2)
+    hcap *= 2;
+  int *htab = xmalloc(sizeof *htab * hcap);
+  for (size_t h = 0; h < hcap; h++)
+    htab[h] = -1;
+  b->gstart = xmalloc(sizeof *b->gstart * ((size_t)count + 2));
+  b->gitem = xmalloc(sizeof *b->gitem * (npairs + 1));
+  b->gv = xmalloc(sizeof *b->gv * ((size_t)count + 1));
+  b->gstart[0] = 0;
+  for (int o = 0; o < count; o++) {
+    int *its = oitem + ostart[o], cnt = ostart[o + 1] - ostart[o];
+    if (cnt == 0)
+      continue;
+    uint64_t c = op_cost(g, o);
+    if (cnt == 1) {
+      b->v[its[0]] = sat_add(b->v[its[0]], c);
+      continue;
+    }
+    for (size_t h = hash_ints(its, cnt) & (hcap - 1);; h = (h + 1) & (hcap - 1)) {
+      int q = htab[h];
+      if (q < 0) { /* a new group */
+        q = htab[h] = b->m++;
+        memcpy(b->gitem + b->gstart[q], its, sizeof *its * (size_t)cnt);
+        b->gstart[q + 1] = b->gstart[q] + cnt;
+        b->gv[q] = 0;
+      }
+      if (b->gstart[q + 1] - b->gstart[q] == cnt &&
+          !memcmp(b->gitem + b->gstart[q], its, sizeof *its * (size_t)cnt)) {
+        b->gv[q] = sat_add(b->gv[q], c);
+        break;
+      }
+    }
+  }
+  free(htab), free(ostart), free(oitem), free(fill);
+}
+
+/* Beyond BUDGET_CHAIN_PAIRS: an op whose chains all belong to one item adds its cost to
+ * that item; ops of several chains are counted as always recomputed (never gained). One
+ * reverse pass: an op's owner is its users' (an item, or the owner of a chain op). */
+static void budget_private(graph *g, budget *b, const int *item_at) {
+  enum { NONE = -1, MANY = -2 };
+  int count = g->count;
+  int *owner = xmalloc(sizeof *owner * ((size_t)count + 1));
+  for (int i = 0; i < count; i++)
+    owner[i] = NONE;
+  for (int j = count - 1; j >= 0; j--) {
+    int tok = item_at[j] >= 0 ? item_at[j] : owner[j];
+    if (tok == NONE || (item_at[j] < 0 && role_of(g, b, j) != ROLE_OP))
+      continue;
+    for (int a = 0; a < g->n[j].nin; a++) {
+      int s = g->n[j].in[a];
+      if (s < 0 || role_of(g, b, s) != ROLE_OP)
+        continue;
+      owner[s] = owner[s] == NONE || owner[s] == tok ? tok : MANY;
+    }
+  }
+  for (int i = 0; i < count; i++)
+    if (owner[i] >= 0)
+      b->v[owner[i]] = sat_add(b->v[owner[i]], op_cost(g, i));
+    else if (owner[i] == MANY)
+      b->shared = sat_add(b->shared, op_cost(g, i));
+  free(owner);
 }
 
 /* Builds the problem (docs/design.md, "Memory budget"): needed values, fixed bytes,
@@ -743,92 +841,84 @@ static void budget_build(graph *g, budget *b) {
     }
   }
   free(needed);
-  /* chains; a candidate whose chain is not recomputable is fixed (saved) */
+  /* A candidate whose chain would run a collective nobody saves, or an op outside rt and
+   * arith, is fixed (saved). blocked[o]: such a value is among o's ancestors through
+   * chain ops (one forward pass; a collective result wins over a foreign op). */
+  enum fixed_why *blocked = xcalloc((size_t)count + 1, sizeof *blocked);
+  for (int i = 0; i < count; i++) {
+    bool cand = b->index[i] >= 0;
+    if (!cand && role_of(g, b, i) != ROLE_OP)
+      continue;
+    for (int a = 0; a < g->n[i].nin; a++) {
+      int s = g->n[i].in[a];
+      if (s < 0)
+        continue;
+      enum chain_role r = role_of(g, b, s);
+      enum fixed_why w = r == ROLE_GATHER    ? FIX_NEEDS_GATHER
+                         : r == ROLE_FOREIGN ? FIX_NEEDS_OP
+                         : r == ROLE_OP      ? blocked[s]
+                                             : FIX_NONE;
+      if (w == FIX_NEEDS_GATHER || (w == FIX_NEEDS_OP && blocked[i] == FIX_NONE))
+        blocked[i] = w;
+    }
+  }
+  for (int k = 0; k < b->nc; k++)
+    b->why[b->cand[k]] = blocked[b->cand[k]];
+  free(blocked);
+  /* items: the candidates that are not fixed; fixed ones stay available (index -2) */
+  int *item_at = xmalloc(sizeof *item_at * ((size_t)count + 1));
+  b->item_of = xmalloc(sizeof *b->item_of * ((size_t)b->nc + 1));
+  b->w = xmalloc(sizeof *b->w * ((size_t)b->nc + 1));
+  b->v = xmalloc(sizeof *b->v * ((size_t)b->nc + 1));
+  for (int i = 0; i < count; i++)
+    item_at[i] = -1;
+  for (int k = 0; k < b->nc; k++) {
+    int c = b->cand[k];
+    if (b->why[c] != FIX_NONE) {
+      b->index[c] = -2;
+      continue;
+    }
+    b->item_of[b->n] = k;
+    b->w[b->n] = g->n[c].bytes;
+    b->v[b->n] = op_cost(g, c);
+    item_at[c] = b->n++;
+  }
+  for (int i = 0; i < count; i++)
+    if (b->why[i] != FIX_NONE)
+      b->fixed = sat_add(b->fixed, g->n[i].bytes);
+  /* the memberships, while they fit */
   int *seen = xmalloc(sizeof *seen * ((size_t)count + 1));
   int *chain = xmalloc(sizeof *chain * ((size_t)count + 1));
   for (int i = 0; i < count; i++)
     seen[i] = -1;
   size_t npairs = 0, pcap = 1024;
   int *pair_op = xmalloc(sizeof *pair_op * pcap), *pair_item = xmalloc(sizeof *pair_item * pcap);
-  b->item_of = xmalloc(sizeof *b->item_of * ((size_t)b->nc + 1));
-  b->w = xmalloc(sizeof *b->w * ((size_t)b->nc + 1));
-  b->v = xmalloc(sizeof *b->v * ((size_t)b->nc + 1));
-  for (int k = 0; k < b->nc; k++) {
-    enum fixed_why why;
-    int len = chain_of(g, b, b->cand[k], seen, k, chain, &why);
-    if (why != FIX_NONE) {
-      b->why[b->cand[k]] = why;
-      continue;
+  for (int it = 0; it < b->n && !b->private_only; it++) {
+    int left = BUDGET_CHAIN_PAIRS - (int)npairs;
+    int len = chain_of(g, b, b->cand[b->item_of[it]], seen, it, chain, left + 1);
+    if (len < 0) {
+      b->private_only = true;
+      break;
     }
-    int it = b->n++;
-    b->item_of[it] = k;
-    b->w[it] = g->n[b->cand[k]].bytes;
-    b->v[it] = op_cost(g, b->cand[k]);
-    for (int j = 1; j < len; j++) {
-      if (npairs == pcap) {
+    if (npairs + (size_t)len > pcap) {
+      while (pcap < npairs + (size_t)len)
         pcap *= 2;
-        pair_op = xrealloc(pair_op, pcap, sizeof *pair_op);
-        pair_item = xrealloc(pair_item, pcap, sizeof *pair_item);
-      }
+      pair_op = xrealloc(pair_op, pcap, sizeof *pair_op);
+      pair_item = xrealloc(pair_item, pcap, sizeof *pair_item);
+    }
+    for (int j = 1; j < len; j++) {
       pair_op[npairs] = chain[j];
       pair_item[npairs++] = it;
     }
   }
-  for (int k = 0; k < b->nc; k++)
-    if (b->why[b->cand[k]] != FIX_NONE)
-      b->index[b->cand[k]] = -2; /* fixed: no longer a candidate of the choice */
-  for (int i = 0; i < count; i++)
-    if (b->why[i] != FIX_NONE)
-      b->fixed = sat_add(b->fixed, g->n[i].bytes);
-  /* op -> the items whose chains have it (ascending: items were made in order) */
-  int *ostart = xcalloc((size_t)count + 2, sizeof *ostart);
-  int *oitem = xmalloc(sizeof *oitem * (npairs + 1));
-  for (size_t a = 0; a < npairs; a++)
-    ostart[pair_op[a] + 1]++;
-  for (int i = 0; i < count; i++)
-    ostart[i + 1] += ostart[i];
-  int *fill = seen; /* reused */
-  memcpy(fill, ostart, sizeof *fill * (size_t)count);
-  for (size_t a = 0; a < npairs; a++)
-    oitem[fill[pair_op[a]]++] = pair_item[a];
-  free(pair_op), free(pair_item);
-  /* groups: one per distinct set of two or more items; hash table of group ids */
-  size_t hcap = 16;
-  while (hcap < 2 * (size_t)count + 2)
-    hcap *= 2;
-  int *htab = xmalloc(sizeof *htab * hcap);
-  for (size_t h = 0; h < hcap; h++)
-    htab[h] = -1;
-  b->gstart = xmalloc(sizeof *b->gstart * ((size_t)count + 2));
-  b->gitem = xmalloc(sizeof *b->gitem * (npairs + 1));
-  b->gv = xmalloc(sizeof *b->gv * ((size_t)count + 1));
-  b->gstart[0] = 0;
-  for (int o = 0; o < count; o++) {
-    int *its = oitem + ostart[o], cnt = ostart[o + 1] - ostart[o];
-    if (cnt == 0)
-      continue;
-    uint64_t c = op_cost(g, o);
-    if (cnt == 1) {
-      b->v[its[0]] = sat_add(b->v[its[0]], c);
-      continue;
-    }
-    size_t h = hash_ints(its, cnt) & (hcap - 1);
-    for (;; h = (h + 1) & (hcap - 1)) {
-      int q = htab[h];
-      if (q < 0) { /* a new group */
-        q = htab[h] = b->m++;
-        memcpy(b->gitem + b->gstart[q], its, sizeof *its * (size_t)cnt);
-        b->gstart[q + 1] = b->gstart[q] + cnt;
-        b->gv[q] = 0;
-      }
-      if (b->gstart[q + 1] - b->gstart[q] == cnt &&
-          !memcmp(b->gitem + b->gstart[q], its, sizeof *its * (size_t)cnt)) {
-        b->gv[q] = sat_add(b->gv[q], c);
-        break;
-      }
-    }
-  }
-  free(htab), free(ostart), free(oitem), free(seen), free(chain);
+  if (b->private_only) {
+    b->gstart = xcalloc(1, sizeof *b->gstart);
+    b->gitem = xmalloc(sizeof *b->gitem);
+    b->gv = xmalloc(sizeof *b->gv);
+    budget_private(g, b, item_at);
+  } else
+    budget_groups(g, b, pair_op, pair_item, npairs);
+  free(pair_op), free(pair_item), free(seen), free(chain), free(item_at);
 }
 
 static void budget_free(budget *b) {
@@ -894,7 +984,9 @@ static void budget_dump(FILE *f, const graph *g, const plan *p, const budget *b,
       fprintf(f, " %d", b->gitem[k]);
     fprintf(f, "\n");
   }
-  fprintf(f, "choice %s value %llu saved", r->exact ? "exact" : "heuristic",
+  if (b->private_only)
+    fprintf(f, "shared %llu\n", (unsigned long long)b->shared);
+  fprintf(f, "choice %s value %llu saved", r->exact && !b->private_only ? "exact" : "heuristic",
           (unsigned long long)r->value);
   for (int it = 0; it < b->n; it++)
     if (take[it])
@@ -924,13 +1016,13 @@ static int tag_budget(graph *g, const plan *p, FILE *dump) {
     every[it] = true;
   uint64_t total = uk_value(&up, every, NULL);
   free(every);
-  g->exact = r.exact;
+  g->exact = r.exact && !b.private_only;
   g->fixed = b.fixed;
   g->candidates = b.n;
   g->parts = r.parts;
   g->largest = r.largest;
   g->widest = r.widest;
-  g->recompute_cost = total - r.value;
+  g->recompute_cost = sat_add(total - r.value, b.shared);
   for (int it = 0; it < b.n; it++)
     if (take[it])
       g->chosen += b.w[it];
@@ -950,8 +1042,8 @@ static int tag_budget(graph *g, const plan *p, FILE *dump) {
       tag(g, c, RT_POLICY_MUST_SAVE, 0, "budget");
       continue;
     }
-    enum fixed_why why;
-    int len = chain_of(g, &b, c, seen, it, chain, &why);
+    /* tagged ops are available to chain_of: each op is visited once over all chains */
+    int len = chain_of(g, &b, c, seen, it, chain, g->count + 1);
     for (int j = 0; j < len; j++)
       tag(g, chain[j], RT_POLICY_PREFER_RECOMPUTE, 0, "budget");
   }
