@@ -1,11 +1,12 @@
-// memory-budget where the DP table does not fit: sizes whose gcd is 4 bytes and a budget
-// of 20971528 bytes (5242882 units > 2^22), so branch and bound finds the optimum.
+// memory-budget with a capacity no dense table over bytes could hold: sizes whose gcd is
+// 4 bytes and a budget of 20971528 bytes (5242882 units). The merge works on the
+// (weight, value) pairs the choices reach, not on every byte count, so it stays exact.
 //   a = add(p, q)  3145729 x f32 = 12582916 bytes, cost 3 x 12582916 = 37748748
 //   b = exp(xb)    2621441 x f32 = 10485764 bytes, cost 2 x 10485764 = 20971528
 //   c = exp(xc)    10485764 bytes, cost 20971528
-// Budget 20971528 = b + c exactly. Greedy (cost per byte: a 3, b and c 2) keeps a and then
-// has 8388612 bytes left: recomputes b and c (41943056). Exact: keeps b and c, recomputes
-// a (37748748).
+// Budget 20971528 = b + c exactly. The heuristic (budget-greedy; value per byte: a 3, b
+// and c 2) keeps a and then has 8388612 bytes left: recomputes b and c (41943056). Exact:
+// keeps b and c, recomputes a (37748748).
 // RUN: remat-opt --remat-checkpoint=memory-budget=20971528 %s | FileCheck %s --check-prefix=EXACT
 // RUN: remat-opt --remat-checkpoint=memory-budget=20971528,budget-greedy=true %s | FileCheck %s --check-prefix=GREEDY
 
