@@ -609,15 +609,21 @@ static void hull_steps(const part *pt, int q, step *out, int *n) {
   free(h);
 }
 
-/* The heuristic choice of one option per part: hull steps by decreasing value per
- * weight while they fit (a part whose next step does not fit takes no further step),
- * then each part in turn moves to its best option within what is left. */
-static uint64_t hull_greedy(const part *pts, int np, const step *steps, int ns, uint64_t cap,
-                            int *choice) {
+/* A heuristic choice of one option per part: hull steps by decreasing value per weight
+ * while they fit (a part whose next step does not fit takes no further step), then each
+ * part in turn moves to its best option within what is left. Part `pin` (or -1) keeps
+ * option `opt` and takes no part in it. */
+static uint64_t climb(const part *pts, int np, const step *steps, int ns, uint64_t cap, int pin,
+                      int opt, int *choice) {
   bool *blocked = xcalloc((size_t)np + 1, sizeof *blocked);
   uint64_t room = cap;
   for (int q = 0; q < np; q++)
     choice[q] = 0;
+  if (pin >= 0) {
+    choice[pin] = opt;
+    blocked[pin] = true;
+    room -= pts[pin].ow[opt];
+  }
   for (int s = 0; s < ns; s++) {
     const step *st = &steps[s];
     if (blocked[st->part])
@@ -631,6 +637,8 @@ static uint64_t hull_greedy(const part *pts, int np, const step *steps, int ns, 
   }
   for (int q = 0; q < np; q++) {
     const part *pt = &pts[q];
+    if (q == pin)
+      continue;
     uint64_t limit = pt->ow[choice[q]] + room;
     int best = choice[q];
     for (int o = choice[q] + 1; o < pt->nopt && pt->ow[o] <= limit; o++)
@@ -642,6 +650,33 @@ static uint64_t hull_greedy(const part *pts, int np, const step *steps, int ns, 
   for (int q = 0; q < np; q++)
     v = sat_add(v, pts[q].ov[choice[q]]);
   free(blocked);
+  return v;
+}
+
+/* The heuristic choice: the climb, or the climb after the single most valuable option
+ * that fits alone, whichever gains more (so a heavy option of high value is not lost to
+ * lighter ones of higher value per weight: at least half the optimum when every part is
+ * one item). */
+static uint64_t hull_greedy(const part *pts, int np, const step *steps, int ns, uint64_t cap,
+                            int *choice) {
+  uint64_t v = climb(pts, np, steps, ns, cap, -1, 0, choice);
+  int pin = -1, opt = 0;
+  for (int q = 0; q < np; q++)
+    for (int o = pts[q].nopt - 1; o > 0; o--)
+      if (pts[q].ow[o] <= cap) { /* values increase with weight: the heaviest that fits */
+        if (pin < 0 || pts[q].ov[o] > pts[pin].ov[opt])
+          pin = q, opt = o;
+        break;
+      }
+  if (pin < 0)
+    return v;
+  int *other = xmalloc(sizeof *other * ((size_t)np + 1));
+  uint64_t w = climb(pts, np, steps, ns, cap, pin, opt, other);
+  if (w > v) {
+    memcpy(choice, other, sizeof *choice * (size_t)np);
+    v = w;
+  }
+  free(other);
   return v;
 }
 
