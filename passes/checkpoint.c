@@ -608,7 +608,9 @@ static uint64_t op_cost(const graph *g, int i) {
   if (n->id == RT_OP_MATMUL) {
     remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(n->op, 0)));
     remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-    double flops = 2.0 * (double)a.d[a.rank - 1]; /* K */
+    bool ta = !mlirAttributeIsNull(mlirOperationGetAttributeByName(n->op, str("transpose_a")));
+    double flops = 2.0 * (double)a.d[a.rank - (ta ? 2 : 1)]; /* K: A is [..,M,K] or, read
+                                                                * transposed, [..,K,M] */
     for (int d = 0; d < r.rank; d++)
       flops *= (double)r.d[d]; /* B*M*N */
     double fc = flops / FLOPS_PER_BYTE;
