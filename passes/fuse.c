@@ -48,6 +48,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
+#include "kernel_dedup.h"
 #include "passes.h"
 #include "report.h"
 #include "rt.h"
@@ -1427,8 +1428,16 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
     stats_print_block(rep, "remat-fuse: all functions", &total[0], &total[1], &total[2]);
   for (int s = 0; s < 3; s++)
     stats_free(&total[s]);
-  remat_report_close(rep);
   mlirSymbolTableDestroy(symbols);
+  /* The last step, on the whole module: one definition per distinct kernel. */
+  if (rc == 0 && o->dedup) {
+    remat_dedup_stats d;
+    remat_dedup_kernels(module, &d);
+    if (rep)
+      fprintf(rep, "remat-fuse: dedup: %d kernel launches, %d distinct kernels (%d "
+                   "definitions before)\n", d.launches, d.kernels_after, d.kernels_before);
+  }
+  remat_report_close(rep);
   free(fns);
   if (rc)
     mlirExternalPassSignalFailure(pass);

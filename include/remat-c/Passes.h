@@ -97,6 +97,8 @@ REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *optio
     "kept to measure before and after")                                                   \
   X(S, duplicate, "duplicate", BOOL, "true",                                               \
     "recompute cheap producers in each consumer kernel when that moves fewer bytes")       \
+  X(S, dedup, "dedup", BOOL, "true",                                                       \
+    "one definition per structurally equal kernel, called by the copies' calls")          \
   X(S, report, "report", STRING, "",                                                       \
     "write the report: - for stderr, or a file to append to; empty: none")
 

@@ -3,8 +3,8 @@
 // from whichever block defines them; a use inside a nested region counts as a use by
 // the op that holds the region (it seals the group), and ops inside nested regions are
 // not fused.
-// RUN: remat-opt --remat-fuse %s | FileCheck %s
-// RUN: remat-opt --remat-fuse %s | remat-opt | FileCheck %s
+// RUN: remat-opt --remat-fuse=dedup=false %s | FileCheck %s
+// RUN: remat-opt --remat-fuse=dedup=false %s | remat-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @blocks(%arg0: tensor<4xf32>, %arg1: i1) -> tensor<4xf32> {
 // CHECK-NEXT: %0 = call @blocks_k0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
