@@ -283,6 +283,91 @@ static bool swaps_last_two(MlirOperation op) {
   return perm[r - 2] == r - 1 && perm[r - 1] == r - 2;
 }
 
+static int fold_matmul_transposes(MlirBlock block);
+
+/* Erases op if nothing reads it any more (views only: they have no effect). */
+static void erase_if_dead(MlirOperation op) {
+  if (mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, 0))))
+    mlirOperationDestroy(op);
+}
+
+static MlirOperation view_producer(MlirOperation op, rt_op_id id) {
+  MlirValue v = mlirOperationGetOperand(op, 0);
+  if (!mlirValueIsAOpResult(v) || rt_op_lookup(mlirOpResultGetOwner(v)) != id)
+    return (MlirOperation){NULL};
+  return mlirOpResultGetOwner(v);
+}
+
+/* A view that changes nothing: same type as its operand, and for a transpose the
+ * identity permutation (a reshape or broadcast of one shape to itself is the identity). */
+static bool is_identity_view(MlirOperation op, rt_op_id id) {
+  if (!mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                     mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return false;
+  if (id == RT_OP_RESHAPE || id == RT_OP_BROADCAST)
+    return true;
+  if (id != RT_OP_TRANSPOSE)
+    return false;
+  int64_t perm[RT_MAX_RANK];
+  int r = rt_get_i64_array(op, "perm", perm, RT_MAX_RANK);
+  for (int d = 0; d < r; d++)
+    if (perm[d] != d)
+      return false;
+  return true;
+}
+
+/* Simplifies views before grouping, in program order: a transpose of a transpose becomes
+ * one transpose (perm[d] = inner[outer[d]]), a reshape of a reshape one reshape, a view
+ * that changes nothing is replaced by its operand; views nothing reads any more are
+ * erased. Then a transpose of the last two dims feeding rt.matmul becomes transpose_a /
+ * transpose_b (a second one cancels the first). */
+static void simplify_views(MlirBlock block) {
+  int n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    n++;
+  MlirOperation *ops = xcalloc((size_t)n + 1, sizeof *ops);
+  n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    ops[n++] = op;
+  /* Erasing an op also erases its entry: ops are only erased once nothing reads them, and
+   * every op is looked at before any later op could make it dead, so an erased entry is
+   * never visited again. */
+  for (int i = 0; i < n; i++) {
+    MlirOperation op = ops[i];
+    rt_op_id id = rt_op_lookup(op);
+    if (id == RT_OP_TRANSPOSE) {
+      MlirOperation inner = view_producer(op, RT_OP_TRANSPOSE);
+      if (!mlirOperationIsNull(inner)) {
+        int64_t po[RT_MAX_RANK], pi[RT_MAX_RANK], pc[RT_MAX_RANK];
+        int r = rt_get_i64_array(op, "perm", po, RT_MAX_RANK);
+        rt_get_i64_array(inner, "perm", pi, RT_MAX_RANK);
+        for (int d = 0; d < r; d++)
+          pc[d] = pi[po[d]];
+        MlirContext ctx = mlirOperationGetContext(op);
+        mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString("perm"),
+                                        mlirDenseI64ArrayGet(ctx, r, pc));
+        mlirOperationSetOperand(op, 0, mlirOperationGetOperand(inner, 0));
+        erase_if_dead(inner);
+      }
+    } else if (id == RT_OP_RESHAPE) {
+      MlirOperation inner = view_producer(op, RT_OP_RESHAPE);
+      if (!mlirOperationIsNull(inner)) {
+        mlirOperationSetOperand(op, 0, mlirOperationGetOperand(inner, 0));
+        erase_if_dead(inner);
+      }
+    }
+    if (is_view_id(id) && mlirOperationGetNumOperands(op) == 1 && is_identity_view(op, id)) {
+      mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetOperand(op, 0));
+      mlirOperationDestroy(op);
+      ops[i] = (MlirOperation){NULL};
+    }
+  }
+  free(ops);
+  fold_matmul_transposes(block);
+}
+
 /* A transpose of the last two dims feeding rt.matmul becomes transpose_a / transpose_b
  * (a second one cancels the first); the transpose is erased when nothing else reads it.
  * Returns the number of transposes folded. */
@@ -510,6 +595,22 @@ static void row_of(MlirOperation op, remat_shape *s, bool *red, remat_shape *k) 
       k->d[k->rank++] = s->d[d];
 }
 
+/* A shape of the rows: K up to dims of size 1 (a keepdim reduction's [N, 1] is K = [N]);
+ * its row-major linear index is K's. */
+static bool klike(const remat_shape *t, const remat_shape *k) {
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < t->rank && t->d[i] == 1)
+      i++;
+    while (j < k->rank && k->d[j] == 1)
+      j++;
+    if (i == t->rank || j == k->rank)
+      return i == t->rank && j == k->rank;
+    if (t->d[i++] != k->d[j++])
+      return false;
+  }
+}
+
 static bool row_key_eq(const group *g, const remat_shape *s, const bool *red) {
   return g->row && remat_shape_eq(&g->s, s) &&
          !memcmp(g->red, red, sizeof(bool) * (size_t)s->rank);
@@ -595,7 +696,7 @@ static bool row_compatible(blk *b, int g, int i) {
     at = AT_S;
   } else if (remat_shape_eq(&b->shp[i], &gr->s))
     at = AT_S;
-  else if (remat_shape_eq(&b->shp[i], &gr->k))
+  else if (klike(&b->shp[i], &gr->k))
     at = AT_ROW;
   else
     return false;
@@ -730,7 +831,7 @@ static void group_block(blk *b, const fuse_options *o) {
         group *gr = &b->groups[g];
         if (gr->sealed || g == target || gr->row)
           continue;
-        bool ok = to_row ? remat_shape_eq(&gr->s, &rs) || remat_shape_eq(&gr->s, &rk)
+        bool ok = to_row ? remat_shape_eq(&gr->s, &rs) || klike(&gr->s, &rk)
                          : remat_shape_eq(&gr->s, &b->shp[i]);
         if (!ok)
           continue;
@@ -1349,7 +1450,7 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
     blk_free(&prev);
   }
   if (!shape_mode)
-    fold_matmul_transposes(block);
+    simplify_views(block);
   blk b;
   blk_init(&b, block, shape_mode);
   if (shape_mode)

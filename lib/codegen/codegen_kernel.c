@@ -144,6 +144,22 @@ static bool shape_is(MlirType t, const remat_shape *s) {
   return a.rank == s->rank && !memcmp(a.d, s->d, sizeof(int64_t) * (size_t)a.rank);
 }
 
+/* A shape of the rows: K up to dims of size 1 (a keepdim [N, 1] for K = [N]). */
+static bool shape_is_rows(MlirType t, const remat_shape *k) {
+  remat_shape a = rt_shape_of(t);
+  int i = 0, j = 0;
+  for (;;) {
+    while (i < a.rank && a.d[i] == 1)
+      i++;
+    while (j < k->rank && k->d[j] == 1)
+      j++;
+    if (i == a.rank || j == k->rank)
+      return i == a.rank && j == k->rank;
+    if (a.d[i++] != k->d[j++])
+      return false;
+  }
+}
+
 /* Arguments and results of a kernel: tensors and scalars of the ABI; the results of a
  * loop kernel have one shape, those of a row kernel the shape S or K of its rows. */
 static int check_signature(MlirOperation func, MlirType fty, const cg_row *row) {
@@ -166,7 +182,7 @@ static int check_signature(MlirOperation func, MlirType fty, const cg_row *row) 
   remat_shape s0 = rt_shape_of(mlirFunctionTypeGetResult(fty, 0));
   for (intptr_t i = 0; i < nr; i++) {
     MlirType t = mlirFunctionTypeGetResult(fty, i);
-    if (row && is_abi_tensor(t) && (shape_is(t, &row->s) || shape_is(t, &row->kshape)))
+    if (row && is_abi_tensor(t) && (shape_is(t, &row->s) || shape_is_rows(t, &row->kshape)))
       continue;
     if (row) {
       rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result of a kernel "
@@ -245,14 +261,15 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
   }
   MlirOperation ret = mlirBlockGetTerminator(body);
   if (nred > 0) {
-    /* Ops of shape K are evaluated once per row. */
+    /* Ops of the rows' shape (K, up to dims of size 1) are evaluated once per row. */
     MlirOperation *kops = NULL;
     int nk = 0;
     for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op)) {
       rt_op_id id = rt_op_lookup(op);
       if (id == RT_OP_NONE || id == RT_OP_SUM || id == RT_OP_AMAX ||
-          !shape_is(mlirValueGetType(mlirOperationGetResult(op, 0)), &row.kshape))
+          !shape_is_rows(mlirValueGetType(mlirOperationGetResult(op, 0)), &row.kshape) ||
+          shape_is(mlirValueGetType(mlirOperationGetResult(op, 0)), &row.s))
         continue;
       kops = xrealloc(kops, (size_t)(nk + 1), sizeof *kops);
       kops[nk++] = op;

@@ -20,8 +20,10 @@
 // RUN: remat-run %t.fused --fn rmsnorm --seed 5 | diff %t.ref.rms -
 // RUN: remat-run %s --fn rmsnorm_bwd --seed 6 > %t.ref.rmsb
 // RUN: remat-run %t.fused --fn rmsnorm_bwd --seed 6 | diff %t.ref.rmsb -
+// RUN: remat-run %s --fn layernorm_keepdim --seed 8 > %t.ref.lnk
+// RUN: remat-run %t.fused --fn layernorm_keepdim --seed 8 | diff %t.ref.lnk -
 // RUN: remat-run %t.fused --check-compiled-all --seed 7 | FileCheck %s --check-prefix=SAME
-// SAME: ok: 7 functions
+// SAME: ok: 8 functions
 // The row kernels lower to PTX that assembles; a row is reduced by a 256-thread block
 // with warp shuffles:
 // RUN: remat-translate --emit=ptx %t.fused -o %t.ptx
@@ -340,4 +342,46 @@ func.func @rmsnorm_bwd(%dy: tensor<16x64xf32>, %x: tensor<16x64xf32>, %r: tensor
   %q = "rt.mul"(%dy, %xn) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
   %dg = "rt.sum"(%q) {dims = array<i64: 0>} : (tensor<16x64xf32>) -> tensor<64xf32>
   return %dx, %dg : tensor<16x64xf32>, tensor<64xf32>
+}
+
+// A keepdim reduction (mean as [16, 1], as PyTorch's decomposition writes it): shapes of
+// the rows' size with dims of size 1 are per-row values too; one kernel.
+// CHECK-LABEL: func.func @layernorm_keepdim(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<16x64xf32>) -> tensor<16x64xf32> {
+// CHECK-NEXT: %[[V0:.*]] = call @layernorm_keepdim_k0(%[[ARG0]]) : (tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<16x64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: func.func private @layernorm_keepdim_k0(%[[ARG0:[^:]*]]: tensor<16x64xf32>) -> tensor<16x64xf32> attributes {rt.kernel} {
+// CHECK-NEXT: %[[CST:.*]] = arith.constant 6.400000e+01 : f32
+// CHECK-NEXT: %[[V0:.*]] = "rt.sum"(%[[ARG0]]) {dims = array<i64: 1>} : (tensor<16x64xf32>) -> tensor<16xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.reshape"(%[[V0]]) : (tensor<16xf32>) -> tensor<16x1xf32>
+// CHECK-NEXT: %[[V2:.*]] = "rt.div"(%[[V1]], %[[CST]]) : (tensor<16x1xf32>, f32) -> tensor<16x1xf32>
+// CHECK-NEXT: %[[V3:.*]] = "rt.broadcast"(%[[V2]]) {dims = array<i64: 0, 1>} : (tensor<16x1xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: %[[V4:.*]] = "rt.sub"(%[[ARG0]], %[[V3]]) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: %[[V5:.*]] = "rt.mul"(%[[V4]], %[[V4]]) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: %[[V6:.*]] = "rt.sum"(%[[V5]]) {dims = array<i64: 1>} : (tensor<16x64xf32>) -> tensor<16xf32>
+// CHECK-NEXT: %[[V7:.*]] = "rt.reshape"(%[[V6]]) : (tensor<16xf32>) -> tensor<16x1xf32>
+// CHECK-NEXT: %[[V8:.*]] = "rt.div"(%[[V7]], %[[CST]]) : (tensor<16x1xf32>, f32) -> tensor<16x1xf32>
+// CHECK-NEXT: %[[V9:.*]] = "rt.rsqrt"(%[[V8]]) : (tensor<16x1xf32>) -> tensor<16x1xf32>
+// CHECK-NEXT: %[[V10:.*]] = "rt.broadcast"(%[[V9]]) {dims = array<i64: 0, 1>} : (tensor<16x1xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: %[[V11:.*]] = "rt.sub"(%[[ARG0]], %[[V3]]) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: %[[V12:.*]] = "rt.mul"(%[[V11]], %[[V10]]) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+// CHECK-NEXT: return %[[V12]] : tensor<16x64xf32>
+// CHECK-NEXT: }
+func.func @layernorm_keepdim(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %n = arith.constant 6.400000e+01 : f32
+  %s = "rt.sum"(%x) {dims = array<i64: 1>} : (tensor<16x64xf32>) -> tensor<16xf32>
+  %s1 = "rt.reshape"(%s) : (tensor<16xf32>) -> tensor<16x1xf32>
+  %mean = "rt.div"(%s1, %n) : (tensor<16x1xf32>, f32) -> tensor<16x1xf32>
+  %mb = "rt.broadcast"(%mean) {dims = array<i64: 0, 1>} : (tensor<16x1xf32>) -> tensor<16x64xf32>
+  %xc = "rt.sub"(%x, %mb) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %sq = "rt.mul"(%xc, %xc) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %v = "rt.sum"(%sq) {dims = array<i64: 1>} : (tensor<16x64xf32>) -> tensor<16xf32>
+  %v1 = "rt.reshape"(%v) : (tensor<16xf32>) -> tensor<16x1xf32>
+  %var = "rt.div"(%v1, %n) : (tensor<16x1xf32>, f32) -> tensor<16x1xf32>
+  %r = "rt.rsqrt"(%var) : (tensor<16x1xf32>) -> tensor<16x1xf32>
+  %rb = "rt.broadcast"(%r) {dims = array<i64: 0, 1>} : (tensor<16x1xf32>) -> tensor<16x64xf32>
+  %xc2 = "rt.sub"(%x, %mb) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  %y = "rt.mul"(%xc2, %rb) : (tensor<16x64xf32>, tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
 }

@@ -11,7 +11,7 @@
 // RUN: remat-run %s --fn reshape_chain --seed 2 > %t.ref2
 // RUN: remat-run %t.fused --fn reshape_chain --seed 2 | diff %t.ref2 -
 // RUN: remat-run %t.fused --check-compiled-all --seed 5 | FileCheck %s --check-prefix=SAME
-// SAME: ok: 6 functions
+// SAME: ok: 7 functions
 
 // exp [4x8] -> reshape -> add [32]: one [32] kernel computes the exp at the index the
 // reshape maps to; nothing is copied.
@@ -85,10 +85,9 @@ func.func @slice_concat(%x: tensor<4x8xf32>, %c: tensor<2x4xf32>) -> tensor<4x4x
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @reshape_chain_k0(%[[ARG0:[^:]*]]: tensor<4x8xf32>) -> tensor<2x16xf32> attributes {rt.kernel} {
 // CHECK-NEXT: %[[V0:.*]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT: %[[V1:.*]] = "rt.reshape"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<32xf32>
-// CHECK-NEXT: %[[V2:.*]] = "rt.reshape"(%[[V1]]) : (tensor<32xf32>) -> tensor<2x16xf32>
-// CHECK-NEXT: %[[V3:.*]] = "rt.neg"(%[[V2]]) : (tensor<2x16xf32>) -> tensor<2x16xf32>
-// CHECK-NEXT: return %[[V3]] : tensor<2x16xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.reshape"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<2x16xf32>
+// CHECK-NEXT: %[[V2:.*]] = "rt.neg"(%[[V1]]) : (tensor<2x16xf32>) -> tensor<2x16xf32>
+// CHECK-NEXT: return %[[V2]] : tensor<2x16xf32>
 // CHECK-NEXT: }
 func.func @reshape_chain(%x: tensor<4x8xf32>) -> tensor<2x16xf32> {
   %a = "rt.exp"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -146,4 +145,22 @@ func.func @transpose_matmul(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: tenso
   %n = "rt.neg"(%xt) : (tensor<8x4xf32>) -> tensor<8x4xf32>
   %v = "rt.matmul"(%u, %n) : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
   return %y, %z, %v : tensor<4x16xf32>, tensor<2x4x4xf32>, tensor<8x4xf32>
+}
+
+// Views are simplified first: a transpose of a transpose is one transpose (here the
+// identity: a matmul's result transposed twice and returned needs no kernel), a reshape of
+// a reshape one reshape.
+// CHECK-LABEL: func.func @view_pairs(
+// CHECK-SAME: %[[ARG0:[^:]*]]: tensor<4x8xf32>, %[[ARG1:[^:]*]]: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<32xf32>) {
+// CHECK-NEXT: %[[V0:.*]] = "rt.matmul"(%[[ARG0]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[V1:.*]] = "rt.reshape"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<32xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<4x8xf32>, tensor<32xf32>
+// CHECK-NEXT: }
+func.func @view_pairs(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<32xf32>) {
+  %m = "rt.matmul"(%x, %w) : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %t = "rt.transpose"(%m) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %tt = "rt.transpose"(%t) {perm = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  %r = "rt.reshape"(%m) : (tensor<4x8xf32>) -> tensor<2x16xf32>
+  %rr = "rt.reshape"(%r) : (tensor<2x16xf32>) -> tensor<32xf32>
+  return %tt, %rr : tensor<4x8xf32>, tensor<32xf32>
 }

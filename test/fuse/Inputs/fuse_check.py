@@ -122,8 +122,11 @@ def parse(path):
         s = line.strip()
         m = FUNC.match(s)
         if m:
-            args = [a.split(":")[0].strip() for a in re.split(r",\s*(?=%)", m.group(3)) if a]
-            cur = {"private": bool(m.group(1)), "args": args, "attrs": m.group(5) or "",
+            parts = [a for a in re.split(r",\s*(?=%)", m.group(3)) if a]
+            args = [a.split(":")[0].strip() for a in parts]
+            types = [re.sub(r"\s*\{.*\}$", "", a.split(":", 1)[1]).strip() for a in parts]
+            cur = {"private": bool(m.group(1)), "args": args, "types": types,
+                   "attrs": m.group(5) or "",
                    "body": [], "results": m.group(4)}
             funcs[m.group(2)] = cur
         elif cur is not None and s and s != "}":
@@ -149,12 +152,7 @@ class Evaluator:
         perm[-2], perm[-1] = perm[-1], perm[-2]
         out = "tensor<%sx%s>" % ("x".join([dims[p] for p in perm]), elem)
         attrs = "{perm = array<i64: %s>}" % ", ".join(map(str, perm))
-        inner = self.defs.get(x)
-        if inner and inner[0] == "rt.transpose" and inner[1].startswith(attrs):
-            return inner[2][0]  # two swaps cancel
-        e = self.intern(("rt.transpose", attrs + " -> " + out, (x,)))
-        self.defs[e] = ("rt.transpose", attrs + " -> " + out, (x,))
-        return e
+        return self.rt_op("rt.transpose", attrs, (x,), [ty], out)
 
     def rt_op(self, name, attrs, operands, types, result):
         if name == "rt.matmul":
@@ -164,12 +162,27 @@ class Evaluator:
                     ops[k] = self.transpose(ops[k], types[k])
             attrs = ""
             operands = tuple(ops)
+        # the view simplifications --remat-fuse makes, applied to both programs: a view
+        # that changes nothing is its operand, a reshape of a reshape one reshape, a
+        # transpose of a transpose one transpose
+        plain = re.sub(r"\s*rt\.\w+ = [^,}]*,?", "", attrs).strip()
+        if name in ("rt.reshape", "rt.broadcast") and types and types[0] == result:
+            return operands[0]
+        inner = self.defs.get(operands[0]) if operands else None
+        if name == "rt.reshape" and inner and inner[0] == "rt.reshape":
+            operands = inner[2]
+            src = self.defs.get(operands[0])
+            if src and src[1].split(" -> ")[-1] == result:
+                return operands[0]
         if name == "rt.transpose":
-            inner = self.defs.get(operands[0])
-            if inner and inner[0] == "rt.transpose" and inner[1].split(" -> ")[0] == attrs:
-                perm = [int(p) for p in re.findall(r"\d+", attrs.split("i64:")[1])]
-                if all(perm[perm[i]] == i for i in range(len(perm))):
-                    return inner[2][0]
+            perm = [int(p) for p in re.findall(r"\d+", plain.split("i64:")[1])]
+            if inner and inner[0] == "rt.transpose":
+                ip = [int(p) for p in re.findall(r"\d+", inner[1].split(" -> ")[0].split("i64:")[1])]
+                perm = [ip[p] for p in perm]
+                operands = inner[2]
+            if perm == list(range(len(perm))):
+                return operands[0]
+            attrs = "{perm = array<i64: %s>}" % ", ".join(map(str, perm))
         e = (name, attrs + " -> " + result, operands)
         v = self.intern(e)
         self.defs[v] = e
@@ -177,8 +190,9 @@ class Evaluator:
 
     def run(self, name, inputs):
         f, env = self.funcs[name], {}
-        for a, v in zip(f["args"], inputs):
+        for a, t, v in zip(f["args"], f["types"], inputs):
             env[a] = v
+            self.defs.setdefault(v, ("arg", " -> " + t, ()))
         ref = lambda r: env[r] if "#" not in r else env[r.split("#")[0]][int(r.split("#")[1])]
         for s in f["body"]:
             m = RT.match(s)
