@@ -145,6 +145,13 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
   return rc;
 }
 
+/* ", N host views read in place (M copied)" when the compiled runtime made any. */
+static void print_views(const rtr_compiled *c) {
+  long copies = 0, views = c ? rtr_compiled_views(c, &copies) : 0;
+  if (views)
+    printf(", %ld host views read in place (%ld copied)", views, copies);
+}
+
 /* --check-split NAME, or every joint function of the module for --check-split-all. */
 static int check_splits(MlirOperation joint, MlirOperation split, const options *o,
                         const rtr_check_options *co, rtr_split_stats *st,
@@ -158,6 +165,7 @@ static int check_splits(MlirOperation joint, MlirOperation split, const options 
              o->max_ulp ? " or within tolerance" : "", st->ops);
       if (c && rtr_compiled_launches(c))
         printf(", %ld compiled kernel and reduction launches", rtr_compiled_launches(c));
+      print_views(c);
       putchar('\n');
     }
     return rc;
@@ -232,8 +240,10 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
     return 1;
   }
   printf("ok: %ld functions, %ld results bit-exact, %ld compiled kernel and reduction "
-         "launches\n",
+         "launches",
          funcs, values, rtr_compiled_launches(c));
+  print_views(c);
+  putchar('\n');
   return 0;
 }
 

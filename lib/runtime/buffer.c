@@ -81,8 +81,26 @@ rtr_buffer *rtr_buffer_for_type(MlirType type) {
 
 rtr_buffer *rtr_buffer_clone(const rtr_buffer *b) {
   rtr_buffer *c = rtr_buffer_new(b->elem, b->is_scalar, b->rank, b->dims);
-  memcpy(c->data, b->data, (size_t)b->numel * rtr_elem_size(b->elem));
+  size_t es = rtr_elem_size(b->elem);
+  if (b->view_map)
+    for (int64_t i = 0; i < b->numel; i++)
+      memcpy((char *)c->data + (size_t)i * es,
+             (const char *)b->view_src->data + (size_t)b->view_map[i] * es, es);
+  else
+    memcpy(c->data, b->data, (size_t)b->numel * es);
   return c;
+}
+
+rtr_buffer *rtr_buffer_view(const rtr_buffer *src, int rank, const int64_t *dims, int64_t *map) {
+  rtr_buffer *v = xcalloc(1, sizeof *v);
+  v->elem = src->elem;
+  v->rank = rank;
+  v->numel = 1;
+  for (int k = 0; k < rank; k++)
+    v->numel *= v->dims[k] = dims[k];
+  v->view_src = src;
+  v->view_map = map;
+  return v;
 }
 
 rtr_buffer *rtr_buffer_alias(const rtr_buffer *b, int rank, const int64_t *dims) {
@@ -104,6 +122,7 @@ void rtr_buffer_free(rtr_buffer *b) {
     return;
   if (!b->borrowed)
     free(b->data);
+  free(b->view_map);
   free(b);
 }
 
@@ -144,6 +163,8 @@ int64_t rtr_float_to_int(double v, rtr_elem to) {
 }
 
 float rtr_buffer_get_f32(const rtr_buffer *b, int64_t i) {
+  if (b->view_map)
+    i = b->view_map[i], b = b->view_src;
   switch (b->elem) {
   case RTR_F32: return ((const float *)b->data)[i];
   case RTR_F16: return f16_bits_to_f32(((const uint16_t *)b->data)[i]);
@@ -162,6 +183,8 @@ void rtr_buffer_set_f32(rtr_buffer *b, int64_t i, float v) {
 }
 
 double rtr_buffer_get_f(const rtr_buffer *b, int64_t i) {
+  if (b->view_map)
+    i = b->view_map[i], b = b->view_src;
   switch (b->elem) {
   case RTR_F32: case RTR_F16: case RTR_BF16: return rtr_buffer_get_f32(b, i);
   case RTR_F64: return ((const double *)b->data)[i];
@@ -170,6 +193,8 @@ double rtr_buffer_get_f(const rtr_buffer *b, int64_t i) {
 }
 
 int64_t rtr_buffer_get_i(const rtr_buffer *b, int64_t i) {
+  if (b->view_map)
+    i = b->view_map[i], b = b->view_src;
   switch (b->elem) {
   case RTR_I1: return ((const uint8_t *)b->data)[i] & 1;
   case RTR_I8: return ((const int8_t *)b->data)[i];

@@ -28,8 +28,14 @@ typedef struct rtr_buffer {
   int rank;
   int64_t dims[RT_MAX_RANK];
   int64_t numel;
-  void *data;    /* numel * rtr_elem_size(elem) bytes */
+  void *data;    /* numel * rtr_elem_size(elem) bytes; NULL for a view */
   bool borrowed; /* data belongs to another buffer (an alias: rt.reshape) */
+  /* A view (a host rt.transpose, rt.slice, rt.broadcast, or a reshape of one, in the
+   * compiled runtime): no data of its own; element i is element view_map[i] of view_src,
+   * a buffer with data. The element getters read through it; whatever needs data makes a
+   * dense copy first (rtr_buffer_clone). */
+  const struct rtr_buffer *view_src;
+  int64_t *view_map; /* owned */
 } rtr_buffer;
 
 /* Size of one element in bytes (i1: 1). */
@@ -44,10 +50,14 @@ bool rtr_elem_from_type(MlirType elem, rtr_elem *out);
 rtr_buffer *rtr_buffer_new(rtr_elem elem, bool is_scalar, int rank, const int64_t *dims);
 /* The buffer described by an MLIR type (static tensor or scalar); NULL for another type. */
 rtr_buffer *rtr_buffer_for_type(MlirType type);
+/* A copy with data of its own (a view is made dense). */
 rtr_buffer *rtr_buffer_clone(const rtr_buffer *b);
 /* The same elements under another shape of the same element count, without a copy: the
  * result borrows b's data (b must outlive it; freeing the alias leaves the data). */
 rtr_buffer *rtr_buffer_alias(const rtr_buffer *b, int rank, const int64_t *dims);
+/* A view of src (which has data) with the given shape: element i is src's element
+ * map[i]. Takes map (numel entries, malloc'ed). src must outlive the view. */
+rtr_buffer *rtr_buffer_view(const rtr_buffer *src, int rank, const int64_t *dims, int64_t *map);
 void rtr_buffer_free(rtr_buffer *b);
 
 /* Same element type, scalar-ness and shape. */

@@ -23,6 +23,7 @@ struct rtr_compiled {
   entry *entries;
   int count;
   long launches;
+  long views, view_copies; /* host views made, and copied for a reader that needs data */
 };
 
 static const entry *find(const rtr_compiled *c, MlirOperation source, remat_cg_kind kind) {
@@ -129,7 +130,13 @@ void rtr_compiled_destroy(rtr_compiled *c) {
 
 rtr_interp_options rtr_compiled_options(rtr_compiled *c) {
   return (rtr_interp_options){
-      .matmul_block = 64, .call_kernel = call_kernel, .ctx = c, .host_op = host_op};
+      .matmul_block = 64, .call_kernel = call_kernel, .ctx = c, .host_op = host_op,
+      .lazy_views = true, .views = &c->views, .view_copies = &c->view_copies};
 }
 
 long rtr_compiled_launches(const rtr_compiled *c) { return c->launches; }
+
+long rtr_compiled_views(const rtr_compiled *c, long *copies) {
+  *copies = c->view_copies;
+  return c->views;
+}

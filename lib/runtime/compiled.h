@@ -30,5 +30,8 @@ rtr_interp_options rtr_compiled_options(rtr_compiled *c);
 
 /* Kernel launches and compiled reductions so far (for reports and tests). */
 long rtr_compiled_launches(const rtr_compiled *c);
+/* Host views made so far (read in place by rt.matmul) and how many of them an op that
+ * needs data had to copy. */
+long rtr_compiled_views(const rtr_compiled *c, long *copies);
 
 #endif

@@ -461,6 +461,28 @@ static int check_args(interp *in, MlirOperation func, rtr_buffer *const *args, i
   return 0;
 }
 
+/* The view op makes of src: the op applied to the indices of src's elements in its base
+ * buffer gives, per element of the result, the base element it reads (the same loops as
+ * the copy, so the same semantics). */
+static rtr_buffer *make_view(interp *in, MlirOperation op, const rtr_buffer *src) {
+  const rtr_buffer *base = src->view_map ? src->view_src : src;
+  rtr_buffer *idx = rtr_buffer_new(RTR_I64, false, src->rank, src->dims);
+  for (int64_t i = 0; i < src->numel; i++)
+    ((int64_t *)idx->data)[i] = src->view_map ? src->view_map[i] : i;
+  remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  rtr_buffer *out = rtr_buffer_new(RTR_I64, false, s.rank, s.d);
+  rtr_buffer *view = NULL;
+  if (exec_op(in, op, &idx, 1, &out, 1) == 0) {
+    view = rtr_buffer_view(base, s.rank, s.d, out->data);
+    out->data = NULL;
+    if (in->opts->views)
+      (*in->opts->views)++;
+  }
+  rtr_buffer_free(idx);
+  rtr_buffer_free(out);
+  return view;
+}
+
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at) {
   MlirBlock entry = rt_func_entry_block(func);
@@ -483,6 +505,7 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   for (int k = 0; k < nargs; k++)
     frame_put(&fr, mlirBlockGetArgument(entry, k), args[k], false);
   rtr_buffer **ops = NULL, **res = NULL; /* of the current op; grown as needed */
+  rtr_buffer **copies = NULL;            /* dense copies of the current op's view operands */
   intptr_t cap = 0;
   bool returned = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !rc;
@@ -492,6 +515,7 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       cap = no > nr ? no : nr;
       ops = xrealloc(ops, (size_t)cap, sizeof *ops);
       res = xrealloc(res, (size_t)cap, sizeof *res);
+      copies = xrealloc(copies, (size_t)cap, sizeof *copies);
     }
     for (intptr_t k = 0; k < no; k++) {
       ops[k] = frame_get(&fr, mlirOperationGetOperand(op, k));
@@ -505,8 +529,11 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       break;
     if (name_is(op, "func.return")) {
       *outs = xcalloc((size_t)no + 1, sizeof **outs);
-      for (intptr_t k = 0; k < no; k++)
+      for (intptr_t k = 0; k < no; k++) {
+        if (ops[k]->view_map && in->opts->view_copies) /* a view returned is copied */
+          (*in->opts->view_copies)++;
         (*outs)[k] = rtr_buffer_clone(ops[k]);
+      }
       *nouts = (int)no;
       returned = true;
       break;
@@ -518,6 +545,30 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       rc = -1;
       break;
     }
+    rt_op_id vid = rt_op_lookup(op);
+    if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar &&
+        (vid == RT_OP_TRANSPOSE || vid == RT_OP_SLICE || vid == RT_OP_BROADCAST ||
+         (vid == RT_OP_RESHAPE && ops[0]->view_map))) {
+      res[0] = make_view(in, op, ops[0]);
+      if (!res[0]) {
+        rc = -1;
+        break;
+      }
+      if (in->opts->trace)
+        in->opts->trace(in->opts->trace_ctx, op, res, 1);
+      frame_put(&fr, mlirOperationGetResult(op, 0), res[0], true);
+      continue;
+    }
+    /* Only rt.matmul (and other views) read a view in place; anything else gets a dense
+     * copy for this op. */
+    int ncopies = 0;
+    if (vid != RT_OP_MATMUL)
+      for (intptr_t k = 0; k < no; k++)
+        if (ops[k]->view_map) {
+          if (in->opts->view_copies)
+            (*in->opts->view_copies)++;
+          ops[k] = copies[ncopies++] = rtr_buffer_clone(ops[k]);
+        }
     if (rt_op_lookup(op) == RT_OP_RESHAPE && no == 1 && nr == 1 && !ops[0]->is_scalar) {
       /* A reshape is an alias of its operand's buffer: no copy (docs/design.md). */
       remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
@@ -553,6 +604,8 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       rc = exec_op(in, op, ops, (int)no, res, (int)nr);
     if (!rc && in->opts->trace)
       in->opts->trace(in->opts->trace_ctx, op, res, (int)nr);
+    for (int k = 0; k < ncopies; k++)
+      rtr_buffer_free(copies[k]);
     for (intptr_t k = 0; k < nr; k++) {
       if (rc)
         rtr_buffer_free(res[k]);
@@ -567,6 +620,7 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   frame_free(&fr);
   free(ops);
   free(res);
+  free(copies);
   in->depth--;
   return rc;
 }

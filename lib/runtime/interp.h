@@ -24,6 +24,12 @@ typedef struct rtr_interp_options {
   bool promote_f64;
   /* > 0: rt.matmul tiles M and N by this block (same bits as the plain loop). */
   int matmul_block;
+  /* Host views cost nothing: rt.transpose, rt.slice and rt.broadcast (and a reshape of
+   * one) make a view (rtr_buffer.view_map) that rt.matmul reads in place; any other op
+   * that reads a view gets a dense copy, counted in *view_copies (when set); *views
+   * counts the views made. */
+  bool lazy_views;
+  long *views, *view_copies;
   /* When set, a func.call whose callee carries rt.kernel runs through this instead of
    * being interpreted. RESULTS are allocated (zeroed) by the interpreter with the call's
    * result types. Returns 0, or -1 after emitting a diagnostic. */
