@@ -1123,7 +1123,9 @@ static void kernels_free(kernel *ks, int nk) {
 /* ---- statistics for the report ---- */
 
 typedef struct stats {
-  int kernels, row_kernels, view_kernels, host_reductions, inlined_clones;
+  /* single_kernels: kernels doing one op's work (one computing op with its index maps,
+   * or one view copied), the kind a GPU engineer would not launch alone */
+  int kernels, row_kernels, single_kernels, view_kernels, host_reductions, inlined_clones;
   uint64_t kernel_bytes, host_bytes;
   /* host ops by name */
   char (*names)[64];
@@ -1151,6 +1153,7 @@ static void stats_free(stats *s) {
 static void stats_merge(stats *into, const stats *s) {
   into->kernels += s->kernels;
   into->row_kernels += s->row_kernels;
+  into->single_kernels += s->single_kernels;
   into->view_kernels += s->view_kernels;
   into->host_reductions += s->host_reductions;
   into->inlined_clones += s->inlined_clones;
@@ -1194,13 +1197,14 @@ static void kernel_stats(blk *b, kernel *ks, int nk, stats *s) {
   for (int k = 0; k < nk; k++) {
     s->kernels++;
     s->row_kernels += ks[k].rows;
-    bool views_only = true;
+    int computing = 0;
     for (int bi = 0; bi < ks[k].nbody; bi++) {
       int i = ks[k].body[bi];
-      views_only &= is_view_id(rt_op_lookup(b->ops[i]));
+      computing += !is_view_id(rt_op_lookup(b->ops[i]));
       s->inlined_clones += b->grp[i] < 0;
     }
-    s->view_kernels += views_only;
+    s->view_kernels += computing == 0;
+    s->single_kernels += computing == 1 || (computing == 0 && ks[k].nbody == 1);
     for (int a = 0; a < ks[k].nargs; a++)
       s->kernel_bytes += value_bytes(ks[k].args[a]);
     for (int r = 0; r < ks[k].nresults; r++)
@@ -1225,6 +1229,7 @@ static void unfused_stats(MlirBlock block, stats *s) {
       s->host_bytes += op_traffic(op);
     } else if (c != C_CONST && id != RT_OP_RESHAPE) {
       s->kernels++;
+      s->single_kernels++;
       s->row_kernels += c == C_RED;
       s->view_kernels += c == C_VIEW;
       s->kernel_bytes += op_traffic(op);
@@ -1233,15 +1238,16 @@ static void unfused_stats(MlirBlock block, stats *s) {
 }
 
 static void stats_print(FILE *f, const char *label, const stats *s) {
-  fprintf(f, "  %-22s %7d %7d %7d %11d %16llu %16llu\n", label, s->kernels, s->row_kernels,
-          s->view_kernels, s->host_reductions, (unsigned long long)s->kernel_bytes,
+  fprintf(f, "  %-22s %7d %7d %7d %7d %11d %16llu %16llu\n", label, s->kernels, s->row_kernels,
+          s->single_kernels, s->view_kernels, s->host_reductions, (unsigned long long)s->kernel_bytes,
           (unsigned long long)(s->kernel_bytes + s->host_bytes));
 }
 
 static void stats_print_block(FILE *f, const char *title, const stats *base, const stats *prev,
                               const stats *now) {
   fprintf(f, "%s\n", title);
-  fprintf(f, "  %-22s %7s %7s %7s %11s %16s %16s\n", "grouping", "kernels", "row", "views",
+  fprintf(f, "  %-22s %7s %7s %7s %7s %11s %16s %16s\n", "grouping", "kernels", "row", "single",
+          "views",
           "host-reduce", "kernel-bytes", "total-bytes");
   stats_print(f, "unfused (op/kernel)", base);
   stats_print(f, "previous (shape)", prev);
