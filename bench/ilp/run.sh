@@ -3,7 +3,8 @@
 #   - the PyTorch zoo through tools/remat-import-torch: mlp, gpt, llama, bert, vit at
 #     their default sizes (issue 12's budget-vs-ILP table, OUT/zoo.md), and larger GPT-
 #     and Llama-style stacks;
-#   - every joint function of test/checkpoint;
+#   - every joint function of test/checkpoint (not those the min-cut or the budget
+#     refuses: the infeasible budget, the non-rt op, the plugin test);
 #   - random joint graphs from remat-gen (seeds 1-12);
 #   - residual chains from bench/gen_chain.py (200 and 1000 ops: nothing in the backward
 #     reads the residual stream, so every value's recompute chain holds the stream before
@@ -38,7 +39,7 @@ big=""
 for m in gpt2 llama2 gpt4-d64 llama4-d64; do big="$big $m=$OUT/in/$m.mlir"; done
 tests=""
 for f in "$SRC"/test/checkpoint/*.mlir; do
-  case $f in *infeasible*|*plugin*) continue ;; esac
+  case $f in *infeasible*|*plugin*|*foreign*) continue ;; esac
   tests="$tests $(basename "$f" .mlir)=$f"
 done
 rand=""
