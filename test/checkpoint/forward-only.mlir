@@ -83,3 +83,51 @@ func.func @shift(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {rt.param}, %wp: t
   %dw1 = "rt.matmul"(%xt, %dh1) : (tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
   return %h4, %p, %dw1, %dw2, %dw3, %dw4 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
 }
+
+// @head: the stages walk only ops the backward needs. a = exp(x), b = tanh(a) (the
+// backward reads both), l = neg(b): the forward output, a loss head the backward never
+// reads. All values 256 x f32 = 1024 bytes; ac = 1024 bytes (2^-20 GiB), one op per
+// stage. The walk visits a and b: stage 1 = a (live after a: {a}, b reads it: 1024),
+// stage 2 = b (live after b: nothing; l reads b but l is forward-only). a must_save
+// (region 1), b prefer_recompute (region 2), l no tag. Walking l as well (as before) made
+// a third stage whose point l, a forward output live to the end, was must_save, and
+// counted l's bytes in the stage sizes.
+// RUN: remat-opt --remat-checkpoint=ac=9.5367431640625e-07 %s | FileCheck %s --check-prefix=STAGE
+// RUN: remat-opt --remat-checkpoint=ac=9.5367431640625e-07 --remat-report %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STAGE-REPORT
+// Then the min-cut saves a; the backward recomputes b from it; l stays in the forward.
+// RUN: remat-opt --remat-checkpoint=ac=9.5367431640625e-07 --remat-mincut --remat-report %s 2>&1 | FileCheck %s --check-prefix=STAGE-SPLIT
+
+// STAGE-LABEL: func.func @head(
+// STAGE-NEXT: %[[A:.*]] = "rt.exp"(%arg0) {rt.ac_reason = "ac-stage", rt.ac_region = 1 : i64, rt.policy = "must_save"}
+// STAGE-NEXT: %[[B:.*]] = "rt.tanh"(%[[A]]) {rt.ac_reason = "ac-stage", rt.ac_region = 2 : i64, rt.policy = "prefer_recompute"}
+// STAGE-NEXT: "rt.neg"(%[[B]]) : (
+// STAGE-NOT: rt.policy
+
+// STAGE-REPORT-LABEL: remat-checkpoint: @head
+// STAGE-REPORT: stages: 2 of 9.53674e-07 GiB
+// STAGE-REPORT-NEXT: stage 1: 1 ops, 1024 bytes; point rt.exp {{.*}}, 1024 bytes live
+// STAGE-REPORT-NEXT: stage 2: 1 ops, 1024 bytes; point rt.tanh {{.*}}, 0 bytes live
+
+// STAGE-SPLIT-LABEL: remat-mincut: @head -> @head_fwd, @head_bwd
+// STAGE-SPLIT-NEXT: #  value
+// STAGE-SPLIT-NEXT: 0  rt.exp               tensor<256xf32>                  1024  stage 1
+// STAGE-SPLIT-NEXT: saved bytes: 1024
+// STAGE-SPLIT-LABEL: func.func @head_fwd(
+// STAGE-SPLIT: %[[L:.*]] = "rt.neg"
+// STAGE-SPLIT-NEXT: return %[[L]], %{{.*}} :
+// STAGE-SPLIT-LABEL: func.func @head_bwd(
+// STAGE-SPLIT-SAME: %[[SA:[a-z0-9]+]]: tensor<256xf32>, %{{.*}}: tensor<256xf32> {rt.tangent}
+// STAGE-SPLIT-NEXT: %[[RB:.*]] = "rt.tanh"(%[[SA]])
+// STAGE-SPLIT-NEXT: %[[T:.*]] = "rt.mul"(%{{.*}}, %[[SA]])
+// STAGE-SPLIT-NEXT: "rt.mul"(%[[T]], %[[RB]])
+
+func.func @head(%x: tensor<256xf32>, %g: tensor<256xf32> {rt.tangent})
+    -> (tensor<256xf32>, tensor<256xf32>) attributes {rt.num_outputs = 1 : i64} {
+  %a = "rt.exp"(%x) : (tensor<256xf32>) -> tensor<256xf32>
+  %b = "rt.tanh"(%a) : (tensor<256xf32>) -> tensor<256xf32>
+  %l = "rt.neg"(%b) : (tensor<256xf32>) -> tensor<256xf32>
+  // backward: reads a and b, not l
+  %d = "rt.mul"(%g, %a) : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
+  %d2 = "rt.mul"(%d, %b) : (tensor<256xf32>, tensor<256xf32>) -> tensor<256xf32>
+  return %l, %d2 : tensor<256xf32>, tensor<256xf32>
+}

@@ -4,7 +4,7 @@
 // 0.25 GiB for D = 4096): per layer i, z_i = matmul, bb_i = broadcast, h_i = add,
 // a_i = tanh. Matmuls are not recomputable (banned), so the stage walk visits
 // bb, h, a of each layer: 3 x 0.5 + 3 x 0.25 + 3 x 0.5 + 3 x 0.25 = 4.5 GiB.
-// The default save list (rt.matmul, every 2nd) saves z1, z3 and recomputes z2, z4.
+// The default save list (mm: rank-2 rt.matmul, every 2nd) saves z1, z3 and recomputes z2, z4.
 //
 // Live bytes after each walked op (values defined so far with a forward use later; a4 is
 // the forward output, live to the end; arguments are not counted):
