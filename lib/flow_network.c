@@ -13,6 +13,16 @@
  * meaningful. If the sink is among them the answer is FLOW_INFINITY. Inner
  * infinite edges keep an infinite residual (INFINITY - x == INFINITY).
  *
+ * Memory: every per-node array is one block allocated by flow_network_create
+ * and written there in full, so no solve allocates per-node memory or faults
+ * fresh pages. The residual network (compressed rows: each node's arcs side by
+ * side; arrays of heads with pairs, of residuals and of capacities, in one
+ * allocation) is built by the first solve after edges were added and kept: a
+ * later solve only copies the capacities into the residuals. It is rows and
+ * not lists built while edges are added, and not one record per arc with its
+ * residual, because both were slower on 10^5-node networks, where the global
+ * relabel's scans dominate (bench/RESULTS.md, "Pass speed").
+ *
  * Everything is iterative (queues and linked lists), so 10^6-node networks do
  * not touch the C stack.
  */
@@ -29,6 +39,36 @@
  * arcs. */
 enum { RELABEL_WORK = 12, GLOBAL_WORK_NODES = 6 };
 
+/* What scans read together: the node an arc points to and its reverse arc. */
+typedef struct arc {
+    uint32_t head;
+    uint32_t pair;
+} arc;
+
+/* The push-relabel state. Labels: the sink is 0, live nodes 1 .. n-1, nodes
+ * cut off from the sink n ("dead": never processed again in the first
+ * phase), nodes merged into the source n+1. */
+typedef struct solver {
+    uint32_t n, sink;
+    double tolerance;  /* residuals at or below this are saturated */
+    uint32_t *first;   /* arcs of v: first[v] .. first[v+1]-1 */
+    arc *arcs;
+    double *residual;
+    double *capacity;  /* what a solve resets the residuals to */
+    uint32_t *label;
+    uint32_t *current; /* arcs before it are known not admissible */
+    double *excess;
+    /* Per label: a stack of active nodes and a doubly linked list of all
+     * live nodes (the gap heuristic needs to find every node above a gap). */
+    uint32_t *active_first, *active_next;
+    uint32_t *bucket_first, *bucket_next, *bucket_prev;
+    uint32_t max_active; /* no active node above it; 0 means none */
+    uint32_t max_label;  /* no live node above it */
+    uint32_t *queue;
+    size_t work, work_limit;
+    int relabelled;      /* no push since the last global relabel: labels exact */
+} solver;
+
 struct flow_network {
     size_t num_nodes;
     size_t num_edges, edges_allocated;
@@ -37,24 +77,47 @@ struct flow_network {
     double finite_sum;          /* sum of finite capacities, kept finite */
     double max_finite;          /* largest finite capacity, sets the tolerance */
     int has_cut;                /* source_side holds the cut of the last solve */
-    unsigned char *source_side; /* num_nodes bytes */
+    int rows_valid;             /* arcs and first[] hold the edges added so far */
+    size_t num_arcs, arcs_allocated;
+    unsigned char *source_side; /* num_nodes bytes, in block */
+    void *block;                /* every per-node array, the solver's included */
+    solver s;
 };
 
 flow_network *flow_network_create(size_t num_nodes)
 {
     flow_network *net;
+    solver *s;
+    size_t n = num_nodes, bytes;
+    unsigned char *b;
 
     if (num_nodes > FLOW_MAX_NODES)
         return NULL;
     net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
-    net->num_nodes = num_nodes;
-    net->source_side = malloc(num_nodes ? num_nodes : 1);
-    if (!net->source_side) {
+    /* The doubles first, so each array is aligned. */
+    bytes = n * (sizeof(double) + 9 * sizeof(uint32_t) + 1) + sizeof(uint32_t);
+    b = malloc(bytes);
+    if (!b) {
         free(net);
         return NULL;
     }
+    memset(b, 0, bytes);
+    net->block = b;
+    net->num_nodes = n;
+    s = &net->s;
+    s->excess = (double *)b;
+    s->label = (uint32_t *)(b + n * sizeof(double));
+    s->current = s->label + n;
+    s->active_first = s->current + n;
+    s->active_next = s->active_first + n;
+    s->bucket_first = s->active_next + n;
+    s->bucket_next = s->bucket_first + n;
+    s->bucket_prev = s->bucket_next + n;
+    s->queue = s->bucket_prev + n;
+    s->first = s->queue + n; /* n + 1 entries */
+    net->source_side = (unsigned char *)(s->first + n + 1);
     return net;
 }
 
@@ -65,7 +128,8 @@ void flow_network_destroy(flow_network *net)
     free(net->edge_from);
     free(net->edge_to);
     free(net->edge_capacity);
-    free(net->source_side);
+    free(net->s.arcs);
+    free(net->block);
     free(net);
 }
 
@@ -132,6 +196,7 @@ int flow_network_add_edge(flow_network *net, size_t from, size_t to,
     if (!isinf(capacity) && capacity > net->max_finite)
         net->max_finite = capacity;
     net->has_cut = 0;
+    net->rows_valid = 0;
     return 0;
 }
 
@@ -144,105 +209,80 @@ int flow_network_source_side(const flow_network *net,
     return 0;
 }
 
-/* The residual network in compressed rows and the push-relabel state.
- * Labels: the sink is 0, live nodes 1 .. n-1, nodes cut off from the sink n
- * ("dead": never processed again in the first phase), nodes merged into the
- * source n+1. */
-typedef struct {
-    uint32_t n, sink;
-    uint32_t *first;   /* arcs of v: first[v] .. first[v+1]-1 */
-    uint32_t *head;    /* node an arc points to */
-    uint32_t *pair;    /* the reverse arc */
-    double *residual;
-    double tolerance;  /* residuals at or below this are saturated */
-    uint32_t *label;
-    uint32_t *current; /* arcs before it are known not admissible */
-    double *excess;
-    /* Per label: a stack of active nodes and a doubly linked list of all
-     * live nodes (the gap heuristic needs to find every node above a gap). */
-    uint32_t *active_first, *active_next;
-    uint32_t *bucket_first, *bucket_next, *bucket_prev;
-    uint32_t max_active; /* no active node above it; 0 means none */
-    uint32_t max_label;  /* no live node above it */
-    uint32_t *queue;
-    size_t work, work_limit;
-} solver;
-
-static void solver_free(solver *s)
+/* Builds the rows: each used edge becomes an arc at its tail with the
+ * capacity and a reverse arc at its head with nothing; self loops and zero
+ * capacities carry nothing and are left out. 0, or -1 if memory runs out. */
+static int build_rows(flow_network *net)
 {
-    free(s->first);
-    free(s->head);
-    free(s->pair);
-    free(s->residual);
-    free(s->label);
-    free(s->current);
-    free(s->excess);
-    free(s->active_first);
-    free(s->active_next);
-    free(s->bucket_first);
-    free(s->bucket_next);
-    free(s->bucket_prev);
-    free(s->queue);
-}
+    solver *s = &net->s;
+    size_t n = net->num_nodes, arcs = 0, e, v;
+    uint32_t *first = s->first, *fill = s->current;
 
-/* Builds the residual network: each used edge becomes an arc at its tail with
- * the capacity and a reverse arc at its head with nothing. */
-static int solver_init(solver *s, const flow_network *net, uint32_t sink)
-{
-    size_t n = net->num_nodes, arcs = 0, e;
-
-    memset(s, 0, sizeof *s);
-    s->n = (uint32_t)n;
-    s->sink = sink;
-    s->tolerance = FLOW_RELATIVE_TOLERANCE * net->max_finite;
     for (e = 0; e < net->num_edges; e++)
         if (net->edge_from[e] != net->edge_to[e] && net->edge_capacity[e] > 0)
             arcs += 2;
-    s->first = calloc(n + 1, sizeof *s->first);
-    s->head = malloc((arcs ? arcs : 1) * sizeof *s->head);
-    s->pair = malloc((arcs ? arcs : 1) * sizeof *s->pair);
-    s->residual = malloc((arcs ? arcs : 1) * sizeof *s->residual);
-    s->label = malloc(n * sizeof *s->label);
-    s->current = malloc(n * sizeof *s->current);
-    s->excess = calloc(n, sizeof *s->excess);
-    s->active_first = malloc(n * sizeof *s->active_first);
-    s->active_next = malloc(n * sizeof *s->active_next);
-    s->bucket_first = malloc(n * sizeof *s->bucket_first);
-    s->bucket_next = malloc(n * sizeof *s->bucket_next);
-    s->bucket_prev = malloc(n * sizeof *s->bucket_prev);
-    s->queue = malloc(n * sizeof *s->queue);
-    if (!s->first || !s->head || !s->pair || !s->residual || !s->label ||
-        !s->current || !s->excess || !s->active_first || !s->active_next ||
-        !s->bucket_first || !s->bucket_next || !s->bucket_prev || !s->queue) {
-        solver_free(s);
-        return -1;
+    if (arcs > net->arcs_allocated) {
+        /* one allocation: arcs, then residuals and capacities (aligned: an arc
+         * is 8 bytes) */
+        unsigned char *b = realloc(s->arcs, arcs * (sizeof(arc) + 2 * sizeof(double)));
+        if (!b)
+            return -1;
+        s->arcs = (arc *)b;
+        net->arcs_allocated = arcs;
     }
-
+    if (s->arcs) { /* no arithmetic on a null pointer when there are no arcs */
+        s->residual = (double *)(s->arcs + net->arcs_allocated);
+        s->capacity = s->residual + net->arcs_allocated;
+    }
+    memset(first, 0, (n + 1) * sizeof *first);
     for (e = 0; e < net->num_edges; e++) {
-        uint32_t u = net->edge_from[e], v = net->edge_to[e];
-        if (u != v && net->edge_capacity[e] > 0) {
-            s->first[u + 1]++;
-            s->first[v + 1]++;
+        uint32_t u = net->edge_from[e], w = net->edge_to[e];
+        if (u != w && net->edge_capacity[e] > 0) {
+            first[u + 1]++;
+            first[w + 1]++;
         }
     }
-    for (e = 0; e < n; e++)
-        s->first[e + 1] += s->first[e];
+    for (v = 0; v < n; v++)
+        first[v + 1] += first[v];
     /* current[] serves as the fill position of each row here. */
-    memcpy(s->current, s->first, n * sizeof *s->current);
+    memcpy(fill, first, n * sizeof *fill);
     for (e = 0; e < net->num_edges; e++) {
-        uint32_t u = net->edge_from[e], v = net->edge_to[e], a, b;
-        if (u == v || !(net->edge_capacity[e] > 0))
+        uint32_t u = net->edge_from[e], w = net->edge_to[e], a, b;
+        if (u == w || !(net->edge_capacity[e] > 0))
             continue;
-        a = s->current[u]++;
-        b = s->current[v]++;
-        s->head[a] = v;
-        s->head[b] = u;
-        s->pair[a] = b;
-        s->pair[b] = a;
-        s->residual[a] = net->edge_capacity[e];
-        s->residual[b] = 0;
+        a = fill[u]++;
+        b = fill[w]++;
+        s->arcs[a].head = w;
+        s->arcs[b].head = u;
+        s->arcs[a].pair = b;
+        s->arcs[b].pair = a;
+        s->capacity[a] = net->edge_capacity[e];
+        s->capacity[b] = 0;
     }
-    s->work_limit = GLOBAL_WORK_NODES * n + arcs;
+    net->num_arcs = arcs;
+    net->rows_valid = 1;
+    return 0;
+}
+
+/* The rows (built if edges were added since the last solve) and the state a
+ * solve starts from: residuals from the capacities, no excess. 0 or -1. */
+static int solver_init(flow_network *net, uint32_t sink)
+{
+    solver *s = &net->s;
+    size_t n = net->num_nodes, a;
+
+    if (!net->rows_valid && build_rows(net) != 0)
+        return -1;
+    s->n = (uint32_t)n;
+    s->sink = sink;
+    s->tolerance = FLOW_RELATIVE_TOLERANCE * net->max_finite;
+    s->max_active = s->max_label = 0;
+    s->work = 0;
+    s->relabelled = 0;
+    s->work_limit = GLOBAL_WORK_NODES * n + net->num_arcs;
+    memset(s->excess, 0, n * sizeof *s->excess);
+    for (a = 0; a < net->num_arcs; a++)
+        s->residual[a] = s->capacity[a];
     return 0;
 }
 
@@ -283,6 +323,8 @@ static void bucket_remove(solver *s, uint32_t v)
 static void global_relabel(solver *s)
 {
     uint32_t n = s->n, v, head = 0, tail = 0;
+    const arc *arcs = s->arcs;
+    const double *residual = s->residual;
 
     for (v = 0; v < n; v++) {
         s->active_first[v] = NONE;
@@ -293,14 +335,15 @@ static void global_relabel(solver *s)
     s->max_active = 0;
     s->max_label = 0;
     s->work = 0;
+    s->relabelled = 1;
     s->label[s->sink] = 0;
     s->queue[tail++] = s->sink;
     while (head < tail) {
         uint32_t x = s->queue[head++], a, end = s->first[x + 1];
         uint32_t l = s->label[x] + 1;
         for (a = s->first[x]; a < end; a++) {
-            uint32_t w = s->head[a];
-            if (s->label[w] == n && s->residual[s->pair[a]] > s->tolerance) {
+            uint32_t w = arcs[a].head;
+            if (s->label[w] == n && residual[arcs[a].pair] > s->tolerance) {
                 s->label[w] = l;
                 s->current[w] = s->first[w];
                 bucket_insert(s, w);
@@ -328,44 +371,51 @@ static void gap(solver *s, uint32_t k)
         s->max_active = k - 1;
 }
 
-static void push(solver *s, uint32_t v, uint32_t a)
-{
-    uint32_t w = s->head[a];
-    double amount = s->excess[v] < s->residual[a] ? s->excess[v] : s->residual[a];
-
-    s->residual[a] -= amount;
-    s->residual[s->pair[a]] += amount;
-    s->excess[v] -= amount;
-    /* w is below v, hence live; it becomes active unless it is the sink. */
-    if (s->excess[w] == 0 && w != s->sink)
-        activate(s, w);
-    s->excess[w] += amount;
-}
-
 /* Pushes v's excess down admissible arcs, relabelling v when none is left,
- * until the excess is gone or v is dead. v is not on an active stack. */
+ * until the excess is gone or v is dead. v is not on an active stack. The
+ * arrays and scalars are read into locals once: stores to labels and
+ * residuals could otherwise alias the solver's fields and force reloads. */
 static void discharge(solver *s, uint32_t v)
 {
-    uint32_t n = s->n;
+    const uint32_t n = s->n, sink = s->sink;
+    const double tolerance = s->tolerance;
+    const uint32_t *first = s->first;
+    const arc *arcs = s->arcs;
+    double *residual = s->residual;
+    uint32_t *label = s->label, *current = s->current;
+    double *excess = s->excess, left = excess[v];
 
+    s->relabelled = 0;
     for (;;) {
-        uint32_t k = s->label[v], a, begin = s->first[v], end = s->first[v + 1];
+        uint32_t k = label[v], a, begin = first[v], end = first[v + 1];
         uint32_t best = n, best_arc = begin;
 
-        for (a = s->current[v]; a < end; a++) {
-            if (s->residual[a] > s->tolerance && s->label[s->head[a]] + 1 == k) {
-                push(s, v, a);
-                if (s->excess[v] == 0) {
-                    s->current[v] = a;
+        for (a = current[v]; a < end; a++) {
+            double r = residual[a];
+            uint32_t w = arcs[a].head;
+            if (r > tolerance && label[w] + 1 == k) {
+                /* push: w is below v, hence live; it becomes active unless
+                 * it is the sink */
+                double amount = left < r ? left : r;
+                residual[a] = r - amount;
+                residual[arcs[a].pair] += amount;
+                left -= amount;
+                if (excess[w] == 0 && w != sink)
+                    activate(s, w);
+                excess[w] += amount;
+                if (left == 0) {
+                    excess[v] = 0;
+                    current[v] = a;
                     return;
                 }
             }
         }
+        excess[v] = left;
 
         /* Relabel: one above the lowest residual neighbour. */
         for (a = begin; a < end; a++) {
-            if (s->residual[a] > s->tolerance) {
-                uint32_t l = s->label[s->head[a]] + 1;
+            if (residual[a] > tolerance) {
+                uint32_t l = label[arcs[a].head] + 1;
                 if (l < best) {
                     best = l;
                     best_arc = a;
@@ -375,16 +425,16 @@ static void discharge(solver *s, uint32_t v)
         s->work += RELABEL_WORK + (end - begin);
         bucket_remove(s, v);
         if (s->bucket_first[k] == NONE) {
-            s->label[v] = n;
+            label[v] = n;
             gap(s, k);
             return;
         }
         if (best >= n) {
-            s->label[v] = n;
+            label[v] = n;
             return;
         }
-        s->label[v] = best;
-        s->current[v] = best_arc;
+        label[v] = best;
+        current[v] = best_arc;
         bucket_insert(s, v);
         /* v is still the highest active node: keep going. */
     }
@@ -395,6 +445,8 @@ static void discharge(solver *s, uint32_t v)
 static int merge_into_source(solver *s, uint32_t source, uint32_t *count)
 {
     uint32_t n = s->n, head = 0, tail = 0, v;
+    const arc *arcs = s->arcs;
+    const double *residual = s->residual;
 
     for (v = 0; v < n; v++)
         s->label[v] = 0;
@@ -403,8 +455,8 @@ static int merge_into_source(solver *s, uint32_t source, uint32_t *count)
     while (head < tail) {
         uint32_t x = s->queue[head++], a, end = s->first[x + 1];
         for (a = s->first[x]; a < end; a++) {
-            uint32_t w = s->head[a];
-            if (isinf(s->residual[a]) && s->label[w] != n + 1) {
+            uint32_t w = arcs[a].head;
+            if (isinf(residual[a]) && s->label[w] != n + 1) {
                 if (w == s->sink)
                     return 1;
                 s->label[w] = n + 1;
@@ -416,62 +468,87 @@ static int merge_into_source(solver *s, uint32_t source, uint32_t *count)
     return 0;
 }
 
+/* The cut closest to the sink: the source side is every node that cannot
+ * reach the sink in the residual network. Dead nodes (label n and above)
+ * cannot (labels stay valid distance bounds, and a path to the sink is
+ * shorter than n), so only the others are searched; if no push happened
+ * since the last global relabel, its labels are exact and the search is
+ * skipped. */
+static void final_cut(solver *s, unsigned char *source_side)
+{
+    uint32_t n = s->n, v, head = 0, tail = 0, a;
+    const arc *arcs = s->arcs;
+    const double *residual = s->residual;
+
+    if (s->relabelled) {
+        for (v = 0; v < n; v++)
+            source_side[v] = s->label[v] >= n;
+        return;
+    }
+    for (v = 0; v < n; v++)
+        source_side[v] = 1;
+    source_side[s->sink] = 0;
+    s->queue[tail++] = s->sink;
+    while (head < tail) {
+        uint32_t x = s->queue[head++], end = s->first[x + 1];
+        for (a = s->first[x]; a < end; a++) {
+            uint32_t w = arcs[a].head;
+            if (source_side[w] && s->label[w] < n &&
+                residual[arcs[a].pair] > s->tolerance) {
+                source_side[w] = 0;
+                s->queue[tail++] = w;
+            }
+        }
+    }
+}
+
 double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
 {
-    solver s;
+    solver *s;
     uint32_t merged, i, v;
-    double flow;
 
     if (!net)
         return -1;
     net->has_cut = 0;
     if (source >= net->num_nodes || sink >= net->num_nodes || source == sink)
         return -1;
-    if (solver_init(&s, net, (uint32_t)sink) != 0)
+    if (solver_init(net, (uint32_t)sink) != 0)
         return -1;
-    if (merge_into_source(&s, (uint32_t)source, &merged)) {
-        solver_free(&s);
+    s = &net->s;
+    if (merge_into_source(s, (uint32_t)source, &merged))
         return FLOW_INFINITY;
-    }
 
     /* Saturate the finite arcs leaving the merged source; queue[0 .. merged)
      * still lists its nodes. */
     for (i = 0; i < merged; i++) {
-        uint32_t x = s.queue[i], a, end = s.first[x + 1];
-        for (a = s.first[x]; a < end; a++) {
-            uint32_t w = s.head[a];
-            double r = s.residual[a];
-            if (s.label[w] != s.n + 1 && r > s.tolerance) {
-                s.residual[a] = 0;
-                s.residual[s.pair[a]] += r;
-                s.excess[w] += r;
+        uint32_t x = s->queue[i], a, end = s->first[x + 1];
+        for (a = s->first[x]; a < end; a++) {
+            uint32_t w = s->arcs[a].head;
+            double r = s->residual[a];
+            if (s->label[w] != s->n + 1 && r > s->tolerance) {
+                s->residual[a] = 0;
+                s->residual[s->arcs[a].pair] += r;
+                s->excess[w] += r;
             }
         }
     }
 
-    global_relabel(&s);
-    while (s.max_active > 0) {
-        uint32_t l = s.max_active;
-        v = s.active_first[l];
+    global_relabel(s);
+    while (s->max_active > 0) {
+        uint32_t l = s->max_active;
+        v = s->active_first[l];
         if (v == NONE) {
-            s.max_active--;
+            s->max_active--;
             continue;
         }
-        s.active_first[l] = s.active_next[v];
-        discharge(&s, v);
-        if (s.work > s.work_limit)
-            global_relabel(&s);
+        s->active_first[l] = s->active_next[v];
+        discharge(s, v);
+        if (s->work > s->work_limit)
+            global_relabel(s);
     }
-    flow = s.excess[sink];
-
-    /* The nodes the last search cannot reach from the sink are the source
-     * side: the cut closest to the sink. */
-    global_relabel(&s);
-    for (v = 0; v < s.n; v++)
-        net->source_side[v] = s.label[v] >= s.n;
+    final_cut(s, net->source_side);
     net->has_cut = 1;
-    solver_free(&s);
-    return flow;
+    return s->excess[sink];
 }
 
 int flow_network_write_dimacs(const flow_network *net, size_t source, size_t sink,

@@ -58,7 +58,9 @@ int flow_network_add_edge(flow_network *net, size_t from, size_t to,
  * flow_network_source_side. FLOW_INFINITY if the sink is reachable from the
  * source over infinite edges only (every cut is infinite; no cut is kept).
  * 0 if the sink is unreachable. -1 if source or sink is out of range, source
- * equals sink, or memory runs out. May be called again with other terminals. */
+ * equals sink, or memory runs out. May be called again with other terminals:
+ * the first solve after edges were added builds the residual network (the
+ * one allocation a solve may make), later ones reuse it. */
 double flow_network_max_flow(flow_network *net, size_t source, size_t sink);
 
 /* Fills source_side[0 .. num_nodes-1] with 1 for nodes on the source side of

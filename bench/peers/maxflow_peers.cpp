@@ -1,8 +1,9 @@
 // Solves the flow networks --remat-mincut writes (dump-network=FILE, DIMACS max-flow
 // format) with remat's own solver (lib/flow_network.c, push-relabel) and three peers:
 // Boost.Graph's Boykov-Kolmogorov and push-relabel, and LEMON's Preflow. Prints per
-// network the max-flow value of each (they must agree: exit 1 otherwise) and the median
-// solve time of each over --runs calls (graph construction not timed).
+// network the max-flow value of each (they must agree: exit 1 otherwise) and, per solver,
+// the median over --runs freshly built graphs of the first solve ("cold") and the median
+// of --runs further solves on one graph ("warm"); graph construction is not timed.
 //
 // Boost's push-relabel checks flow conservation with exact comparisons (it asserts on
 // doubles), so the peers get integer capacities: the file's capacities times the
@@ -10,7 +11,7 @@
 // bytes x 0.1). remat's solver gets the file's doubles; its value is compared after the
 // same scaling.
 //
-// Usage: maxflow_peers [--runs N] FILE...   (a FILE may hold several networks, one per
+// Usage: maxflow_peers [--runs N] FILE...   (default 5)   (a FILE may hold several networks, one per
 // `p max` line, as --remat-mincut writes one per joint function).
 //
 // This is the peers' code, built by bench/peers/run.sh (g++ with Boost and LEMON
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,28 +146,44 @@ double median(std::vector<double> v) {
 
 struct Result {
   double value;
-  double seconds;  // median
+  double cold;  // median of first solves, each on a freshly built graph
+  double warm;  // median of the solves after the first on one graph
 };
 
-template <class Solve>
-Result timed(int runs, Solve solve) {
-  std::vector<double> t;
+// RUNS times: build a graph (make(), not timed) and time its first solve; then RUNS more
+// solves on the last graph. solve(graph) returns the flow value.
+template <class Make, class Solve>
+Result timed(int runs, Make make, Solve solve) {
+  std::vector<double> cold, warm;
   double value = 0;
   for (int r = 0; r < runs; r++) {
+    auto g = make();
     double t0 = now_s();
-    value = solve();
-    t.push_back(now_s() - t0);
+    value = solve(*g);
+    cold.push_back(now_s() - t0);
+    if (r == runs - 1)
+      for (int w = 0; w < runs; w++) {
+        t0 = now_s();
+        value = solve(*g);
+        warm.push_back(now_s() - t0);
+      }
   }
-  return {value, median(t)};
+  return {value, median(cold), median(warm)};
 }
 
+struct RematNet {
+  flow_network *net;
+  explicit RematNet(const Network &g) : net(flow_network_create(g.nodes)) {
+    for (size_t e = 0; e < g.cap.size(); e++)
+      flow_network_add_edge(net, g.from[e], g.to[e], g.cap[e]);
+  }
+  ~RematNet() { flow_network_destroy(net); }
+};
+
 Result run_remat(const Network &g, int runs) {
-  flow_network *net = flow_network_create(g.nodes);
-  for (size_t e = 0; e < g.cap.size(); e++)
-    flow_network_add_edge(net, g.from[e], g.to[e], g.cap[e]);
-  Result r = timed(runs, [&] { return flow_network_max_flow(net, g.source, g.sink); });
-  flow_network_destroy(net);
-  return r;
+  return timed(
+      runs, [&] { return std::make_unique<RematNet>(g); },
+      [&](RematNet &r) { return flow_network_max_flow(r.net, g.source, g.sink); });
 }
 
 // Boost: one graph type for both algorithms (the documented interior-property setup:
@@ -183,54 +201,63 @@ using BGraph = boost::adjacency_list<
                                     boost::property<boost::edge_reverse_t,
                                                     Traits::edge_descriptor>>>>;
 
-void build_boost(const Network &g, BGraph &bg) {
-  auto cap = boost::get(boost::edge_capacity, bg);
-  auto rev = boost::get(boost::edge_reverse, bg);
+std::unique_ptr<BGraph> build_boost(const Network &g) {
+  auto bg = std::make_unique<BGraph>(g.nodes);
+  auto cap = boost::get(boost::edge_capacity, *bg);
+  auto rev = boost::get(boost::edge_reverse, *bg);
   for (size_t e = 0; e < g.cap.size(); e++) {
-    auto a = boost::add_edge(g.from[e], g.to[e], bg).first;
-    auto b = boost::add_edge(g.to[e], g.from[e], bg).first;
+    auto a = boost::add_edge(g.from[e], g.to[e], *bg).first;
+    auto b = boost::add_edge(g.to[e], g.from[e], *bg).first;
     cap[a] = g.icap[e];
     cap[b] = 0;
     rev[a] = b;
     rev[b] = a;
   }
+  return bg;
 }
 
 Result run_boost_bk(const Network &g, int runs) {
-  BGraph bg(g.nodes);
-  build_boost(g, bg);
-  return timed(runs, [&] {
-    return (double)boost::boykov_kolmogorov_max_flow(bg, boost::vertex(g.source, bg),
-                                                     boost::vertex(g.sink, bg));
-  });
+  return timed(
+      runs, [&] { return build_boost(g); },
+      [&](BGraph &bg) {
+        return (double)boost::boykov_kolmogorov_max_flow(bg, boost::vertex(g.source, bg),
+                                                         boost::vertex(g.sink, bg));
+      });
 }
 
 Result run_boost_pr(const Network &g, int runs) {
-  BGraph bg(g.nodes);
-  build_boost(g, bg);
-  return timed(runs, [&] {
-    return (double)boost::push_relabel_max_flow(bg, boost::vertex(g.source, bg),
-                                                boost::vertex(g.sink, bg));
-  });
+  return timed(
+      runs, [&] { return build_boost(g); },
+      [&](BGraph &bg) {
+        return (double)boost::push_relabel_max_flow(bg, boost::vertex(g.source, bg),
+                                                    boost::vertex(g.sink, bg));
+      });
 }
 
-Result run_lemon(const Network &g, int runs) {
+struct LemonNet {
   lemon::SmartDigraph lg;
-  lg.reserveNode((int)g.nodes);
-  lg.reserveArc((int)g.cap.size());
-  std::vector<lemon::SmartDigraph::Node> nodes(g.nodes);
-  for (size_t v = 0; v < g.nodes; v++)
-    nodes[v] = lg.addNode();
-  lemon::SmartDigraph::ArcMap<long long> cap(lg);
-  for (size_t e = 0; e < g.cap.size(); e++)
-    cap[lg.addArc(nodes[g.from[e]], nodes[g.to[e]])] = g.icap[e];
-  return timed(runs, [&] {
-    // first phase only, as remat's solver: the flow value and the cut
-    lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<long long>> pf(
-        lg, cap, nodes[g.source], nodes[g.sink]);
-    pf.runMinCut();
-    return (double)pf.flowValue();
-  });
+  std::vector<lemon::SmartDigraph::Node> nodes;
+  lemon::SmartDigraph::ArcMap<long long> cap{lg};
+  explicit LemonNet(const Network &g) : nodes(g.nodes) {
+    lg.reserveNode((int)g.nodes);
+    lg.reserveArc((int)g.cap.size());
+    for (size_t v = 0; v < g.nodes; v++)
+      nodes[v] = lg.addNode();
+    for (size_t e = 0; e < g.cap.size(); e++)
+      cap[lg.addArc(nodes[g.from[e]], nodes[g.to[e]])] = g.icap[e];
+  }
+};
+
+Result run_lemon(const Network &g, int runs) {
+  return timed(
+      runs, [&] { return std::make_unique<LemonNet>(g); },
+      [&](LemonNet &l) {
+        // first phase only, as remat's solver: the flow value and the cut
+        lemon::Preflow<lemon::SmartDigraph, lemon::SmartDigraph::ArcMap<long long>> pf(
+            l.lg, l.cap, l.nodes[g.source], l.nodes[g.sink]);
+        pf.runMinCut();
+        return (double)pf.flowValue();
+      });
 }
 
 bool agree(double a, double b) {
@@ -257,8 +284,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   int bad = 0;
-  std::printf("%-22s %8s %8s %16s %11s %11s %11s %11s %s\n", "network", "nodes", "arcs",
-              "max-flow", "remat ms", "boost-bk ms", "boost-pr ms", "lemon ms", "values");
+  std::printf("%-22s %8s %8s %16s %10s %10s %10s %10s %10s %10s %s\n", "network", "nodes",
+              "arcs", "max-flow", "remat-cold", "remat-warm", "bk-cold", "bk-warm", "b-pr-warm",
+              "lemon-warm", "values");
   for (Network &g : nets) {
     if (!integer_capacities(g)) {
       std::fprintf(stderr, "maxflow_peers: error: %s: capacities are not integers at any "
@@ -271,9 +299,10 @@ int main(int argc, char **argv) {
     bool same = agree(r[0].value, r[1].value) && agree(r[0].value, r[2].value) &&
                 agree(r[0].value, r[3].value);
     bad += !same;
-    std::printf("%-22s %8zu %8zu %16.10g %11.3f %11.3f %11.3f %11.3f %s\n", g.name.c_str(),
-                g.nodes, g.cap.size(), r[0].value / g.scale, 1e3 * r[0].seconds, 1e3 * r[1].seconds,
-                1e3 * r[2].seconds, 1e3 * r[3].seconds, same ? "equal" : "DIFFER");
+    std::printf("%-22s %8zu %8zu %16.10g %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %s\n",
+                g.name.c_str(), g.nodes, g.cap.size(), r[0].value / g.scale, 1e3 * r[0].cold,
+                1e3 * r[0].warm, 1e3 * r[1].cold, 1e3 * r[1].warm, 1e3 * r[2].warm,
+                1e3 * r[3].warm, same ? "equal" : "DIFFER");
     if (!same)
       std::printf("  values: remat %.17g, boost-bk %.17g, boost-pr %.17g, lemon %.17g\n",
                   r[0].value, r[1].value, r[2].value, r[3].value);
