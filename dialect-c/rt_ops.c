@@ -13,13 +13,14 @@
 
 static const struct {
   const char *name;
+  size_t length; /* of name: rt_op_lookup compares lengths before bytes */
   rt_op_kind kind;
   int arity;
   rt_type_rule rule;
 } rt_ops[RT_OP_COUNT] = {
-    [RT_OP_NONE] = {"", RT_KIND_NONE, 0, RT_RULE_ANY},
+    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY},
 #define RT_OP(ID, name, kind, arity, rule, ...)                                              \
-  [RT_OP_##ID] = {name, RT_KIND_##kind, arity, RT_RULE_##rule},
+  [RT_OP_##ID] = {name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule},
 #include "rt_ops.def"
 };
 
@@ -39,8 +40,10 @@ rt_op_id rt_op_lookup(MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   if (name.length < 4 || memcmp(name.data, "rt.", 3) != 0)
     return RT_OP_NONE;
+  /* Passes call this per op, often several times: no strlen per table row (it was 15% of
+   * --remat-mincut on a small graph, perf). */
   for (int i = 1; i < RT_OP_COUNT; i++)
-    if (rt_str_eq(name, rt_ops[i].name))
+    if (name.length == rt_ops[i].length && !memcmp(name.data, rt_ops[i].name, name.length))
       return (rt_op_id)i;
   return RT_OP_NONE;
 }

@@ -21,6 +21,9 @@ static void usage(FILE *f) {
              "  --print-ir-after-all      print the IR after each pass (stderr)\n"
              "  --print-debuginfo         print locations\n"
              "  --timing                  per-pass wall time on stderr\n"
+             "  --threads                 let MLIR verify functions and run upstream\n"
+             "                            function passes on its thread pool (default:\n"
+             "                            one thread)\n"
              "  --remat-report            passes that report (see their 'report' option)\n"
              "                            write what they decided to stderr\n"
              "  --report=FILE             the same, into FILE (truncated first)\n"
@@ -53,7 +56,7 @@ static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length
 
 typedef struct options {
   const char *input, *output;
-  bool ir_after_all, debuginfo, timing, split_input, verify_diagnostics;
+  bool ir_after_all, debuginfo, timing, split_input, verify_diagnostics, threads;
   const char *report; /* NULL: none; "-": stderr; else a file */
   const char *dot, *timeline; /* --remat-dot=FILE, --remat-timeline=FILE, or NULL */
 } options;
@@ -339,7 +342,7 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  options o = {"-", NULL, false, false, false, false, false, NULL, NULL, NULL};
+  options o = {"-", NULL, false, false, false, false, false, false, NULL, NULL, NULL};
   int inputs = 0;
   bool draws = false; /* a pass that writes --remat-dot and --remat-timeline files */
   for (int i = 1; i < argc; i++) {
@@ -355,6 +358,8 @@ int main(int argc, char **argv) {
       o.debuginfo = true;
     else if (!strcmp(a, "--timing"))
       o.timing = true;
+    else if (!strcmp(a, "--threads"))
+      o.threads = true;
     else if (!strcmp(a, "--split-input-file"))
       o.split_input = true;
     else if (!strcmp(a, "--verify-diagnostics"))
@@ -409,6 +414,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-opt: error: cannot load the rt dialect\n");
     return 1;
   }
+  /* remat's passes run on the whole module; MLIR's threads would only verify the
+   * functions in parallel (after parsing and after each pass). Starting its pool took 1-10
+   * ms inside the first pass, 5-50x the split of a small graph (bench/RESULTS.md, "Pass
+   * speed"), so one thread unless asked. */
+  mlirContextEnableMultithreading(ctx, o.threads);
   int rc = run(ctx, &o, argc, argv);
   mlirContextDestroy(ctx);
   return rc;

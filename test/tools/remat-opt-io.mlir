@@ -2,6 +2,7 @@
 // after each pass, timing and locations.
 // RUN: remat-opt < %s | FileCheck %s
 // RUN: remat-opt %s -o %t && FileCheck %s < %t
+// RUN: remat-opt --threads %s '--pass-pipeline=builtin.module(canonicalize)' | FileCheck %s --check-prefix=CANON
 // RUN: remat-opt %s '--pass-pipeline=builtin.module(canonicalize)' | FileCheck %s --check-prefix=CANON
 // RUN: remat-opt %s --print-ir-after-all '--pass-pipeline=builtin.module(canonicalize)' 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER
 // RUN: remat-opt %s --timing '--pass-pipeline=builtin.module(canonicalize)' 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMING
