@@ -1,7 +1,7 @@
 /* autodiff.c: --remat-autodiff, reverse-mode automatic differentiation of forward
  * functions into joint forward+backward functions.
  *
- * Contract (DESIGN.md "Functions"; docs/design.md "Autodiff"):
+ * Contract (docs/design.md "Autodiff"):
  *   requires: IR that passed rt_verify. A function to differentiate is a func.func marked
  *             `rt.autodiff` (a unit attribute, or a dictionary `{wrt = [i, j, ...]}`)
  *             with one block of rt and arith ops ending in func.return, and no
@@ -1293,18 +1293,16 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     return;
   }
   for (size_t i = 0; i < funcs.n; i++) {
-    MlirStringRef fname = rt_func_name(funcs.items[i]);
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)fname.length, fname.data);
+    MlirStringRef name = rt_func_name(funcs.items[i]); /* printed whole, any length */
     stats st = {0};
     if (differentiate(funcs.items[i], &st)) {
       mlirExternalPassSignalFailure(pass);
       break;
     }
     if (rep)
-      fprintf(rep, "remat-autodiff: @%s -> joint function\n  tangents: %d\n  gradients: %d "
+      fprintf(rep, "remat-autodiff: @%.*s -> joint function\n  tangents: %d\n  gradients: %d "
                    "(zero: %d)\n  backward ops: %d\n",
-              name, st.ntangents, st.ngrads, st.nzero, st.ops);
+              (int)name.length, name.data, st.ntangents, st.ngrads, st.nzero, st.ops);
   }
   remat_report_close(rep);
   free(funcs.items);

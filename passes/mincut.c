@@ -821,14 +821,14 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
             (f & O_IN_BWD ? RO_IN_BWD : 0) | (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) |
             (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
   }
-  char name[512];
-  snprintf(name, sizeof name, "%.*s", (int)fname.length, fname.data);
+  char *name = xstrndup(fname.data, fname.length); /* any length: no truncation */
   remat_split_view view = {j->func,      name,          fwd_name,     bwd_name,
                            j->nargs,     j->nops,       j->nvals,     j->nret,
                            (int)j->num_outputs, j->ops, j->vals,      j->val_op,
                            j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
                            vf,           of};
   remat_show_split(show, &view);
+  free(name);
   free(vf);
   free(of);
 }
