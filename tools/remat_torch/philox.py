@@ -2,7 +2,7 @@
 
 Used by the equivalence check: torch's rand_like is replaced by `uniform(seed, offset,
 shape)` so that torch draws, bit for bit, the tensors rt.uniform_philox draws.
-Checked against the Random123 known-answer vectors (shared/refs/philox.md) by
+Checked against the Random123 known-answer vectors (those test/unit/philox_test.c uses) by
 `remat-import-torch --self-test`.
 """
 import numpy as np
