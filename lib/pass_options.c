@@ -153,10 +153,6 @@ void remat_options_set_defaults(const RematPassInfo *p, void *opts) {
 MlirPass rematCreatePassFromOptions(const RematPassInfo *p, const void *opts, char *err,
                                     size_t cap) {
   MlirPass none = {NULL};
-  if (!p->create) {
-    snprintf(err, cap, "pass '%s' is not implemented yet", p->argument);
-    return none;
-  }
   if (p->check_options && p->check_options(opts, err, cap))
     return none;
   return p->create(opts);
@@ -168,10 +164,6 @@ MlirPass rematCreatePass(const char *argument, const char *options, char *err,
   const RematPassInfo *p = rematLookupPass(argument);
   if (!p) {
     snprintf(err, cap, "unknown pass '%s'", argument);
-    return none;
-  }
-  if (!p->create) {
-    snprintf(err, cap, "pass '%s' is not implemented yet", argument);
     return none;
   }
   void *opts = xcalloc(1, p->options_size);

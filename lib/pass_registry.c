@@ -1,6 +1,6 @@
 /* pass_registry.c: every pass remat has, in pipeline order, and the one wrapper of
- * mlirCreateExternalPass that builds them (passes.h). A pass that is designed but not
- * implemented yet has a NULL constructor, so tools can say so instead of faking it. */
+ * mlirCreateExternalPass that builds them (passes.h). A pass is listed once it is
+ * implemented: every entry has a constructor. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -39,7 +39,7 @@ static void usage(FILE *f) {
              "  --help                    this text\n\npasses:\n");
   for (intptr_t i = 0; rematGetPassInfo(i); i++) {
     const RematPassInfo *p = rematGetPassInfo(i);
-    fprintf(f, "  --%-24s %s\n", p->argument, p->create ? p->summary : "not implemented yet");
+    fprintf(f, "  --%-24s %s\n", p->argument, p->summary);
     if (p->contract && *p->contract)
       fprintf(f, "      %s\n", p->contract);
     for (int k = 0; k < p->num_options; k++) {

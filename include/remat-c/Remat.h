@@ -118,7 +118,7 @@ typedef struct RematPassInfo {
   void (*init_options)(void *options);
   /* Checks values after parsing; 0 if fine, else writes a message. May be NULL. */
   int (*check_options)(const void *options, char *error, size_t error_cap);
-  /* NULL while the pass is not implemented yet. */
+  /* Builds the pass from a checked options struct (never NULL). */
   MlirPass (*create)(const void *options);
 } RematPassInfo;
 
@@ -144,8 +144,8 @@ REMAT_API MlirPass rematCreatePass(const char *argument, const char *options, ch
 
 /* Builds a pass from an options struct of its type (set with the pass's init function,
  * then edited): checks the values as the text parser does. Returns a null MlirPass with a
- * message for invalid options or a pass that is not implemented. The typed constructors
- * of remat-c/Passes.h are this function for each pass. */
+ * message for invalid options. The typed constructors of remat-c/Passes.h are this
+ * function for each pass. */
 REMAT_API MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
                                     char *error, size_t error_cap);
 

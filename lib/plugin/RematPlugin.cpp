@@ -21,8 +21,6 @@
 
 static void registerRematPasses() {
   for (intptr_t i = 0; const RematPassInfo *info = rematGetPassInfo(i); i++) {
-    if (!info->create)
-      continue; // not implemented yet: nothing to register
     std::string argument = info->argument;
     mlir::registerPassPipeline(
         argument, info->summary,
