@@ -6,41 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlir-c/IR.h"
-#include "mlir-c/Pass.h"
+#include "api_test.h"
 #include "remat-c/Passes.h"
-
-typedef struct text {
-  char *data;
-  size_t len;
-} text;
-
-static void append(MlirStringRef s, void *ud) {
-  text *t = ud;
-  t->data = realloc(t->data, t->len + s.length + 1);
-  if (!t->data)
-    abort();
-  memcpy(t->data + t->len, s.data, s.length);
-  t->len += s.length;
-  t->data[t->len] = 0;
-}
-
-/* Runs PASS (taking it) on the module in PATH; the printed result (caller frees) or NULL. */
-static char *run_pass(MlirContext ctx, const char *path, MlirPass pass) {
-  if (!pass.ptr)
-    return NULL;
-  MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
-  if (mlirModuleIsNull(m))
-    abort();
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  mlirPassManagerAddOwnedPass(pm, pass);
-  text t = {NULL, 0};
-  if (mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(m))))
-    mlirOperationPrint(mlirModuleGetOperation(m), append, &t);
-  mlirPassManagerDestroy(pm);
-  mlirModuleDestroy(m);
-  return t.data;
-}
 
 static void refused(const char *what, RematMincutOptions *o) {
   char err[256] = "";
@@ -70,9 +37,10 @@ int main(int argc, char **argv) {
 
   rematMincutOptionsInit(&o);
   o.scalar_factor = 1;
-  char *typed = run_pass(ctx, argv[1], rematCreateMincutPass(&o, err, sizeof err));
+  char *typed = api_run_pass_file(ctx, argv[1], rematCreateMincutPass(&o, err, sizeof err));
   char *textual =
-      run_pass(ctx, argv[1], rematCreatePass("remat-mincut", "scalar-factor=1", err, sizeof err));
+      api_run_pass_file(ctx, argv[1],
+                        rematCreatePass("remat-mincut", "scalar-factor=1", err, sizeof err));
   printf("typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
   free(typed);

@@ -6,40 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlir-c/IR.h"
-#include "mlir-c/Pass.h"
+#include "api_test.h"
 #include "remat-c/Passes.h"
 #include "remat-c/Translate.h"
-
-typedef struct text {
-  char *data;
-  size_t len;
-} text;
-
-static void append(MlirStringRef s, void *ud) {
-  text *t = ud;
-  t->data = realloc(t->data, t->len + s.length + 1);
-  if (!t->data)
-    abort();
-  memcpy(t->data + t->len, s.data, s.length);
-  t->len += s.length;
-  t->data[t->len] = 0;
-}
-
-/* Parses path, runs pass (taking it), returns the printed module (caller frees) or NULL. */
-static char *run_pass(MlirContext ctx, const char *path, MlirPass pass) {
-  MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
-  if (mlirModuleIsNull(m))
-    abort();
-  MlirPassManager pm = mlirPassManagerCreate(ctx);
-  mlirPassManagerAddOwnedPass(pm, pass);
-  text t = {NULL, 0};
-  if (mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(m))))
-    mlirOperationPrint(mlirModuleGetOperation(m), append, &t);
-  mlirPassManagerDestroy(pm);
-  mlirModuleDestroy(m);
-  return t.data;
-}
 
 int main(int argc, char **argv) {
   if (argc != 2)
@@ -61,8 +30,9 @@ int main(int argc, char **argv) {
   bad = rematCreateFusePass(&fuse, err, sizeof err);
   printf("fuse max_ops=-1: %s: %s\n", bad.ptr ? "built" : "refused", err);
   fuse.max_ops = 3;
-  typed = run_pass(ctx, argv[1], rematCreateFusePass(&fuse, err, sizeof err));
-  textual = run_pass(ctx, argv[1], rematCreatePass("remat-fuse", "max-ops=3", err, sizeof err));
+  typed = api_run_pass_file(ctx, argv[1], rematCreateFusePass(&fuse, err, sizeof err));
+  textual =
+      api_run_pass_file(ctx, argv[1], rematCreatePass("remat-fuse", "max-ops=3", err, sizeof err));
   printf("fuse typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
 
@@ -106,8 +76,9 @@ int main(int argc, char **argv) {
   printf("checkpoint save_every=0: %s: %s\n", bad.ptr ? "built" : "refused", err);
   ck.save_every = 2;
   strcpy(ck.ac, "auto");
-  typed = run_pass(ctx, argv[1], rematCreateCheckpointPass(&ck, err, sizeof err));
-  textual = run_pass(ctx, argv[1], rematCreatePass("remat-checkpoint", "ac=auto", err, sizeof err));
+  typed = api_run_pass_file(ctx, argv[1], rematCreateCheckpointPass(&ck, err, sizeof err));
+  textual = api_run_pass_file(ctx, argv[1],
+                              rematCreatePass("remat-checkpoint", "ac=auto", err, sizeof err));
   printf("checkpoint typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
   free(typed);
