@@ -435,7 +435,6 @@ void cg_emit_rows(cg_kernel *k, const cg_row *row, MlirOperation *reds, int nred
   reduction *rs = xcalloc((size_t)nred + 1, sizeof *rs);
   int *klevel = xcalloc((size_t)nkops + 1, sizeof *klevel);
   int phases = 0;
-  char name[512];
   size_t nlen;
   const char *fname = LLVMGetValueName2(k->fn, &nlen);
   for (int i = 0; i < nred; i++) {
@@ -446,9 +445,10 @@ void cg_emit_rows(cg_kernel *k, const cg_row *row, MlirOperation *reds, int nred
     if (host)
       rs[i].lanes = LLVMBuildAlloca(b, LLVMArrayType2(rs[i].acc_t, LANES), "lanes");
     else {
-      snprintf(name, sizeof name, "%.*s.smem%d", (int)nlen, fname, i);
+      char *name = xasprintf("%.*s.smem%d", (int)nlen, fname, i); /* any length */
       LLVMTypeRef at = LLVMArrayType2(rs[i].acc_t, LANES / WARP + 1);
       rs[i].smem = LLVMAddGlobalInAddressSpace(m->mod, at, name, 3);
+      free(name);
       LLVMSetInitializer(rs[i].smem, LLVMGetUndef(at));
       LLVMSetLinkage(rs[i].smem, LLVMInternalLinkage);
     }
