@@ -8,6 +8,7 @@
 
 #include "mlir-c/Diagnostics.h"
 #include "remat-c/Remat.h"
+#include "support.h"
 
 struct diag_record {
   MlirDiagnosticSeverity severity;
@@ -19,14 +20,6 @@ struct diag_record {
 
 static const char *const kinds[] = {"error", "warning", "note", "remark"};
 
-static void *checked(void *p) {
-  if (!p) {
-    fprintf(stderr, "remat-opt: error: out of memory\n");
-    exit(1);
-  }
-  return p;
-}
-
 typedef struct text {
   char *s;
   size_t len;
@@ -34,7 +27,7 @@ typedef struct text {
 
 static void append(MlirStringRef str, void *ud) {
   text *t = ud;
-  t->s = checked(realloc(t->s, t->len + str.length + 1));
+  t->s = xrealloc(t->s, t->len + str.length + 1, 1);
   memcpy(t->s + t->len, str.data, str.length);
   t->len += str.length;
   t->s[t->len] = 0;
@@ -47,15 +40,15 @@ static void record(diag_log *log, MlirDiagnostic d) {
     return;
   if (log->n == log->cap) {
     log->cap = log->cap ? 2 * log->cap : 16;
-    log->items = checked(realloc(log->items, log->cap * sizeof *log->items));
+    log->items = xrealloc(log->items, log->cap, sizeof *log->items);
   }
   diag_record *r = &log->items[log->n++];
   memset(r, 0, sizeof *r);
   r->severity = mlirDiagnosticGetSeverity(d);
   MlirStringRef file;
   if (rematLocationGetFileLineCol(mlirDiagnosticGetLocation(d), &file, &r->line, &r->col))
-    r->file = checked(strndup(file.data, file.length));
-  text msg = {checked(calloc(1, 1)), 0};
+    r->file = xstrndup(file.data, file.length);
+  text msg = {xcalloc(1, 1), 0};
   mlirDiagnosticPrint(d, append, &msg);
   r->message = msg.s;
   for (intptr_t i = 0, n = mlirDiagnosticGetNumNotes(d); i < n; i++)
@@ -65,7 +58,7 @@ static void record(diag_log *log, MlirDiagnostic d) {
 /* The op printout MLIR attaches to a verifier error: mlir-opt drops it under
  * -verify-diagnostics (printOpOnDiagnostic(false), which the C API cannot set). */
 static bool is_op_printout(MlirDiagnostic d) {
-  text t = {checked(calloc(1, 1)), 0};
+  text t = {xcalloc(1, 1), 0};
   mlirDiagnosticPrint(d, append, &t);
   bool is = mlirDiagnosticGetSeverity(d) == MlirDiagnosticNote &&
             !strncmp(t.s, "see current operation: ", 23);
@@ -103,7 +96,7 @@ static size_t split_lines(const char *t, const char ***starts) {
   size_t n = 1, k = 0;
   for (const char *p = t; *p; p++)
     n += *p == '\n';
-  *starts = checked(malloc(n * sizeof **starts));
+  *starts = xcalloc(n, sizeof **starts);
   (*starts)[k++] = t;
   for (const char *p = t; *p; p++)
     if (*p == '\n')
@@ -158,7 +151,7 @@ static int parse_one(const char *p, int line, const char **starts, size_t nlines
             path, line);
     return -1;
   }
-  e->text = checked(strndup(p + 2, (size_t)(close - p - 2)));
+  e->text = xstrndup(p + 2, (size_t)(close - p - 2));
   return 0;
 }
 
@@ -177,7 +170,7 @@ int diag_log_verify(const diag_log *log, const char *path, const char *input) {
     for (const char *p = starts[i]; (p = strstr(p, "expected-")) && (!end || p < end); p++) {
       if (nex == cap) {
         cap = cap ? 2 * cap : 16;
-        ex = checked(realloc(ex, cap * sizeof *ex));
+        ex = xrealloc(ex, cap, sizeof *ex);
       }
       if (parse_one(p + 9, (int)i + 1, starts, nlines, path, &ex[nex]) == 0)
         nex++;
@@ -185,7 +178,7 @@ int diag_log_verify(const diag_log *log, const char *path, const char *input) {
         bad++;
     }
   }
-  bool *used = checked(calloc(log->n + 1, 1));
+  bool *used = xcalloc(log->n + 1, 1);
   for (size_t k = 0; k < nex; k++) {
     const expectation *e = &ex[k];
     bool found = false;
