@@ -4,7 +4,7 @@
 //
 // s = sum(x) (banned, 16 bytes) feeds c = broadcast(s) + x w; the output is d = x w
 // (banned, so source -> d_in); the backward reads c, s and x (128 + 16 + 128).
-// DESIGN.md's network alone finds two cuts of 256: {x, c} and {x, d}. With {x, c} the
+// docs/design.md's network ("Min-cut") alone finds two cuts of 256: {x, c} and {x, d}. With {x, c} the
 // forward computes c, hence s, and the backward, which reads s, would compute the sum again.
 // The run-once nodes (A(u) -> ... -> s_in for every value computed from s) make c on the
 // source side pull s_in there too, so {x, c} costs 272 (s saved as well) and the cut is

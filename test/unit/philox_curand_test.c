@@ -6,7 +6,7 @@
  * position p,
  *     Philox4x32-10(ctr = (p / 262144, 0, (p % 262144) / 4, 0),
  *                   key = (lo32(seed), hi32(seed)))[p % 4]
- * (refs/philox.md), and curandGenerateUniform turns the word x at p into
+ * (docs/design.md, "Philox"), and curandGenerateUniform turns the word x at p into
  * (float)x * 2^-32 + 2^-33 with no 1 -> 0 remap. So:
  * - every raw word is philox4x32_10 on that counter;
  * - for offset k < 2^32 and element i < 262144, remat's element
