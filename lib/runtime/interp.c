@@ -9,6 +9,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
+#include "runtime/collective.h"
 #include "runtime/ops.h"
 
 #define MAX_CALL_DEPTH 64
@@ -18,6 +19,7 @@
 typedef struct slot {
   rtr_buffer *buf;
   bool owned;
+  void *req; /* a collective's request until its result is complete (collective.h) */
 } slot;
 
 /* Values map to slots through the pointer map (MlirValue.ptr -> slot index). */
@@ -32,14 +34,14 @@ static void frame_put(frame *f, MlirValue v, rtr_buffer *buf, bool owned) {
   if (i >= 0) {
     if (f->slots[i].owned)
       rtr_buffer_free(f->slots[i].buf);
-    f->slots[i] = (slot){buf, owned};
+    f->slots[i] = (slot){buf, owned, NULL};
     return;
   }
   if (f->count == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 64;
     f->slots = xrealloc(f->slots, f->cap, sizeof *f->slots);
   }
-  f->slots[f->count] = (slot){buf, owned};
+  f->slots[f->count] = (slot){buf, owned, NULL};
   ptr_map_put(&f->index, v.ptr, (int)f->count++);
 }
 
@@ -48,21 +50,46 @@ static rtr_buffer *frame_get(const frame *f, MlirValue v) {
   return i < 0 ? NULL : f->slots[i].buf;
 }
 
-static void frame_free(frame *f) {
-  for (size_t i = 0; i < f->count; i++)
-    if (f->slots[i].owned)
-      rtr_buffer_free(f->slots[i].buf);
-  free(f->slots);
-  ptr_map_free(&f->index);
-}
-
 /* ---- helpers ------------------------------------------------------------------------ */
 
 typedef struct interp {
   MlirOperation module;
   const rtr_interp_options *opts;
   int depth;
+  rtr_coll *coll; /* opts->coll, or `local` */
+  rtr_coll local;
 } interp;
+
+/* Completes the collective whose result is slot I, if it is still in flight: a
+ * collective completes at its rt.wait, or at any earlier use of its result (a use reads
+ * the data, so it may not see a partial result), or when its function ends. */
+static int complete(interp *in, frame *f, size_t i, MlirOperation at) {
+  if (!f->slots[i].req)
+    return 0;
+  char err[512];
+  void *req = f->slots[i].req;
+  f->slots[i].req = NULL;
+  if (in->coll->wait(in->coll, req, err, sizeof err)) {
+    rt_emit_error(at, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
+/* Releases a frame; collectives still in flight (never used) complete first, in the
+ * order they started, so no buffer is freed under a request. */
+static int frame_free(interp *in, frame *f, MlirOperation at) {
+  int rc = 0;
+  for (size_t i = 0; i < f->count; i++)
+    if (complete(in, f, i, at))
+      rc = -1;
+  for (size_t i = 0; i < f->count; i++)
+    if (f->slots[i].owned)
+      rtr_buffer_free(f->slots[i].buf);
+  free(f->slots);
+  ptr_map_free(&f->index);
+  return rc;
+}
 
 void rtr_buffers_free(rtr_buffer **bufs, int n) {
   if (!bufs)
@@ -160,13 +187,6 @@ static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
   rt_emit_error(op, "unsupported constant value (expected a float, integer or dense "
                     "elements attribute)");
   return -1;
-}
-
-static rtr_reduce_kind reduce_kind(MlirOperation op) {
-  MlirAttribute a = attr(op, "reduce");
-  MlirStringRef s = mlirStringAttrGetValue(a);
-  return rt_str_eq(s, "max") ? RTR_REDUCE_MAX : rt_str_eq(s, "min") ? RTR_REDUCE_MIN
-                                                                   : RTR_REDUCE_SUM;
 }
 
 /* ---- ops ---------------------------------------------------------------------------- */
@@ -320,18 +340,9 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
   }
   case RT_OP_ALL_GATHER:
   case RT_OP_REDUCE_SCATTER:
-  case RT_OP_ALL_REDUCE: {
-    int64_t group = 1, dim = 0;
-    rt_get_i64(op, "group_size", &group);
-    rt_get_i64(op, "dim", &dim);
-    if (id == RT_OP_ALL_GATHER)
-      rtr_all_gather(res[0], args[0], group, (int)dim);
-    else if (id == RT_OP_ALL_REDUCE)
-      rtr_all_reduce(res[0], args[0], group, reduce_kind(op));
-    else
-      rtr_reduce_scatter(res[0], args[0], group, (int)dim, reduce_kind(op));
-    return 0;
-  }
+  case RT_OP_ALL_REDUCE:
+    /* Started by start_collective (call_func); never reaches here. */
+    remat_fatal("collective not started through the backend");
   case RT_OP_WAIT:
     memcpy(res[0]->data, args[0]->data, (size_t)res[0]->numel * rtr_elem_size(res[0]->elem));
     return 0;
@@ -483,6 +494,24 @@ static rtr_buffer *make_view(interp *in, MlirOperation op, const rtr_buffer *src
   return view;
 }
 
+/* Starts a collective through the backend; *req is its request while in flight. */
+static int start_collective(interp *in, MlirOperation op, const rtr_coll_op *cop,
+                            rtr_buffer *const *args, int nargs, rtr_buffer *const *res,
+                            int nres, void **req) {
+  char err[512];
+  *req = NULL;
+  if (nargs != 1 || nres != 1) {
+    rt_emit_error(op, "unexpected number of operands or results");
+    return -1;
+  }
+  if (rtr_coll_check_group(in->coll, cop, err, sizeof err) ||
+      in->coll->start(in->coll, cop, args[0], res[0], req, err, sizeof err)) {
+    rt_emit_error(op, "%s", err);
+    return -1;
+  }
+  return 0;
+}
+
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at) {
   MlirBlock entry = rt_func_entry_block(func);
@@ -517,13 +546,15 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       res = xrealloc(res, (size_t)cap, sizeof *res);
       copies = xrealloc(copies, (size_t)cap, sizeof *copies);
     }
-    for (intptr_t k = 0; k < no; k++) {
-      ops[k] = frame_get(&fr, mlirOperationGetOperand(op, k));
+    for (intptr_t k = 0; k < no && !rc; k++) {
+      MlirValue v = mlirOperationGetOperand(op, k);
+      ops[k] = frame_get(&fr, v);
       if (!ops[k]) {
         rt_emit_error(op, "operand #%ld has no value (defined outside the entry block?)",
                       (long)k);
         rc = -1;
-      }
+      } else if (complete(in, &fr, (size_t)ptr_map_get(&fr.index, v.ptr), op))
+        rc = -1;
     }
     if (rc)
       break;
@@ -594,7 +625,11 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
     if (rc)
       break;
     int done = 0;
-    if (in->opts->host_op)
+    void *req = NULL;
+    rtr_coll_op cop;
+    if (rtr_coll_op_of(op, &cop))
+      done = start_collective(in, op, &cop, ops, (int)no, res, (int)nr, &req) ? -1 : 1;
+    else if (in->opts->host_op)
       done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
     if (done < 0)
       rc = -1;
@@ -609,18 +644,28 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
     for (intptr_t k = 0; k < nr; k++) {
       if (rc)
         rtr_buffer_free(res[k]);
-      else
-        frame_put(&fr, mlirOperationGetResult(op, k), res[k], true);
+      else {
+        MlirValue v = mlirOperationGetResult(op, k);
+        frame_put(&fr, v, res[k], true);
+        if (k == 0 && req)
+          fr.slots[ptr_map_get(&fr.index, v.ptr)].req = req;
+      }
     }
   }
   if (!rc && !returned) {
     rt_emit_error(func, "function ends without func.return");
     rc = -1;
   }
-  frame_free(&fr);
+  if (frame_free(in, &fr, func))
+    rc = -1;
   free(ops);
   free(res);
   free(copies);
+  if (rc && *outs) {
+    rtr_buffers_free(*outs, *nouts);
+    *outs = NULL;
+    *nouts = 0;
+  }
   in->depth--;
   return rc;
 }
@@ -629,7 +674,9 @@ int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_op
                   rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
                   int *num_outputs) {
   rtr_interp_options none = {.promote_f64 = false};
-  interp in = {module, opts ? opts : &none, 0};
+  interp in = {module, opts ? opts : &none, 0, NULL, {0}};
+  rtr_coll_local_init(&in.local);
+  in.coll = in.opts->coll ? in.opts->coll : &in.local;
   *outputs = NULL;
   *num_outputs = 0;
   return call_func(&in, func, inputs, num_inputs, outputs, num_outputs, func);

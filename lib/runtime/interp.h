@@ -46,6 +46,10 @@ typedef struct rtr_interp_options {
    * emitting a diagnostic. The compiled path runs reductions this way. */
   int (*host_op)(void *ctx, MlirOperation op, rtr_buffer *const *args, int nargs,
                  rtr_buffer *const *results, int nresults);
+  /* Where collectives go (runtime/collective.h); NULL: the single-process simulation. A
+   * collective starts at its op and completes at the first use of its result (its
+   * rt.wait), or when its function ends. */
+  struct rtr_coll *coll;
 } rtr_interp_options;
 
 /* The func.func named NAME in MODULE, or a null operation. */

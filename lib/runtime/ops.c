@@ -604,43 +604,53 @@ void rtr_all_gather(rtr_buffer *out, const rtr_buffer *in, int64_t group, int di
   (void)group;
 }
 
-/* Element j of `in`, combined over `group` identical ranks in rank order, into out[i]. */
-static void combine(rtr_buffer *out, int64_t i, const rtr_buffer *in, int64_t j,
-                    int64_t group, rtr_reduce_kind kind) {
+void rtr_combine_parts(rtr_buffer *out, const rtr_buffer *const *parts, int n,
+                      rtr_reduce_kind kind) {
   domain d = domain_of(out->elem);
-  if (d == DOM_F32) {
-    float v = rtr_buffer_get_f32(in, j), acc = v;
-    for (int64_t r = 1; r < group; r++)
-      acc = red_f32(kind, acc, v);
-    rtr_buffer_set_f32(out, i, acc);
-  } else if (d == DOM_F64) {
-    double v = rtr_buffer_get_f(in, j), acc = v;
-    for (int64_t r = 1; r < group; r++)
-      acc = red_f64(kind, acc, v);
-    rtr_buffer_set_f(out, i, acc);
-  } else {
-    int64_t v = rtr_buffer_get_i(in, j), acc = v;
-    for (int64_t r = 1; r < group; r++)
-      acc = red_int(kind, acc, v);
-    rtr_buffer_set_i(out, i, acc);
+  for (int64_t i = 0; i < out->numel; i++) {
+    if (d == DOM_F32) {
+      float acc = rtr_buffer_get_f32(parts[0], i);
+      for (int r = 1; r < n; r++)
+        acc = red_f32(kind, acc, rtr_buffer_get_f32(parts[r], i));
+      rtr_buffer_set_f32(out, i, acc);
+    } else if (d == DOM_F64) {
+      double acc = rtr_buffer_get_f(parts[0], i);
+      for (int r = 1; r < n; r++)
+        acc = red_f64(kind, acc, rtr_buffer_get_f(parts[r], i));
+      rtr_buffer_set_f(out, i, acc);
+    } else {
+      int64_t acc = rtr_buffer_get_i(parts[0], i);
+      for (int r = 1; r < n; r++)
+        acc = red_int(kind, acc, rtr_buffer_get_i(parts[r], i));
+      rtr_buffer_set_i(out, i, acc);
+    }
   }
 }
 
+/* The simulation's ranks all hold IN: the rank-order combination of `group` copies. */
+static void combine_copies(rtr_buffer *out, const rtr_buffer *in, int64_t group,
+                           rtr_reduce_kind kind) {
+  int n = group < 1 ? 1 : (int)group;
+  const rtr_buffer **parts = xcalloc((size_t)n, sizeof *parts);
+  for (int r = 0; r < n; r++)
+    parts[r] = in;
+  rtr_combine_parts(out, parts, n, kind);
+  free(parts);
+}
+
 void rtr_all_reduce(rtr_buffer *out, const rtr_buffer *in, int64_t group, rtr_reduce_kind kind) {
-  for (int64_t i = 0; i < out->numel; i++)
-    combine(out, i, in, i, group, kind);
+  combine_copies(out, in, group, kind);
 }
 
 void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim,
                        rtr_reduce_kind kind) {
-  int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
-  strides_of(in, st);
-  for (int64_t i = 0; i < out->numel; i++) {
-    unravel(out, i, idx); /* rank 0's slice starts at index 0 of dim */
-    int64_t j = 0;
-    for (int k = 0; k < in->rank; k++)
-      j += idx[k] * st[k];
-    combine(out, i, in, j, group, kind);
-  }
+  /* Rank 0's slice: the first out->dims[dim] entries along dim. */
+  int64_t start[RT_MAX_RANK] = {0}, stride[RT_MAX_RANK];
+  for (int k = 0; k < in->rank; k++)
+    stride[k] = 1;
   (void)dim;
+  rtr_buffer *slice = rtr_buffer_new(out->elem, out->is_scalar, out->rank, out->dims);
+  rtr_slice(slice, in, start, stride);
+  combine_copies(out, slice, group, kind);
+  rtr_buffer_free(slice);
 }

@@ -74,6 +74,11 @@ void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int b
                 bool tb);
 void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
                        double hi);
+/* The deterministic reduction of every collective backend: out[i] = parts[0][i] op
+ * parts[1][i] op ... in rank order, accumulated in the domain of out's type (f32 for
+ * f32/f16/bf16, f64, int64) and rounded once. Every part has out's type. */
+void rtr_combine_parts(rtr_buffer *out, const rtr_buffer *const *parts, int n,
+                      rtr_reduce_kind kind);
 /* Collectives over `group` ranks that all hold the same data (see docs/design.md):
  * all_gather concatenates group copies along dim; all_reduce combines group copies in
  * rank order; reduce_scatter does that and keeps rank 0's slice along dim. */
