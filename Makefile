@@ -6,20 +6,21 @@ ASAN    ?= build-asan
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
 PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config \
-           graphviz
+           graphviz openmpi-bin libopenmpi-dev
 
 .PHONY: all deps deps-torch build build-asan run test install clean pictures
 
 all: build
 
 # apt-get only when something is missing; `apt-get update` first: fresh machines have
-# empty package lists.
+# empty package lists. OpenMPI (mpirun, mpi.h) is for remat-run's real ranks (test/mpi).
 deps:
 	@if [ ! -e $(LLVM)/lib/libMLIRCAPIIR.a ] || [ ! -x $(LLVM)/bin/mlir-opt ] || \
 	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || \
 	    ! command -v cmake >/dev/null || ! command -v g++ >/dev/null || \
 	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null || \
-	    ! command -v dot >/dev/null; then \
+	    ! command -v dot >/dev/null || \
+	    ! command -v mpirun >/dev/null || ! pkg-config --exists ompi-c; then \
 	  echo "installing: $(PACKAGES)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
 	fi

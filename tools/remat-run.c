@@ -9,10 +9,15 @@
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 #include "runtime/check.h"
+#include "runtime/collective.h"
 #include "runtime/compiled.h"
 #include "runtime/interp.h"
 #include "runtime/io.h"
+#include "runtime/ranks.h"
 #include "rt.h"
+#ifdef REMAT_HAVE_MPI
+#include "coll_mpi.h"
+#endif
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -21,8 +26,12 @@ static void usage(FILE *f) {
           "       remat-run JOINT --check-split NAME --split SPLIT [--seed N] [--max-ulp N]\n"
           "       remat-run JOINT --check-split-all --split SPLIT [--seed N]\n"
           "       remat-run FILE --check-compiled NAME [--seed N]\n"
-          "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n\n"
-          "Runs function NAME of FILE on the CPU and prints its results.\n\n"
+          "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n"
+          "       mpirun -np N remat-run FILE --fn NAME [--seed N | --inputs PATTERN]\n"
+          "       mpirun -np N remat-run SHARDED --check-sharded NAME --unsharded FILE\n"
+          "                 [--split SPLIT] [--seed N | --inputs PATTERN]\n\n"
+          "Runs function NAME of FILE on the CPU and prints its results. Under mpirun\n"
+          "every rank runs it on its own inputs and the collectives go through MPI.\n\n"
           "options:\n"
           "  --fn NAME            the function to run\n"
           "  --seed N             random inputs from seed N (default 0): floats uniform in\n"
@@ -54,17 +63,27 @@ static void usage(FILE *f) {
           "  --wrt I,J,...        the arguments the gradients belong to (default: every\n"
           "                       floating-point tensor argument that is not a tangent)\n"
           "  --fd-tol ATOL,RTOL   |grad - fd| <= ATOL + RTOL |fd| (default 1e-4,1e-3)\n"
+          "  --check-sharded NAME (under mpirun -np N) run the joint function NAME of\n"
+          "                       FILE sharded on the N ranks, and NAME of --unsharded\n"
+          "                       on rank 0 on the concatenated shards; outputs must be\n"
+          "                       equal, each rank's gradient shard the matching slice;\n"
+          "                       with --split, NAME_fwd/NAME_bwd of SPLIT too; reports\n"
+          "                       collectives per run, bytes and time per rank\n"
+          "  --unsharded FILE     the same model with whole parameters\n"
+          "  --repeat N           run the sharded functions N times; report the fastest\n"
+          "  --inputs PATTERN     under mpirun, '%%r' in the file name is the rank\n"
+          "  --outputs PATTERN    likewise; without '%%r' only rank 0 writes\n"
           "  --quiet              print only mismatches and the final line\n"
           "  --help               this text\n");
 }
 
 typedef struct options {
   const char *file, *fn, *inputs, *outputs, *split, *check_split, *check_fd, *wrt;
-  const char *check_compiled;
+  const char *check_compiled, *check_sharded, *unsharded;
   const char *print;
   unsigned long long seed;
   long long max_ulp;
-  int jit_opt;
+  int jit_opt, repeat;
   double atol, rtol;
   bool reference, quiet, split_all;
 } options;
@@ -97,48 +116,88 @@ static MlirModule parse(MlirContext ctx, const char *path) {
   return m;
 }
 
-static int run_fn(MlirOperation module, const options *o, const rtr_interp_options *run) {
-  MlirOperation f = rtr_interp_lookup(module, o->fn);
-  if (mlirOperationIsNull(f)) {
-    fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fn, o->file);
-    return 1;
+/* Writes the results to PATH (or, on ranks, to PATH with %r expanded; a path without %r
+ * is written by rank 0 only). */
+static int write_outputs(const char *pattern, rtr_buffer *const *out, int nout, rtr_coll *c) {
+  int rank = c ? c->rank : 0;
+  if (c && c->size > 1 && rank != 0 && !strstr(pattern, "%r"))
+    return 0;
+  char *path = rtr_rank_path(pattern, rank);
+  int rc = 0;
+  FILE *w = fopen(path, "w");
+  if (!w) {
+    fprintf(stderr, "remat-run: error: cannot write '%s': %s\n", path, strerror(errno));
+    rc = 1;
+  } else {
+    for (int k = 0; k < nout; k++)
+      rtr_buffer_write_text(w, out[k]);
+    if (fclose(w)) {
+      fprintf(stderr, "remat-run: error: cannot write '%s'\n", path);
+      rc = 1;
+    }
   }
-  int nin = 0, nout = 0;
-  char *err = NULL;
-  rtr_buffer **in = o->inputs ? rtr_inputs_read(f, o->inputs, &nin, &err)
-                              : rtr_inputs_random(f, o->seed, &nin, &err);
-  if (!in) {
+  free(path);
+  return rc;
+}
+
+/* --fn: on one process, or on every rank of C (each with its inputs: the %r of --inputs,
+ * or the seed's per-rank shards). The ranks agree that all are ready before any of them
+ * communicates; a failure after that ends the job. */
+static int run_fn(MlirOperation module, const options *o, const rtr_interp_options *run,
+                  rtr_coll *c) {
+  MlirOperation f = rtr_interp_lookup(module, o->fn);
+  int nin = 0, nout = 0, rank = c ? c->rank : 0, ready = -1;
+  rtr_buffer **in = NULL;
+  if (mlirOperationIsNull(f))
+    fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fn, o->file);
+  else if (c && rtr_check_groups(module, c))
+    ;
+  else {
+    char *err = NULL;
+    if (o->inputs) {
+      char *path = rtr_rank_path(o->inputs, rank);
+      in = rtr_inputs_read(f, path, &nin, &err);
+      free(path);
+    } else
+      in = rtr_inputs_random_rank(f, o->seed, rank, &nin, &err);
     print_errors(err);
+  }
+  if (in)
+    ready = 0;
+  if (c ? rtr_ranks_agree(c, ready, "not running") : ready) {
+    rtr_buffers_free(in, nin);
     return 1;
   }
   rtr_buffer **out = NULL;
-  int rc = rtr_interp_run(module, f, run, in, nin, &out, &nout) ? 1 : 0;
+  rtr_interp_options ro = *run;
+  ro.coll = c;
+  int rc = rtr_interp_run(module, f, &ro, in, nin, &out, &nout) ? 1 : 0;
+  if (rc && c && c->size > 1)
+    c->abort(c, 1); /* other ranks may wait in a collective for this one */
+  char prefix[32] = "";
+  if (c && c->size > 1)
+    snprintf(prefix, sizeof prefix, "rank %d: ", rank);
   if (!rc) {
     for (int k = 0; k < nout; k++) {
       if (!strcmp(o->print, "full")) {
-        printf("result #%d: ", k);
+        printf("%sresult #%d: ", prefix, k);
         rtr_buffer_write_text(stdout, out[k]);
       } else if (!strcmp(o->print, "summary")) {
-        printf("result #%d: ", k);
+        printf("%sresult #%d: ", prefix, k);
         rtr_buffer_write_summary(stdout, out[k]);
         putchar('\n');
       }
     }
-    if (o->outputs) {
-      FILE *w = fopen(o->outputs, "w");
-      if (!w) {
-        fprintf(stderr, "remat-run: error: cannot write '%s': %s\n", o->outputs,
-                strerror(errno));
-        rc = 1;
-      } else {
-        for (int k = 0; k < nout; k++)
-          rtr_buffer_write_text(w, out[k]);
-        if (fclose(w)) {
-          fprintf(stderr, "remat-run: error: cannot write '%s'\n", o->outputs);
-          rc = 1;
-        }
-      }
-    }
+    if (c && strcmp(o->print, "none"))
+      printf("%scollectives: all_gather %ld, reduce_scatter %ld, all_reduce %ld; sent %llu "
+             "B, received %llu B (%s, %d rank%s)\n",
+             prefix, c->stats.started[RTR_COLL_ALL_GATHER],
+             c->stats.started[RTR_COLL_REDUCE_SCATTER], c->stats.started[RTR_COLL_ALL_REDUCE],
+             (unsigned long long)c->stats.bytes_sent,
+             (unsigned long long)c->stats.bytes_received, c->name, c->size,
+             c->size == 1 ? "" : "s");
+    if (o->outputs && write_outputs(o->outputs, out, nout, c))
+      rc = 1;
   }
   rtr_buffers_free(in, nin);
   rtr_buffers_free(out, nout);
@@ -263,7 +322,8 @@ static int parse_list(const char *s, int *out, int cap) {
 
 /* The options that run functions of M: the reference interpreter, or M compiled (*c,
  * destroyed by the caller). -1 when compilation fails (reported). */
-static int executor(MlirOperation m, const options *o, rtr_compiled **c, rtr_interp_options *run) {
+static int executor(MlirOperation m, const char *file, const options *o, rtr_compiled **c,
+                    rtr_interp_options *run) {
   *c = NULL;
   *run = (rtr_interp_options){.promote_f64 = false};
   if (o->reference)
@@ -271,18 +331,54 @@ static int executor(MlirOperation m, const options *o, rtr_compiled **c, rtr_int
   char err[512];
   *c = rtr_compiled_create(m, o->jit_opt, err, sizeof err);
   if (!*c) {
-    fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", o->split ? o->split : o->file,
-            err);
+    fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", file, err);
     return -1;
   }
   *run = rtr_compiled_options(*c);
   return 0;
 }
 
-static int run(MlirContext ctx, const options *o) {
+/* --check-sharded NAME on the ranks of C: the three modules are read and compiled on
+ * every rank, and the ranks agree that all could before the check starts. */
+static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
+  MlirModule m = parse(ctx, o->file), u = {NULL}, s = {NULL};
+  rtr_compiled *cj = NULL, *cs = NULL;
+  rtr_sharded_check sc = {.name = o->check_sharded, .coll = c, .repeat = o->repeat};
+  rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
+                         o->atol, o->rtol, stdout, o->quiet};
+  int ready = -1, rc = 1;
+  if (!mlirModuleIsNull(m) && !mlirModuleIsNull(u = parse(ctx, o->unsharded)) &&
+      (!o->split || !mlirModuleIsNull(s = parse(ctx, o->split))) &&
+      executor(mlirModuleGetOperation(m), o->file, o, &cj, &sc.joint_run) == 0 &&
+      (!o->split || executor(mlirModuleGetOperation(s), o->split, o, &cs, &sc.split_run) == 0))
+    ready = 0;
+  if (!rtr_ranks_agree(c, ready, "not checking")) {
+    sc.sharded = mlirModuleGetOperation(m);
+    sc.unsharded = mlirModuleGetOperation(u);
+    sc.split = o->split ? mlirModuleGetOperation(s) : (MlirOperation){NULL};
+    rc = rtr_check_sharded(&sc, &co) ? 1 : 0;
+  }
+  rtr_compiled_destroy(cs);
+  rtr_compiled_destroy(cj);
+  if (!mlirModuleIsNull(s))
+    mlirModuleDestroy(s);
+  if (!mlirModuleIsNull(u))
+    mlirModuleDestroy(u);
+  if (!mlirModuleIsNull(m))
+    mlirModuleDestroy(m);
+  return rc;
+}
+
+/* C: the ranks of an MPI run (NULL in a single process). */
+static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
+  if (o->check_sharded)
+    return check_sharded(ctx, o, rk);
   MlirModule m = parse(ctx, o->file), s = {NULL};
-  if (mlirModuleIsNull(m))
+  if (mlirModuleIsNull(m)) {
+    if (rk)
+      rtr_ranks_agree(rk, -1, "not running");
     return 1;
+  }
   MlirOperation top = mlirModuleGetOperation(m);
   if (o->check_split) {
     s = parse(ctx, o->split);
@@ -297,7 +393,11 @@ static int run(MlirContext ctx, const options *o) {
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
                          o->atol, o->rtol, stdout, o->quiet};
   int rc = 1;
-  if (executor(o->check_split ? mlirModuleGetOperation(s) : top, o, &c, &co.run) == 0) {
+  if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
+               o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
+    if (rk)
+      rtr_ranks_agree(rk, -1, "not running");
+  } else {
     if (o->check_split) {
       rtr_split_stats st = {0, 0, 0};
       rc = check_splits(top, mlirModuleGetOperation(s), o, &co, &st, c);
@@ -317,7 +417,7 @@ static int run(MlirContext ctx, const options *o) {
       else
         rc = check_compiled(top, o, &co, c);
     } else
-      rc = run_fn(top, o, &co.run);
+      rc = run_fn(top, o, &co.run, rk);
   }
   rtr_compiled_destroy(c);
   if (!mlirModuleIsNull(s))
@@ -365,6 +465,17 @@ int main(int argc, char **argv) {
       o.split = val;
     else if (TAKES("--check-fd"))
       o.check_fd = val;
+    else if (TAKES("--check-sharded"))
+      o.check_sharded = val;
+    else if (TAKES("--unsharded"))
+      o.unsharded = val;
+    else if (TAKES("--repeat")) {
+      if (!parse_u64(val, &u) || u < 1 || u > 1000000) {
+        fprintf(stderr, "remat-run: error: --repeat expects a count from 1 to 1000000\n");
+        return 1;
+      }
+      o.repeat = (int)u;
+    }
     else if (TAKES("--jit-opt")) {
       if (strcmp(val, "0") && strcmp(val, "3")) {
         fprintf(stderr, "remat-run: error: --jit-opt expects 0 or 3\n");
@@ -409,23 +520,63 @@ int main(int argc, char **argv) {
     }
 #undef TAKES
   }
-  int modes = !!o.fn + !!o.check_split + !!o.check_fd + !!o.check_compiled;
+  int modes = !!o.fn + !!o.check_split + !!o.check_fd + !!o.check_compiled + !!o.check_sharded;
   if (files != 1 || modes != 1) {
     fprintf(stderr, "remat-run: error: expected one input file and one of --fn, "
-                    "--check-split, --check-split-all, --check-fd, --check-compiled (see "
-                    "--help)\n");
+                    "--check-split, --check-split-all, --check-fd, --check-compiled, "
+                    "--check-sharded (see --help)\n");
     return 1;
   }
-  if (o.check_split && !o.split) {
+  if (o.check_sharded && !o.unsharded) {
+    fprintf(stderr, "remat-run: error: --check-sharded needs --unsharded FILE\n");
+    return 1;
+  }
+  if (o.check_split && !o.split && !o.check_sharded) {
     fprintf(stderr, "remat-run: error: --check-split needs --split FILE\n");
     return 1;
   }
-  MlirContext ctx = rematContextCreate(stderr, NULL);
-  if (mlirContextIsNull(ctx)) {
-    fprintf(stderr, "remat-run: error: cannot load the rt dialect\n");
+  /* Real ranks when an MPI launcher started this process; otherwise collectives are
+   * simulated in this one process. */
+  rtr_coll *rk = NULL;
+  if (rtr_launched_by_mpi()) {
+#ifdef REMAT_HAVE_MPI
+    char err[256];
+    if (!(rk = rtr_coll_mpi_create(&argc, &argv, err, sizeof err))) {
+      fprintf(stderr, "remat-run: error: %s\n", err);
+      return 1;
+    }
+    /* One write per line: the launcher interleaves the ranks' output at write
+     * boundaries, and a diagnostic is printed in pieces. */
+    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
+    setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
+#else
+    fprintf(stderr, "remat-run: error: started by an MPI launcher, but this remat-run was "
+                    "built without MPI (mpi.h was not found): its collectives would only be "
+                    "simulated\n");
+    return 1;
+#endif
+  }
+  if (!rk && o.check_sharded) {
+    fprintf(stderr, "remat-run: error: --check-sharded needs real ranks: run it under "
+                    "mpirun -np N\n");
     return 1;
   }
-  int rc = run(ctx, &o);
-  mlirContextDestroy(ctx);
+  if (rk && rk->size > 1 && !o.fn && !o.check_sharded) {
+    fprintf(stderr, "remat-run: error: rank %d: --check-split, --check-fd and "
+                    "--check-compiled run in one process; start them without mpirun\n",
+            rk->rank);
+    rk->destroy(rk);
+    return 1;
+  }
+  MlirContext ctx = rematContextCreate(stderr, NULL);
+  int rc = 1;
+  if (mlirContextIsNull(ctx))
+    fprintf(stderr, "remat-run: error: cannot load the rt dialect\n");
+  else {
+    rc = run(ctx, &o, rk);
+    mlirContextDestroy(ctx);
+  }
+  if (rk)
+    rk->destroy(rk);
   return rc;
 }

@@ -58,4 +58,25 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
 int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_options *compiled,
                    const rtr_check_options *o, int *values, char **err);
 
+/* --check-sharded (runtime/check_sharded.c): the joint function NAME of SHARDED runs on
+ * every rank of COLL (and, when SPLIT is not null, NAME_fwd/NAME_bwd of SPLIT), each rank
+ * on its inputs (o->inputs with %r for the rank, or o->seed through
+ * rtr_inputs_random_rank); NAME of UNSHARDED runs on rank 0 on the concatenated shards
+ * with the single-process simulation. Outputs must be equal on every rank, and each
+ * result that is a shard (its unsharded type is N times larger along one dimension) must
+ * equal that slice of the unsharded result, within o->max_ulp. Rank 0 writes the report
+ * (layouts, comparisons, collectives per run, bytes and time per rank) on o->report. Every
+ * rank returns rank 0's verdict: 0, 1 (a mismatch) or 2 (could not run; every rank says
+ * why or which rank failed). A run that fails once the ranks communicate aborts the job
+ * (coll->abort), since other ranks may be waiting in a collective. */
+struct rtr_coll;
+typedef struct rtr_sharded_check {
+  MlirOperation sharded, unsharded, split; /* split: a null operation for none */
+  const char *name;
+  rtr_interp_options joint_run, split_run; /* the executors (their coll is set here) */
+  struct rtr_coll *coll;
+  int repeat; /* run each sharded function this many times; the time is the fastest */
+} rtr_sharded_check;
+int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o);
+
 #endif

@@ -1,0 +1,135 @@
+/* ranks.c: shards, per-rank random inputs and file names (see ranks.h). */
+#include "runtime/ranks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+#include "runtime/collective.h"
+#include "runtime/interp.h"
+#include "runtime/io.h"
+
+/* Walks the users of the argument through single-input ops until an all_gather of a
+ * group larger than one. A worklist over uses, no recursion; SSA has no cycles, and the
+ * walk is bounded so a huge fan-out cannot make it slow. */
+bool rtr_arg_is_shard(MlirOperation func, int k) {
+  if (!rt_func_arg_has_attr(func, k, "rt.param"))
+    return false;
+  enum { MAX_VISIT = 4096 };
+  MlirValue *work = xcalloc(MAX_VISIT, sizeof *work);
+  int n = 0, visited = 0;
+  bool shard = false;
+  work[n++] = mlirBlockGetArgument(rt_func_entry_block(func), k);
+  while (n > 0 && !shard && visited < MAX_VISIT) {
+    MlirValue v = work[--n];
+    visited++;
+    for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u)) {
+      MlirOperation user = mlirOpOperandGetOwner(u);
+      rt_op_id id = rt_op_lookup(user);
+      int64_t group = 1;
+      if (id == RT_OP_ALL_GATHER) {
+        rt_get_i64(user, "group_size", &group);
+        if (group > 1) {
+          shard = true;
+          break;
+        }
+        continue;
+      }
+      if (rt_op_kind_of(id) == RT_KIND_NONE || rt_op_kind_of(id) == RT_KIND_COLLECTIVE ||
+          mlirOperationGetNumOperands(user) != 1 || mlirOperationGetNumResults(user) != 1)
+        continue;
+      if (n < MAX_VISIT)
+        work[n++] = mlirOperationGetResult(user, 0);
+    }
+  }
+  free(work);
+  return shard;
+}
+
+rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, int rank, int *count,
+                                    char **err) {
+  rtr_buffer **bufs = rtr_inputs_random(func, seed, count, err);
+  if (!bufs || rank == 0)
+    return bufs;
+  int n = 0;
+  /* The same argument types as the call above: this one cannot fail. */
+  rtr_buffer **mine =
+      rtr_inputs_random(func, seed + (uint64_t)rank * 0x9E3779B97F4A7C15ull, &n, err);
+  for (int k = 0; k < n; k++)
+    if (rtr_arg_is_shard(func, k)) {
+      rtr_buffer *t = bufs[k];
+      bufs[k] = mine[k];
+      mine[k] = t;
+    }
+  rtr_buffers_free(mine, n);
+  return bufs;
+}
+
+char *rtr_rank_path(const char *pattern, int rank) {
+  size_t len = strlen(pattern);
+  char *out = xmalloc(len + 16 * (len / 2 + 1) + 1), *o = out;
+  for (const char *p = pattern; *p; p++) {
+    if (p[0] == '%' && p[1] == 'r') {
+      o += sprintf(o, "%d", rank);
+      p++;
+    } else if (p[0] == '%' && p[1] == '%') {
+      *o++ = '%';
+      p++;
+    } else
+      *o++ = *p;
+  }
+  *o = 0;
+  return out;
+}
+
+int rtr_check_groups(MlirOperation module, const rtr_coll *c) {
+  int bad = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    MlirBlock entry = rt_func_entry_block(f);
+    if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func") ||
+        mlirBlockIsNull(entry))
+      continue;
+    for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op)) {
+      rtr_coll_op cop;
+      char err[512];
+      if (rtr_coll_op_of(op, &cop) && rtr_coll_check_group(c, &cop, err, sizeof err)) {
+        rt_emit_error(op, "%s", err);
+        bad++;
+      }
+    }
+  }
+  return bad;
+}
+
+int rtr_ranks_agree(rtr_coll *c, int mine, const char *what) {
+  int n = c->size > 0 ? c->size : 1;
+  int *all = xcalloc((size_t)n, sizeof *all);
+  int rc = c->exchange(c, &mine, sizeof mine, all);
+  char failed[256] = "";
+  for (int r = 0; r < n && !rc; r++)
+    if (all[r]) {
+      size_t l = strlen(failed);
+      snprintf(failed + l, sizeof failed - l, "%s%d", l ? "," : "", r);
+    }
+  free(all);
+  if (rc) {
+    fprintf(stderr, "remat-run: error: rank %d: the ranks could not exchange their status\n",
+            c->rank);
+    return -1;
+  }
+  if (!failed[0])
+    return 0;
+  if (!mine)
+    fprintf(stderr, "remat-run: error: rank %d: %s: rank %s failed (see its message)\n",
+            c->rank, what, failed);
+  return -1;
+}
+
+bool rtr_launched_by_mpi(void) {
+  return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
