@@ -10,6 +10,29 @@
 #include "runtime/interp.h"
 #include "runtime/io.h"
 
+/* Whether the chain from V continues through USER: an rt op, not a collective, with one
+ * result, whose operands are V plus any scalars and constants (results of zero-operand
+ * ops): --remat-checkpoint's single-input ops (chain_operand in passes/checkpoint.c), so
+ * `rt.mul(%p, %c2)` continues the chain of %p. */
+static bool chain_through(MlirOperation user, MlirValue v) {
+  rt_op_kind kind = rt_op_kind_of(rt_op_lookup(user));
+  if (kind == RT_KIND_NONE || kind == RT_KIND_COLLECTIVE ||
+      mlirOperationGetNumResults(user) != 1)
+    return false;
+  int tensors = 0;
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(user); k++) {
+    MlirValue o = mlirOperationGetOperand(user, k);
+    if (rt_type_is_scalar(mlirValueGetType(o)) ||
+        (mlirValueIsAOpResult(o) &&
+         mlirOperationGetNumOperands(mlirOpResultGetOwner(o)) == 0))
+      continue;
+    if (!mlirValueEqual(o, v))
+      return false;
+    tensors++;
+  }
+  return tensors == 1;
+}
+
 /* Walks the users of the argument through single-input ops until an all_gather of a
  * group larger than one. A worklist over uses, no recursion; SSA has no cycles, and the
  * walk is bounded so a huge fan-out cannot make it slow. */
@@ -27,20 +50,14 @@ bool rtr_arg_is_shard(MlirOperation func, int k) {
     for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
          u = mlirOpOperandGetNextUse(u)) {
       MlirOperation user = mlirOpOperandGetOwner(u);
-      rt_op_id id = rt_op_lookup(user);
       int64_t group = 1;
-      if (id == RT_OP_ALL_GATHER) {
+      if (rt_op_lookup(user) == RT_OP_ALL_GATHER) {
         rt_get_i64(user, "group_size", &group);
         if (group > 1) {
           shard = true;
           break;
         }
-        continue;
-      }
-      if (rt_op_kind_of(id) == RT_KIND_NONE || rt_op_kind_of(id) == RT_KIND_COLLECTIVE ||
-          mlirOperationGetNumOperands(user) != 1 || mlirOperationGetNumResults(user) != 1)
-        continue;
-      if (n < MAX_VISIT)
+      } else if (chain_through(user, v) && n < MAX_VISIT)
         work[n++] = mlirOperationGetResult(user, 0);
     }
   }

@@ -2,8 +2,9 @@
  * random inputs and per-rank file names (see docs/design.md, "Real ranks").
  *
  * A shard is an rt.param argument from which an rt.all_gather with group_size > 1 is
- * reached through single-input ops (rt ops with one operand that are not collectives:
- * convert, reshape, unary elementwise...): the FSDP gather rule of --remat-checkpoint.
+ * reached through single-input ops (rt ops, not collectives, whose operands are one
+ * tensor plus any scalars and constants: convert, reshape, unary elementwise, a multiply
+ * by a constant...): the FSDP gather rule of --remat-checkpoint.
  * Every other argument (activations, tangents, parameters that are not gathered) is
  * replicated: every rank gets the same value. */
 #ifndef REMAT_RUNTIME_RANKS_H
