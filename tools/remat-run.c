@@ -172,8 +172,10 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
   rtr_interp_options ro = *run;
   ro.coll = c;
   int rc = rtr_interp_run(module, f, &ro, in, nin, &out, &nout) ? 1 : 0;
-  if (rc && c && c->size > 1)
-    c->abort(c, 1); /* other ranks may wait in a collective for this one */
+  if (rc && c && c->size > 1) { /* other ranks may wait in a collective for this one */
+    fprintf(stderr, "remat-run: error: rank %d: the run failed; aborting every rank\n", rank);
+    c->abort(c, 1);
+  }
   char prefix[32] = "";
   if (c && c->size > 1)
     snprintf(prefix, sizeof prefix, "rank %d: ", rank);

@@ -531,8 +531,12 @@ ready:
   goto out;
 
 fail_run:
-  if (c->size > 1)
+  if (c->size > 1) {
+    fprintf(stderr, "remat-run: error: rank %d: the check failed while the ranks "
+                    "communicate; aborting every rank\n",
+            me);
     c->abort(c, 1);
+  }
   rc = 2;
 out:
   state_free(&st);
