@@ -10,10 +10,11 @@ is gathered, so --seed gives each rank its own values). The sharded function:
   all_reduce sum and max of p (whole),
   reduce_scatter of X = broadcast(p) + iota(dim 0) (tensor<Nx8xT>, rank s's row is
   p + s): sum along dim 0 and, transposed, max along dim 1 (rank s keeps row / column s).
-The unsharded function computes the same from the whole P = [p_0; ...; p_N-1] with
-reductions (rt.sum, rt.amax over the rank dimension, which accumulate in rank order in
-the same domain as the collectives' rank-order combination), so remat-run
---check-sharded must find every value bit-exact."""
+The unsharded function computes the same from the whole P = [p_0; ...; p_N-1] with the
+rank order written out: slices of P combined by rt.add / rt.max chains ((p0 + p1) + p2)
+..., in f32 for f16/bf16 and rounded once, which is the collectives' documented
+reduction (not rt.sum, whose order is a 256-lane tree). So remat-run --check-sharded must
+find every value bit-exact."""
 import sys
 
 TYPES = ["f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64"]
@@ -52,18 +53,30 @@ def body(e, n, sharded, lines, k):
                             g + ', dim = 1 : i64, reduce = "max"')], [RS1], RS1)
         res = [(g0, P), (g1, PT), (s, row), (m, row), (r0, RS0), (r1, RS1)]
     else:
+        # Rank order written out with elementwise ops: ((x0 op x1) op x2) ..., in the
+        # collectives' domain (f32 for f16/bf16, rounded once at the end).
         arg = f"{p}: {P} {{rt.param}}"
+        half = e in ("f16", "bf16")
+
+        def chain(parts, shape, red):
+            ty_e, ty_a = t(shape, e), t(shape, "f32" if half and red == "add" else e)
+            if half and red == "add":
+                parts = [op("convert", [x], [ty_e], ty_a) for x in parts]
+            acc = parts[0]
+            for x in parts[1:]:
+                acc = op(red, [acc, x], [ty_a, ty_a], ty_a)
+            return op("convert", [acc], [ty_a], ty_e) if half and red == "add" else acc
+
+        rows = [op("slice", [p], [P], row, f"start = array<i64: {r}, 0>, limit = "
+                   f"array<i64: {r + 1}, 8>, stride = array<i64: 1, 1>") for r in range(n)]
         g1 = op("transpose", [p], [P], PT, "perm = array<i64: 1, 0>")
-        s = op("reshape", [op("sum", [p], [P], t([8], e), "dims = array<i64: 0>")],
-               [t([8], e)], row)
-        m = op("reshape", [op("amax", [p], [P], t([8], e), "dims = array<i64: 0>")],
-               [t([8], e)], row)
-        Y = t([n, n, 8], e)
-        b = op("broadcast", [p], [P], Y, "dims = array<i64: 1, 2>")
-        y = op("add", [b, op("iota", [], [], Y, "dim = 0 : i64")], [Y, Y], Y)
-        r0 = op("sum", [y], [Y], P, "dims = array<i64: 1>")
-        r1 = op("transpose", [op("amax", [y], [Y], P, "dims = array<i64: 1>")], [P], PT,
-                "perm = array<i64: 1, 0>")
+        s = chain(rows, [1, 8], "add")
+        m = chain(rows, [1, 8], "max")
+        io = op("iota", [], [], P, "dim = 0 : i64")
+        z = [op("add", [op("broadcast", [x], [row], P, "dims = array<i64: 0, 1>"), io],
+                [P, P], P) for x in rows]
+        r0 = chain(z, [n, 8], "add")
+        r1 = op("transpose", [chain(z, [n, 8], "max")], [P], PT, "perm = array<i64: 1, 0>")
         res = [(p, P), (g1, PT), (s, row), (m, row), (r0, P), (r1, PT)]
     return arg, res
 
