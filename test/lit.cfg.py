@@ -60,7 +60,10 @@ if config.have_mpi and config.mpirun and os.path.exists(config.mpirun):
     config.available_features.add("mpi")
     # Shared-memory transfers by copy, not by reading the other process's memory
     # (process_vm_readv), which containers without ptrace rights refuse.
-    prefix = "env OMPI_MCA_btl_vader_single_copy_mechanism=none "
+    # OpenMPI's mpirun refuses root (CI) unless given --allow-run-as-root or both
+    # OMPI_ALLOW_RUN_AS_ROOT variables: both are set, whichever a launcher honours.
+    prefix = ("env OMPI_MCA_btl_vader_single_copy_mechanism=none "
+              "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ")
     if config.remat_sanitize:
         supp = os.path.join(config.remat_src_root, "test", "mpi", "lsan-openmpi.supp")
         prefix += ("ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0 "
