@@ -7,7 +7,8 @@
 #include "remat-c/Translate.h"
 
 void rematTranslateOptionsInit(RematTranslateOptions *o) {
-  *o = (RematTranslateOptions){REMAT_TRANSLATE_NVPTX64, REMAT_TRANSLATE_PTX, 90, 3};
+  *o = (RematTranslateOptions){REMAT_TRANSLATE_NVPTX64, REMAT_TRANSLATE_PTX, 90, 3, 0, NULL,
+                               NULL};
 }
 
 bool rematTranslateSmIsValid(int sm) { return remat_codegen_sm_is_valid(sm); }
@@ -37,6 +38,11 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
     snprintf(err, cap, "invalid optimization level %d (expected 0 or 3)", o->opt_level);
     return NULL;
   }
+  if (o->jobs < 0) {
+    snprintf(err, cap, "invalid number of jobs %d (expected 0 for one per core, or more)",
+             o->jobs);
+    return NULL;
+  }
   snprintf(err, cap, "%s", ""); /* IR errors: the diagnostics say it */
   if (mlirLogicalResultIsFailure(rematVerify(module)))
     return NULL;
@@ -46,10 +52,16 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
   remat_codegen *cg = remat_codegen_create(module, &cg_opts);
   if (!cg)
     return NULL;
+  remat_codegen_set_compile(cg, o->jobs, o->cache_dir);
   /* The manifest first: emitting PTX runs LLVM's code generator on the module. */
   char *m = manifest ? remat_codegen_manifest(cg) : NULL;
   char *text = o->emit == REMAT_TRANSLATE_PTX ? remat_codegen_ptx(cg, err, cap)
-                                              : remat_codegen_llvm_ir(cg);
+                                              : remat_codegen_llvm_ir(cg, err, cap);
+  if (o->stats) {
+    const remat_codegen_stats *st = remat_codegen_get_stats(cg);
+    *o->stats = (RematTranslateStats){st->units, st->jobs, st->cache_hits, st->cache_misses,
+                                      st->cache_corrupt};
+  }
   remat_codegen_destroy(cg);
   if (!text)
     free(m);

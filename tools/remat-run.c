@@ -47,6 +47,8 @@ static void usage(FILE *f) {
           "  --check-compiled-all the same for every function that is not a kernel\n"
           "  --jit-opt 0|3        optimization of the compiled kernels (default 3; 0\n"
           "                       compiles much faster, same bits)\n"
+          "  -j N                 compile the kernels on N threads (default: one per\n"
+          "                       core; the same code whatever N)\n"
           "  --print=MODE         summary (default: type, sum, min, max, hash), full (every\n"
           "                       value, in the inputs format) or none\n"
           "  --outputs FILE       also write the results to FILE in the inputs format\n"
@@ -84,6 +86,7 @@ typedef struct options {
   unsigned long long seed;
   long long max_ulp;
   int jit_opt, repeat;
+  int jit_jobs; /* 0: one per core */
   double atol, rtol;
   bool reference, quiet, split_all;
 } options;
@@ -331,7 +334,7 @@ static int executor(MlirOperation m, const char *file, const options *o, rtr_com
   if (o->reference)
     return 0;
   char err[512];
-  *c = rtr_compiled_create(m, o->jit_opt, err, sizeof err);
+  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, err, sizeof err);
   if (!*c) {
     fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", file, err);
     return -1;
@@ -484,6 +487,12 @@ int main(int argc, char **argv) {
         return 1;
       }
       o.jit_opt = atoi(val);
+    } else if (TAKES("-j")) {
+      if (!parse_u64(val, &u) || u < 1 || u > 1024) {
+        fprintf(stderr, "remat-run: error: -j expects a number of threads from 1 to 1024\n");
+        return 1;
+      }
+      o.jit_jobs = (int)u;
     } else if (TAKES("--check-compiled"))
       o.check_compiled = val;
     else if (TAKES("--wrt"))

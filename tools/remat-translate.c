@@ -22,13 +22,20 @@ static void usage(FILE *f) {
              "                            -O3 (default): libdevice linked, O3\n"
              "  --manifest=FILE           write the manifest (one line per function:\n"
              "                            kind name numel=N in0:type ... out0:type ...)\n"
+             "  -j N                      compile on N threads (default: one per core); the\n"
+             "                            output is the same whatever N\n"
+             "  --cache-dir=DIR           reuse functions compiled before from the cache in\n"
+             "                            DIR (default: $REMAT_CACHE_DIR, else no cache)\n"
+             "  --no-cache                no cache, even with $REMAT_CACHE_DIR set\n"
+             "  --stats                   print functions, threads and cache results to\n"
+             "                            stderr\n"
              "  -o FILE                   write the output to FILE (default: stdout)\n"
              "  --help                    this text\n");
 }
 
 typedef struct options {
   const char *input, *output, *manifest;
-  bool emit_given;
+  bool emit_given, no_cache, stats;
   RematTranslateOptions cg;
 } options;
 
@@ -61,6 +68,22 @@ static int parse_args(int argc, char **argv, options *o) {
       o->cg.opt_level = a[2] - '0';
     else if (!strncmp(a, "--manifest=", 11) && a[11])
       o->manifest = a + 11;
+    else if (!strncmp(a, "-j", 2)) {
+      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
+      char *end;
+      long j = strtol(v, &end, 10);
+      if (end == v || *end || j < 1 || j > 1024) {
+        fprintf(stderr, "remat-translate: error: invalid -j value '%s' (expected a number "
+                        "of threads from 1 to 1024)\n", v);
+        return -1;
+      }
+      o->cg.jobs = (int)j;
+    } else if (!strncmp(a, "--cache-dir=", 12) && a[12])
+      o->cg.cache_dir = a + 12;
+    else if (!strcmp(a, "--no-cache"))
+      o->no_cache = true;
+    else if (!strcmp(a, "--stats"))
+      o->stats = true;
     else if (!strncmp(a, "--sm=", 5)) {
       char *end;
       long sm = strtol(a + 5, &end, 10);
@@ -82,6 +105,10 @@ static int parse_args(int argc, char **argv, options *o) {
     fprintf(stderr, "remat-translate: error: more than one input file\n");
     return -1;
   }
+  if (!o->cg.cache_dir && getenv("REMAT_CACHE_DIR") && *getenv("REMAT_CACHE_DIR"))
+    o->cg.cache_dir = getenv("REMAT_CACHE_DIR");
+  if (o->no_cache)
+    o->cg.cache_dir = NULL;
   if (!o->emit_given)
     o->cg.emit = o->cg.target == REMAT_TRANSLATE_NVPTX64 ? REMAT_TRANSLATE_PTX
                                                          : REMAT_TRANSLATE_LLVM_IR;
@@ -111,8 +138,16 @@ static int translate(MlirContext ctx, const options *o) {
   if (mlirModuleIsNull(module))
     return 1;
   char err[512], *manifest = NULL;
-  char *text = rematTranslate(mlirModuleGetOperation(module), &o->cg,
+  RematTranslateStats st = {0};
+  RematTranslateOptions cg = o->cg;
+  cg.stats = &st;
+  char *text = rematTranslate(mlirModuleGetOperation(module), &cg,
                               o->manifest ? &manifest : NULL, err, sizeof err);
+  if (text && o->stats)
+    fprintf(stderr, "remat-translate: %d functions compiled on %d threads; cache: %s%d hits, "
+                    "%d misses, %d corrupt entries rebuilt\n",
+            st.functions, st.jobs, cg.cache_dir ? "" : "off, ", st.cache_hits,
+            st.cache_misses, st.cache_corrupt);
   int rc = 1;
   if (!text) {
     if (*err) /* else the diagnostics have said it */
@@ -129,7 +164,7 @@ static int translate(MlirContext ctx, const options *o) {
 }
 
 int main(int argc, char **argv) {
-  options o = {"-", NULL, NULL, false, {0}};
+  options o = {.input = "-"};
   rematTranslateOptionsInit(&o.cg);
   if (parse_args(argc, argv, &o))
     return 1;

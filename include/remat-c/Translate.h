@@ -30,11 +30,27 @@ typedef enum RematTranslateEmit {
   REMAT_TRANSLATE_LLVM_IR, /* LLVM IR text */
 } RematTranslateEmit;
 
+/* What a translation did: functions compiled, threads used, results of the cache
+ * (corrupt: damaged entries found and rebuilt, also counted as misses). */
+typedef struct RematTranslateStats {
+  int functions, jobs;
+  int cache_hits, cache_misses, cache_corrupt;
+} RematTranslateStats;
+
 typedef struct RematTranslateOptions {
   RematTranslateTarget target; /* --target (default nvptx64) */
   RematTranslateEmit emit;     /* --emit (default PTX) */
   int sm;                      /* --sm: compute capability, 90 -> sm_90 (default 90) */
   int opt_level;               /* -O0 or -O3: 0 the IR as built; 3 libdevice + O3 (3) */
+  /* -j: threads compiling the functions, each on its own (the output is the same bytes
+   * whatever the number); 0: one per core (default 0) */
+  int jobs;
+  /* --cache-dir: a content-addressed on-disk cache of compiled functions, keyed by their
+   * LLVM IR, target, sm, opt level, libdevice and LLVM version (docs/design.md, "Parallel
+   * compilation and the kernel cache"); NULL or "": none (default NULL) */
+  const char *cache_dir;
+  /* if not NULL, receives what the translation did (default NULL) */
+  RematTranslateStats *stats;
 } RematTranslateOptions;
 
 REMAT_API void rematTranslateOptionsInit(RematTranslateOptions *options);

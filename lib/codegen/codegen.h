@@ -95,11 +95,30 @@ void remat_codegen_destroy(remat_codegen *cg);
 int remat_codegen_num_functions(const remat_codegen *cg);
 const remat_cg_function *remat_codegen_function(const remat_codegen *cg, int index);
 
-/* LLVM IR text of the module. */
-char *remat_codegen_llvm_ir(remat_codegen *cg);
-/* PTX text (nvptx64 only). NULL with a message in err on failure. Emitting runs LLVM's
- * code generator on the module: call it last. */
+/* How the outputs below compile: on jobs threads (0, the default: one per core), through
+ * the on-disk cache in cache_dir (copied; NULL or "", the default: no cache). */
+void remat_codegen_set_compile(remat_codegen *cg, int jobs, const char *cache_dir);
+
+/* Outputs. Each function is lowered into a unit of its own (its own LLVM context); an
+ * output optimizes and emits every unit, on `jobs` threads, and puts the results
+ * together in function order, so the bytes do not depend on the number of threads. The
+ * units are consumed: one of remat_codegen_llvm_ir, remat_codegen_ptx, remat_jit_create
+ * per remat_codegen (the function list and the manifest stay available).
+ * NULL with a message in err on failure (libdevice unreadable, LLVM's code generator). */
+/* LLVM IR text: the units linked into one module (in function order, each helper once),
+ * then optimized as one, on the calling thread (a reading output). */
+char *remat_codegen_llvm_ir(remat_codegen *cg, char *err, size_t err_cap);
+/* PTX text (nvptx64 only): one header (.version, .target, .address_size), then every
+ * unit's PTX; internal functions and globals of a unit are named `<entry>.<name>`. */
 char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap);
+
+/* What the last output did: units compiled, threads used, cache results (corrupt: a
+ * damaged entry found and rebuilt; counted among the misses). */
+typedef struct remat_codegen_stats {
+  int units, jobs;
+  int cache_hits, cache_misses, cache_corrupt;
+} remat_codegen_stats;
+const remat_codegen_stats *remat_codegen_get_stats(const remat_codegen *cg);
 /* The manifest: one line per function,
  *   `<kind> <name> numel=<N> in0:<type> ... out0:<type> ...`
  * kind `kernel` or `reduction`; types printed as MLIR types (`tensor<2x2xf32>`, `i64`). */
@@ -109,10 +128,10 @@ char *remat_codegen_manifest(const remat_codegen *cg);
 
 typedef struct remat_jit remat_jit;
 
-/* JIT-compiles cg's module (host target only); takes the LLVM module and context out of
- * cg (cg keeps its function list; remat_codegen_llvm_ir/ptx may no longer be called).
- * libm functions the kernels call are resolved to this process's libm. NULL with a
- * message on failure. */
+/* JIT-compiles cg's units (host target only): each is compiled to a relocatable object
+ * (on `jobs` threads, through the cache if any), and the objects are added to one
+ * LLJIT in function order; this consumes the units (see above). libm functions the
+ * kernels call are resolved to this process's libm. NULL with a message on failure. */
 remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t err_cap);
 /* Address of a JIT-compiled function by name (`name` or `name_packed`); NULL if absent. */
 void *remat_jit_lookup(remat_jit *jit, const char *name);

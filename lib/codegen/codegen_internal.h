@@ -20,7 +20,8 @@
 #include "codegen.h"
 #include "support.h"
 
-/* The LLVM module being built. */
+/* The LLVM module of one unit (a kernel or a host reduction), with its own context: units
+ * are built one after the other, then optimized and emitted on several threads. */
 typedef struct cg_module {
   remat_target target;
   LLVMContextRef ctx;
@@ -29,6 +30,7 @@ typedef struct cg_module {
   LLVMTypeRef void_t, i1, i8, i16, i32, i64, f32, f64;
   LLVMTypeRef ptr; /* buffer pointers: addrspace(1) on nvptx64 */
   bool libdevice_linked;
+  bool uses_libdevice; /* calls a __nv_ function (known once the unit is built) */
 } cg_module;
 
 typedef struct cg_memo {
@@ -159,15 +161,61 @@ LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx);
 
 /* ---- codegen_target.c -------------------------------------------------------------- */
 LLVMTargetMachineRef cg_target_machine(remat_target target, int sm);
-void cg_set_target(cg_module *m, int sm);
+/* The triple and data layout every module of this target gets (malloc'ed). */
+void cg_target_strings(remat_target target, int sm, char **triple, char **layout);
+/* "<cpu> <features>" of this machine (malloc'ed): what host code is compiled for. */
+char *cg_host_cpu(void);
+/* Whether m calls a libdevice (__nv_*) function. */
+bool cg_uses_libdevice(cg_module *m);
+
+/* libdevice's bitcode, read once per translation ($REMAT_LIBDEVICE or the CUDA
+ * toolkit's) and parsed into each unit that calls it; digest: its BLAKE3 hash. */
+typedef struct cg_libdevice {
+  char *path, *bytes;
+  size_t size;
+  uint8_t digest[32];
+} cg_libdevice;
+int cg_libdevice_load(cg_libdevice *lib, char *err, size_t cap);
+void cg_libdevice_free(cg_libdevice *lib);
+
 /* opt_level 3: link libdevice if used (nvptx64), internalize all but the entry points,
- * O3. opt_level 0: nothing. -1 with a message if libdevice cannot be read. */
-int cg_optimize(cg_module *m, int sm, int opt_level, char *err, size_t cap);
-/* PTX text (malloc'ed); links libdevice first if still needed. */
-char *cg_emit_ptx(cg_module *m, int sm, char *err, size_t cap);
+ * O3. opt_level 0: nothing. -1 with a message if libdevice cannot be parsed. */
+int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, char *err,
+                size_t cap);
+
+/* What a unit is compiled into. */
+typedef enum cg_artifact {
+  CG_ARTIFACT_PTX,     /* PTX text (nvptx64), internal symbols prefixed with the entry */
+  CG_ARTIFACT_OBJECT,  /* a relocatable object file of the host, position-independent */
+} cg_artifact;
+/* Emits m (after cg_optimize) as kind into *out (malloc'ed, NUL-terminated, *len bytes
+ * without the NUL). PTX links libdevice first if still needed (-O0). -1 with a message. */
+int cg_emit(cg_module *m, int sm, cg_artifact kind, const cg_libdevice *lib, const char *entry,
+            char **out, size_t *len, char *err, size_t cap);
+
+/* ---- codegen_parallel.c ------------------------------------------------------------ */
+/* The number of online cores (at least 1): the default number of jobs. */
+int cg_default_jobs(void);
+/* Calls fn(ctx, i) for every i in [0, n), on min(jobs, n) threads (the caller's among
+ * them); returns when all calls have returned. fn must not depend on the order. */
+void cg_parallel_for(int n, int jobs, void (*fn)(void *ctx, int i), void *ctx);
+
+/* ---- codegen_cache.c: content-addressed on-disk cache of compiled units ------------ */
+typedef enum cg_cache_result { CG_CACHE_MISS, CG_CACHE_HIT, CG_CACHE_CORRUPT } cg_cache_result;
+/* Looks key (any bytes: everything the artifact depends on) up in dir. HIT: *out holds
+ * the artifact (malloc'ed, NUL-terminated). CORRUPT: an entry was there but damaged
+ * (checksum, size or header); the caller rebuilds and stores it again. */
+cg_cache_result cg_cache_get(const char *dir, const char *key, size_t key_len, char **out,
+                             size_t *len);
+/* Stores the artifact under key (atomically: a temporary file renamed). Best effort:
+ * 0, or -1 if it could not be written (the compilation goes on). */
+int cg_cache_put(const char *dir, const char *key, size_t key_len, const char *data,
+                 size_t len);
 
 /* ---- codegen.c --------------------------------------------------------------------- */
-/* Hands cg's LLVM context and module to the JIT (codegen_jit.c takes ownership). */
-void cg_take_module(remat_codegen *cg, LLVMContextRef *ctx, LLVMModuleRef *mod);
+/* Compiles cg's units into host objects for the JIT: (*objects)[i], (*lens)[i] bytes, for
+ * function i (malloc'ed, the caller frees them and the arrays). -1 with a message. */
+int cg_compile_objects(remat_codegen *cg, char ***objects, size_t **lens, char *err,
+                       size_t cap);
 
 #endif

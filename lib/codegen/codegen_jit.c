@@ -1,7 +1,8 @@
-/* codegen_jit.c: JIT-compiles a host-target codegen module with LLVM ORC's LLJIT and looks
- * its functions up. The libm functions the kernels call are bound to this process's libm
- * explicitly (absolute symbols), so the JIT works whatever libraries the process loaded;
- * anything else (memset, memcpy) comes from LLJIT's process-symbol search. */
+/* codegen_jit.c: loads the host objects of a codegen's units (compiled on several threads,
+ * codegen.c) into LLVM ORC's LLJIT and looks their functions up. The libm functions the
+ * kernels call are bound to this process's libm explicitly (absolute symbols), so the JIT
+ * works whatever libraries the process loaded; anything else (memset, memcpy) comes from
+ * LLJIT's process-symbol search. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,45 +38,56 @@ static void error_text(LLVMErrorRef e, const char *what, char *err, size_t cap) 
 }
 
 remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t cap) {
-  LLVMContextRef ctx;
-  LLVMModuleRef mod;
-  cg_take_module(cg, &ctx, &mod);
-  LLVMInitializeNativeTarget();
-  LLVMInitializeNativeAsmPrinter();
-  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContextFromLLVMContext(ctx);
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
-  LLVMOrcDisposeThreadSafeContext(tsc);
-
-  remat_jit *j = xcalloc(1, sizeof *j);
-  LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->jit, NULL);
-  if (e) {
-    error_text(e, "cannot create the JIT", err, cap);
-    LLVMOrcDisposeThreadSafeModule(tsm);
-    free(j);
+  int n = remat_codegen_num_functions(cg);
+  char **objects;
+  size_t *lens;
+  if (cg_compile_objects(cg, &objects, &lens, err, cap)) {
+    free(objects);
+    free(lens);
     return NULL;
   }
-  LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j->jit);
-  size_t n = sizeof libm_symbols / sizeof *libm_symbols;
-  LLVMOrcCSymbolMapPair pairs[sizeof libm_symbols / sizeof *libm_symbols];
-  for (size_t i = 0; i < n; i++) {
-    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, libm_symbols[i].name);
-    pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)libm_symbols[i].addr;
-    pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
-    pairs[i].Sym.Flags.TargetFlags = 0;
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  remat_jit *j = xcalloc(1, sizeof *j);
+  LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->jit, NULL);
+  int next = 0; /* objects[next...] not yet handed to the JIT */
+  if (e) {
+    error_text(e, "cannot create the JIT", err, cap);
+    free(j);
+    j = NULL;
+  } else {
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j->jit);
+    size_t ns = sizeof libm_symbols / sizeof *libm_symbols;
+    LLVMOrcCSymbolMapPair pairs[sizeof libm_symbols / sizeof *libm_symbols];
+    for (size_t i = 0; i < ns; i++) {
+      pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, libm_symbols[i].name);
+      pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)libm_symbols[i].addr;
+      pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+      pairs[i].Sym.Flags.TargetFlags = 0;
+    }
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, ns);
+    if ((e = LLVMOrcJITDylibDefine(jd, mu))) {
+      LLVMOrcDisposeMaterializationUnit(mu);
+      error_text(e, "cannot define libm symbols", err, cap);
+    }
+    /* The objects, in function order: each buffer copies its object and is the JIT's. */
+    for (; !e && next < n; next++) {
+      const remat_cg_function *f = remat_codegen_function(cg, next);
+      LLVMMemoryBufferRef buf =
+          LLVMCreateMemoryBufferWithMemoryRangeCopy(objects[next], lens[next], f->name);
+      if ((e = LLVMOrcLLJITAddObjectFile(j->jit, jd, buf)))
+        error_text(e, "cannot add an object", err, cap);
+    }
+    if (e) {
+      remat_jit_destroy(j);
+      j = NULL;
+    }
   }
-  LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
-  if ((e = LLVMOrcJITDylibDefine(jd, mu))) {
-    LLVMOrcDisposeMaterializationUnit(mu);
-    error_text(e, "cannot define libm symbols", err, cap);
-  } else if ((e = LLVMOrcLLJITAddLLVMIRModule(j->jit, jd, tsm))) {
-    error_text(e, "cannot add the module", err, cap);
-    tsm = NULL;
-  } else
-    return j;
-  if (tsm)
-    LLVMOrcDisposeThreadSafeModule(tsm);
-  remat_jit_destroy(j);
-  return NULL;
+  for (int i = 0; i < n; i++)
+    free(objects[i]);
+  free(objects);
+  free(lens);
+  return j;
 }
 
 void *remat_jit_lookup(remat_jit *j, const char *name) {

@@ -1,5 +1,8 @@
 /* codegen_target.c: target machines (nvptx64-nvidia-cuda sm_NN with its PTX ISA version,
- * or the host CPU), libdevice linking, the O3 pipeline and PTX emission. */
+ * or the host CPU), libdevice linking, the O3 pipeline and the emission of one unit (PTX
+ * or a host object file). Everything here but cg_libdevice_load works on one
+ * unit's own LLVMContext, so units are compiled on several threads at once. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,7 @@
 #include "llvm-c/Linker.h"
 #include "llvm-c/Target.h"
 #include "llvm-c/Transforms/PassBuilder.h"
+#include "llvm-c/blake3.h"
 #include "codegen_internal.h"
 
 #define LIBDEVICE_DEFAULT "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
@@ -33,20 +37,23 @@ static int ptx_version(int sm) {
   remat_fatal("unsupported sm_%d (callers check remat_codegen_sm_is_valid)", sm);
 }
 
-static void init_targets(void) {
-  static bool done;
-  if (done)
-    return;
+static void init_targets_once(void) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
   LLVMInitializeNVPTXAsmPrinter();
   if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
     remat_fatal("cannot initialize the native target");
-  done = true;
 }
 
-LLVMTargetMachineRef cg_target_machine(remat_target target, int sm) {
+/* Once per process, whichever thread comes first. */
+static void init_targets(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_targets_once);
+}
+
+/* pic: position-independent code, for objects the JIT places anywhere in memory. */
+static LLVMTargetMachineRef target_machine(remat_target target, int sm, bool pic) {
   init_targets();
   char cpu_buf[32], feat_buf[32], *msg = NULL;
   char *triple, *cpu, *features;
@@ -64,9 +71,9 @@ LLVMTargetMachineRef cg_target_machine(remat_target target, int sm) {
   LLVMTargetRef t;
   if (LLVMGetTargetFromTriple(triple, &t, &msg))
     remat_fatal("no LLVM target for %s: %s", triple, msg);
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, cpu, features,
-                                                    LLVMCodeGenLevelAggressive, LLVMRelocDefault,
-                                                    LLVMCodeModelDefault);
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+      t, triple, cpu, features, LLVMCodeGenLevelAggressive,
+      pic ? LLVMRelocPIC : LLVMRelocDefault, pic ? LLVMCodeModelSmall : LLVMCodeModelDefault);
   if (!tm)
     remat_fatal("cannot create a target machine for %s", triple);
   if (target == REMAT_TARGET_NVPTX64) {
@@ -81,20 +88,32 @@ LLVMTargetMachineRef cg_target_machine(remat_target target, int sm) {
   return tm;
 }
 
-void cg_set_target(cg_module *m, int sm) {
-  LLVMTargetMachineRef tm = cg_target_machine(m->target, sm);
-  char *triple = LLVMGetTargetMachineTriple(tm);
-  LLVMSetTarget(m->mod, triple);
-  LLVMDisposeMessage(triple);
+LLVMTargetMachineRef cg_target_machine(remat_target target, int sm) {
+  return target_machine(target, sm, false);
+}
+
+void cg_target_strings(remat_target target, int sm, char **triple, char **layout) {
+  LLVMTargetMachineRef tm = cg_target_machine(target, sm);
+  char *t = LLVMGetTargetMachineTriple(tm);
+  *triple = xstrdup(t);
+  LLVMDisposeMessage(t);
   LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
   char *s = LLVMCopyStringRepOfTargetData(dl);
-  LLVMSetDataLayout(m->mod, s);
+  *layout = xstrdup(s);
   LLVMDisposeMessage(s);
   LLVMDisposeTargetData(dl);
   LLVMDisposeTargetMachine(tm);
 }
 
-static bool uses_libdevice(cg_module *m) {
+char *cg_host_cpu(void) {
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  char *s = xasprintf("%s %s", cpu, features);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  return s;
+}
+
+bool cg_uses_libdevice(cg_module *m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m->mod); f; f = LLVMGetNextFunction(f)) {
     size_t n;
     const char *name = LLVMGetValueName2(f, &n);
@@ -104,31 +123,60 @@ static bool uses_libdevice(cg_module *m) {
   return false;
 }
 
-/* Links libdevice (nvptx64, once, only if a __nv_ function is called) and makes every
- * definition but the kernels internal, so that unused code goes away. */
-static int link_libdevice(cg_module *m, char *err, size_t cap) {
-  if (m->target != REMAT_TARGET_NVPTX64 || m->libdevice_linked || !uses_libdevice(m))
-    return 0;
+int cg_libdevice_load(cg_libdevice *lib, char *err, size_t cap) {
+  memset(lib, 0, sizeof *lib);
   const char *path = getenv("REMAT_LIBDEVICE");
   if (!path || !*path)
     path = LIBDEVICE_DEFAULT;
-  LLVMMemoryBufferRef buf;
-  LLVMModuleRef lib;
-  char *msg = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
-    snprintf(err, cap, "cannot read libdevice '%s': %s (set REMAT_LIBDEVICE)", path, msg);
-    LLVMDisposeMessage(msg);
+  FILE *f = fopen(path, "rb");
+  long n = -1;
+  if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
+    lib->bytes = xmalloc((size_t)n + 1);
+    if (fread(lib->bytes, 1, (size_t)n, f) != (size_t)n)
+      n = -1;
+  }
+  if (f)
+    fclose(f);
+  if (n < 0) {
+    snprintf(err, cap, "cannot read libdevice '%s' (set REMAT_LIBDEVICE)", path);
+    cg_libdevice_free(lib);
     return -1;
   }
-  bool bad = LLVMParseBitcodeInContext2(m->ctx, buf, &lib);
+  lib->size = (size_t)n;
+  lib->path = xstrdup(path);
+  llvm_blake3_hasher h;
+  llvm_blake3_hasher_init(&h);
+  llvm_blake3_hasher_update(&h, lib->bytes, lib->size);
+  llvm_blake3_hasher_finalize(&h, lib->digest, sizeof lib->digest);
+  return 0;
+}
+
+void cg_libdevice_free(cg_libdevice *lib) {
+  free(lib->bytes);
+  free(lib->path);
+  memset(lib, 0, sizeof *lib);
+}
+
+/* Links libdevice (nvptx64, once, only if a __nv_ function is called) and makes every
+ * definition but the kernels internal, so that unused code goes away. The bitcode is
+ * parsed from the bytes read once per translation, into this unit's context. */
+static int link_libdevice(cg_module *m, const cg_libdevice *lib, char *err, size_t cap) {
+  if (m->target != REMAT_TARGET_NVPTX64 || m->libdevice_linked || !cg_uses_libdevice(m))
+    return 0;
+  if (!lib || !lib->bytes)
+    remat_fatal("libdevice is needed but was not loaded");
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRange(lib->bytes, lib->size, "libdevice", 0);
+  LLVMModuleRef mod;
+  bool bad = LLVMParseBitcodeInContext2(m->ctx, buf, &mod);
   LLVMDisposeMemoryBuffer(buf);
   if (bad) {
-    snprintf(err, cap, "cannot parse libdevice '%s'", path);
+    snprintf(err, cap, "cannot parse libdevice '%s'", lib->path);
     return -1;
   }
-  LLVMSetTarget(lib, LLVMGetTarget(m->mod));
-  LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m->mod));
-  if (LLVMLinkModules2(m->mod, lib))
+  LLVMSetTarget(mod, LLVMGetTarget(m->mod));
+  LLVMSetDataLayout(mod, LLVMGetDataLayoutStr(m->mod));
+  if (LLVMLinkModules2(m->mod, mod))
     remat_fatal("linking libdevice failed");
   for (LLVMValueRef f = LLVMGetFirstFunction(m->mod); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv)
@@ -152,35 +200,80 @@ static void run_passes(cg_module *m, int sm, const char *passes) {
   LLVMDisposeTargetMachine(tm);
 }
 
-int cg_optimize(cg_module *m, int sm, int opt_level, char *err, size_t cap) {
+int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, char *err,
+                size_t cap) {
   if (opt_level == 0)
     return 0;
-  if (link_libdevice(m, err, cap))
+  if (link_libdevice(m, lib, err, cap))
     return -1;
   run_passes(m, sm, "default<O3>");
   return 0;
 }
 
-char *cg_emit_ptx(cg_module *m, int sm, char *err, size_t cap) {
-  if (!m->libdevice_linked && uses_libdevice(m)) {
-    if (link_libdevice(m, err, cap))
-      return NULL;
-    run_passes(m, sm, "globaldce"); /* -O0: drop the libdevice functions not called */
+/* PTX has one namespace per module: the internal functions and globals of every unit
+ * (libdevice's functions and tables, helpers, shared-memory arrays) are renamed
+ * `<entry>.<name>` unless they already start so, which keeps them apart when the units'
+ * PTX is concatenated (NVPTX writes '.' as "_$_"). */
+static void prefix_internal_symbols(cg_module *m, const char *entry) {
+  size_t elen = strlen(entry);
+  for (LLVMValueRef v = LLVMGetFirstFunction(m->mod); v; v = LLVMGetNextFunction(v)) {
+    if (LLVMIsDeclaration(v) || LLVMGetFunctionCallConv(v) == LLVMPTXKernelCallConv)
+      continue;
+    size_t n;
+    const char *name = LLVMGetValueName2(v, &n);
+    if (n > elen && !strncmp(name, entry, elen) && name[elen] == '.')
+      continue;
+    char *full = xasprintf("%s.%.*s", entry, (int)n, name);
+    LLVMSetValueName2(v, full, strlen(full));
+    free(full);
   }
-  LLVMTargetMachineRef tm = cg_target_machine(m->target, sm);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m->mod); g; g = LLVMGetNextGlobal(g)) {
+    if (LLVMIsDeclaration(g))
+      continue;
+    size_t n;
+    const char *name = LLVMGetValueName2(g, &n);
+    if (n > elen && !strncmp(name, entry, elen) && name[elen] == '.')
+      continue;
+    char *full = xasprintf("%s.%.*s", entry, (int)n, name);
+    LLVMSetValueName2(g, full, strlen(full));
+    free(full);
+  }
+}
+
+static char *buffer_copy(LLVMMemoryBufferRef buf, size_t *len) {
+  size_t n = LLVMGetBufferSize(buf);
+  char *s = xmalloc(n + 1);
+  memcpy(s, LLVMGetBufferStart(buf), n);
+  s[n] = 0;
+  *len = n;
+  LLVMDisposeMemoryBuffer(buf);
+  return s;
+}
+
+int cg_emit(cg_module *m, int sm, cg_artifact kind, const cg_libdevice *lib, const char *entry,
+            char **out, size_t *len, char *err, size_t cap) {
+  *out = NULL;
+  *len = 0;
+  if (kind == CG_ARTIFACT_PTX) {
+    if (!m->libdevice_linked && cg_uses_libdevice(m)) {
+      if (link_libdevice(m, lib, err, cap))
+        return -1;
+      run_passes(m, sm, "globaldce"); /* -O0: drop the libdevice functions not called */
+    }
+    prefix_internal_symbols(m, entry);
+  }
+  LLVMTargetMachineRef tm = target_machine(m->target, sm, kind == CG_ARTIFACT_OBJECT);
   LLVMMemoryBufferRef buf;
   char *msg = NULL;
-  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m->mod, LLVMAssemblyFile, &msg, &buf)) {
-    snprintf(err, cap, "PTX emission failed: %s", msg ? msg : "");
+  LLVMCodeGenFileType ft = kind == CG_ARTIFACT_PTX ? LLVMAssemblyFile : LLVMObjectFile;
+  if (LLVMTargetMachineEmitToMemoryBuffer(tm, m->mod, ft, &msg, &buf)) {
+    snprintf(err, cap, "%s emission failed: %s", kind == CG_ARTIFACT_PTX ? "PTX" : "object",
+             msg ? msg : "");
     LLVMDisposeMessage(msg);
     LLVMDisposeTargetMachine(tm);
-    return NULL;
+    return -1;
   }
-  size_t n = LLVMGetBufferSize(buf);
-  char *ptx = xmalloc(n + 1);
-  memcpy(ptx, LLVMGetBufferStart(buf), n);
-  ptx[n] = 0;
-  LLVMDisposeMemoryBuffer(buf);
   LLVMDisposeTargetMachine(tm);
-  return ptx;
+  *out = buffer_copy(buf, len);
+  return 0;
 }

@@ -80,8 +80,8 @@ static int host_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nar
   return 1;
 }
 
-rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, char *err,
-                                size_t err_cap) {
+rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs, char *err,
+                                  size_t err_cap) {
   remat_codegen_options opts = {REMAT_TARGET_HOST, 0, opt_level};
   err[0] = 0;
   remat_codegen *cg = remat_codegen_create(module, &opts);
@@ -89,6 +89,7 @@ rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, char *err
     snprintf(err, err_cap, "the codegen cannot lower this module");
     return NULL;
   }
+  remat_codegen_set_compile(cg, jobs, NULL);
   rtr_compiled *c = xcalloc(1, sizeof *c);
   c->cg = cg;
   c->count = remat_codegen_num_functions(cg);
