@@ -70,6 +70,7 @@ static void module_dispose(cg_module *m) {
     LLVMDisposeModule(m->mod);
   if (m->ctx)
     LLVMContextDispose(m->ctx);
+  free(m->libdevice_calls);
   memset(m, 0, sizeof *m);
 }
 
@@ -168,6 +169,7 @@ remat_codegen *remat_codegen_create(MlirOperation module, const remat_codegen_op
     LLVMDisposeBuilder(u->b);
     u->b = NULL;
     u->uses_libdevice = u->target == REMAT_TARGET_NVPTX64 && cg_uses_libdevice(u);
+    u->libdevice_calls = u->uses_libdevice ? cg_libdevice_calls(u) : NULL;
   }
   return cg;
 }
@@ -209,7 +211,8 @@ const remat_codegen_stats *remat_codegen_get_stats(const remat_codegen *cg) {
 typedef struct compile_job {
   remat_codegen *cg;
   cg_artifact kind;
-  const cg_libdevice *lib;
+  const cg_libdevice *lib;       /* the whole of libdevice (its digest) */
+  const cg_libdevice **unit_lib; /* [i]: what unit i links (NULL: nothing) */
   const char *host_cpu; /* host objects: the CPU they are compiled for */
   unit_out *outs;
 } compile_job;
@@ -249,8 +252,9 @@ static void compile_unit(void *ctx, int i) {
     o->cache = cg_cache_get(dir, key, key_len, &o->data, &o->len);
   }
   if (o->cache != CG_CACHE_HIT) {
-    o->failed = cg_optimize(u, cg->opts.sm, cg->opts.opt_level, j->lib, o->err, sizeof o->err) ||
-                cg_emit(u, cg->opts.sm, j->kind, j->lib, cg->fns[i].name, &o->data, &o->len,
+    const cg_libdevice *lib = j->unit_lib[i];
+    o->failed = cg_optimize(u, cg->opts.sm, cg->opts.opt_level, lib, o->err, sizeof o->err) ||
+                cg_emit(u, cg->opts.sm, j->kind, lib, cg->fns[i].name, &o->data, &o->len,
                         o->err, sizeof o->err);
     if (!o->failed && key)
       cg_cache_put(dir, key, key_len, o->data, o->len);
@@ -275,10 +279,49 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
     need_lib |= cg->units[i].uses_libdevice;
   if (need_lib && cg_libdevice_load(&lib, err, cap))
     return -1;
+  /* libdevice parsed once, here, and cut down for each distinct set of functions the
+   * units call (a function of the unit alone, so the output stays independent of the
+   * other units and of the threads). */
+  const cg_libdevice **unit_lib = xcalloc((size_t)cg->num_fns + 1, sizeof *unit_lib);
+  cg_libdevice *subsets = NULL;
+  const char **subset_calls = NULL;
+  int num_subsets = 0;
+  if (need_lib) {
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef parsed = cg_libdevice_parse(&lib, ctx, err, cap);
+    if (!parsed) {
+      LLVMContextDispose(ctx);
+      cg_libdevice_free(&lib);
+      free(unit_lib);
+      return -1;
+    }
+    subsets = xcalloc((size_t)cg->num_fns, sizeof *subsets);
+    subset_calls = xcalloc((size_t)cg->num_fns, sizeof *subset_calls);
+    for (int i = 0; i < cg->num_fns; i++) {
+      const char *calls = cg->units[i].libdevice_calls;
+      if (!calls)
+        continue;
+      int k = 0;
+      while (k < num_subsets && strcmp(subset_calls[k], calls))
+        k++;
+      if (k == num_subsets) {
+        cg_libdevice_subset(&lib, parsed, calls, &subsets[k]);
+        subset_calls[num_subsets++] = calls;
+      }
+      unit_lib[i] = &subsets[k];
+    }
+    LLVMDisposeModule(parsed);
+    LLVMContextDispose(ctx);
+  }
   char *host_cpu = cg->opts.target == REMAT_TARGET_HOST ? cg_host_cpu() : NULL;
   int jobs = cg->jobs > 0 ? cg->jobs : cg_default_jobs();
-  compile_job job = {cg, kind, &lib, host_cpu, outs};
+  compile_job job = {cg, kind, &lib, unit_lib, host_cpu, outs};
   cg_parallel_for(cg->num_fns, jobs, compile_unit, &job);
+  for (int k = 0; k < num_subsets; k++)
+    cg_libdevice_free(&subsets[k]);
+  free(subsets);
+  free(subset_calls);
+  free(unit_lib);
   cg_libdevice_free(&lib);
   free(host_cpu);
   cg->stats = (remat_codegen_stats){cg->num_fns, jobs < cg->num_fns ? jobs : cg->num_fns, 0, 0, 0};

@@ -30,7 +30,8 @@ typedef struct cg_module {
   LLVMTypeRef void_t, i1, i8, i16, i32, i64, f32, f64;
   LLVMTypeRef ptr; /* buffer pointers: addrspace(1) on nvptx64 */
   bool libdevice_linked;
-  bool uses_libdevice; /* calls a __nv_ function (known once the unit is built) */
+  bool uses_libdevice;   /* calls a __nv_ function (known once the unit is built) */
+  char *libdevice_calls; /* cg_libdevice_calls, or NULL */
 } cg_module;
 
 typedef struct cg_memo {
@@ -177,6 +178,18 @@ typedef struct cg_libdevice {
 } cg_libdevice;
 int cg_libdevice_load(cg_libdevice *lib, char *err, size_t cap);
 void cg_libdevice_free(cg_libdevice *lib);
+/* The libdevice functions m declares, sorted, as "\n<name>\n<name>...\n" (malloc'ed);
+ * NULL if none. */
+char *cg_libdevice_calls(cg_module *m);
+/* lib's bitcode parsed into ctx; NULL with a message. */
+LLVMModuleRef cg_libdevice_parse(const cg_libdevice *lib, LLVMContextRef ctx, char *err,
+                                 size_t cap);
+/* *out: libdevice reduced to the functions in calls (cg_libdevice_calls) and what they
+ * reach, from parsed (full's module); path and digest are full's. Parsing and linking
+ * the whole of libdevice (hundreds of functions) into every unit would cost more than
+ * compiling most kernels. */
+void cg_libdevice_subset(const cg_libdevice *full, LLVMModuleRef parsed, const char *calls,
+                         cg_libdevice *out);
 
 /* opt_level 3: link libdevice if used (nvptx64), internalize all but the entry points,
  * O3. opt_level 0: nothing. -1 with a message if libdevice cannot be parsed. */

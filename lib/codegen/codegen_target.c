@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "llvm-c/BitReader.h"
+#include "llvm-c/BitWriter.h"
 #include "llvm-c/Linker.h"
 #include "llvm-c/Target.h"
 #include "llvm-c/Transforms/PassBuilder.h"
@@ -155,6 +156,92 @@ void cg_libdevice_free(cg_libdevice *lib) {
   free(lib->bytes);
   free(lib->path);
   memset(lib, 0, sizeof *lib);
+}
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *cg_libdevice_calls(cg_module *m) {
+  char **names = NULL;
+  size_t n = 0, cap = 0, total = 2;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m->mod); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (len < 5 || strncmp(name, "__nv_", 5))
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 8;
+      names = xrealloc(names, cap, sizeof *names);
+    }
+    names[n++] = xstrndup(name, len);
+    total += len + 1;
+  }
+  if (n == 0)
+    return NULL;
+  qsort(names, n, sizeof *names, compare_names);
+  char *s = xmalloc(total), *p = s;
+  *p++ = '\n';
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(names[i]);
+    memcpy(p, names[i], len);
+    p += len;
+    *p++ = '\n';
+    free(names[i]);
+  }
+  *p = 0;
+  free(names);
+  return s;
+}
+
+LLVMModuleRef cg_libdevice_parse(const cg_libdevice *lib, LLVMContextRef ctx, char *err,
+                                 size_t cap) {
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRange(lib->bytes, lib->size, "libdevice", 0);
+  LLVMModuleRef mod;
+  bool bad = LLVMParseBitcodeInContext2(ctx, buf, &mod);
+  LLVMDisposeMemoryBuffer(buf);
+  if (bad) {
+    snprintf(err, cap, "cannot parse libdevice '%s'", lib->path);
+    return NULL;
+  }
+  return mod;
+}
+
+/* The functions named in calls stay external, everything else defined becomes internal,
+ * and globaldce removes what they do not reach: what is left is exactly what linking
+ * the whole of libdevice and internalizing would keep reachable. */
+void cg_libdevice_subset(const cg_libdevice *full, LLVMModuleRef parsed, const char *calls,
+                         cg_libdevice *out) {
+  LLVMModuleRef m = LLVMCloneModule(parsed);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    char *line = xasprintf("\n%.*s\n", (int)len, name);
+    LLVMSetLinkage(f, strstr(calls, line) ? LLVMExternalLinkage : LLVMInternalLinkage);
+    free(line);
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g))
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, "globaldce", NULL, opts);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    remat_fatal("pruning libdevice failed: %s", msg);
+  }
+  LLVMDisposePassBuilderOptions(opts);
+  LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+  LLVMDisposeModule(m);
+  memset(out, 0, sizeof *out);
+  out->size = LLVMGetBufferSize(buf);
+  out->bytes = xmalloc(out->size + 1);
+  memcpy(out->bytes, LLVMGetBufferStart(buf), out->size);
+  LLVMDisposeMemoryBuffer(buf);
+  out->path = xstrdup(full->path);
+  memcpy(out->digest, full->digest, sizeof out->digest);
 }
 
 /* Links libdevice (nvptx64, once, only if a __nv_ function is called) and makes every
