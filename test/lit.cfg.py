@@ -29,6 +29,27 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.substitutions.append(("%ptxas", config.ptxas))
 if config.have_curand:
     config.available_features.add("curand")
+# The CUDA backend is built where the toolkit's headers are (cuda-toolkit: its unit test
+# on a fake driver runs). cuda-device: a GPU is usable (remat-run --device=cuda
+# --device-info finds the driver and a device); the GPU tests REQUIRE it and are
+# UNSUPPORTED elsewhere. Not in the sanitizer build: ASan's shadow memory collides with the
+# address ranges the driver reserves (it needs ASAN_OPTIONS=protect_shadow_gap=0) and LSan
+# reports the driver's own allocations as leaks.
+import subprocess
+if config.have_cuda:
+    config.available_features.add("cuda-toolkit")
+    stub = os.path.join(config.cuda_root, "lib64", "stubs", "libcuda.so")
+    if os.path.exists(stub):
+        config.available_features.add("cuda-stub")
+        config.substitutions.append(("%cuda_stub", stub))
+    if not config.remat_sanitize:
+        try:
+            if subprocess.run([os.path.join(config.remat_tools_dir, "remat-run"), "--device=cuda",
+                               "--device-info"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=120).returncode == 0:
+                config.available_features.add("cuda-device")
+        except (OSError, subprocess.TimeoutExpired):
+            pass
 if config.remat_sanitize:
     config.available_features.add("asan")
     # A sanitizer report aborts, so `not tool ...` cannot mistake it for an expected error.

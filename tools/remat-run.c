@@ -1,6 +1,7 @@
-/* remat-run: runs a function of an rt module on the CPU, and checks a split against its
- * joint function, gradients against finite differences, compiled code against the
- * reference interpreter. Exit 0 on success, 1 on any error or mismatch. */
+/* remat-run: runs a function of an rt module on the CPU or a GPU (--device=cuda), and
+ * checks a split against its joint function, gradients against finite differences,
+ * compiled code against the reference interpreter, the GPU against the CPU. Exit 0 on
+ * success, 1 on any error or mismatch. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +11,18 @@
 #include "remat-c/Remat.h"
 #include "runtime/check.h"
 #include "runtime/collective.h"
+#include "runtime/check_device.h"
 #include "runtime/compiled.h"
+#include "runtime/executor.h"
 #include "runtime/interp.h"
 #include "runtime/io.h"
 #include "runtime/ranks.h"
 #include "rt.h"
 #ifdef REMAT_HAVE_MPI
 #include "coll_mpi.h"
+#endif
+#ifdef REMAT_HAVE_CUDA
+#include "runtime/cuda_exec.h"
 #endif
 
 static void usage(FILE *f) {
@@ -29,9 +35,12 @@ static void usage(FILE *f) {
           "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n"
           "       mpirun -np N remat-run FILE --fn NAME [--seed N | --inputs PATTERN]\n"
           "       mpirun -np N remat-run SHARDED --check-sharded NAME --unsharded FILE\n"
-          "                 [--split SPLIT] [--seed N | --inputs PATTERN]\n\n"
-          "Runs function NAME of FILE on the CPU and prints its results. Under mpirun\n"
-          "every rank runs it on its own inputs and the collectives go through MPI.\n\n"
+          "                 [--split SPLIT] [--seed N | --inputs PATTERN]\n"
+          "       remat-run FILE --check-device NAME [--seed N] [--device-ulp N]\n"
+          "       remat-run FILE --device=cuda --bench N --fn NAME [--fn NAME ...]\n"
+          "       remat-run --device=cuda --device-info\n\n"
+          "Runs function NAME of FILE on the CPU (or the GPU) and prints its results. Under\n"
+          "mpirun every rank runs it on its own inputs and the collectives go through MPI.\n\n"
           "options:\n"
           "  --fn NAME            the function to run\n"
           "  --seed N             random inputs from seed N (default 0): floats uniform in\n"
@@ -76,6 +85,24 @@ static void usage(FILE *f) {
           "  --inputs PATTERN     under mpirun, '%%r' in the file name is the rank\n"
           "  --outputs PATTERN    likewise; without '%%r' only rank 0 writes\n"
           "  --quiet              print only mismatches and the final line\n"
+          "  --device=cpu|cuda    where --fn runs (default cpu); cuda: kernels and\n"
+          "                       reductions as PTX through the CUDA driver, rt.matmul\n"
+          "                       through cuBLAS, other ops on the host (docs/design.md,\n"
+          "                       \"CUDA backend\")\n"
+          "  --check-device NAME  run NAME (or NAME_fwd then NAME_bwd) on the GPU and\n"
+          "                       recompute every op on the CPU from the same operands:\n"
+          "                       exact ops bit-identical, libm/libdevice kernels within\n"
+          "                       --device-ulp, cuBLAS within (2Ku + 2u_out) sum|a||b|,\n"
+          "                       every random tensor bit-identical; exit 1 otherwise\n"
+          "  --device-ulp N       the ulp bound of kernels calling libm/libdevice functions\n"
+          "                       (default 64, at max(|x|, 1))\n"
+          "  --bench N            run each --fn N times on the GPU (after one warm-up),\n"
+          "                       interleaved, timing every launch; print a table of\n"
+          "                       device times and bandwidth\n"
+          "  --peak-gbs X         the device's peak memory bandwidth for --bench (default:\n"
+          "                       from its memory clock and bus width)\n"
+          "  --sm N               PTX target for --device=cuda (default: the device's)\n"
+          "  --device-info        describe the GPU, or fail when there is none\n"
           "  --help               this text\n");
 }
 
@@ -83,6 +110,12 @@ typedef struct options {
   const char *file, *fn, *inputs, *outputs, *split, *check_split, *check_fd, *wrt;
   const char *check_compiled, *check_sharded, *unsharded;
   const char *print;
+  const char *device, *check_device;
+  const char *fns[64];
+  int nfns, bench, sm;
+  double peak_gbs;
+  unsigned long long device_ulp;
+  bool device_info;
   unsigned long long seed;
   long long max_ulp;
   int jit_opt, repeat;
@@ -343,6 +376,180 @@ static int executor(MlirOperation m, const char *file, const options *o, rtr_com
   return 0;
 }
 
+#ifdef REMAT_HAVE_CUDA
+/* --device=cuda --fn: the function through the executor EX (one process; the inputs
+ * and outputs in the CPU's text format). */
+static int run_fn_device(MlirOperation module, const options *o, rtr_executor *ex) {
+  MlirOperation f = rtr_interp_lookup(module, o->fn);
+  if (mlirOperationIsNull(f)) {
+    fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fn, o->file);
+    return 1;
+  }
+  int nin = 0, nout = 0;
+  char *err = NULL;
+  rtr_buffer **in = o->inputs ? rtr_inputs_read(f, o->inputs, &nin, &err)
+                              : rtr_inputs_random(f, o->seed, &nin, &err);
+  if (!in) {
+    print_errors(err);
+    return 1;
+  }
+  rtr_buffer **out = NULL;
+  char xerr[512];
+  int rc = rtr_executor_run(ex, f, in, nin, NULL, &out, &nout, xerr, sizeof xerr) ? 1 : 0;
+  if (rc && xerr[0])
+    fprintf(stderr, "remat-run: error: --device=%s: %s\n", ex->device, xerr);
+  if (!rc) {
+    for (int k = 0; k < nout; k++) {
+      if (!strcmp(o->print, "full")) {
+        printf("result #%d: ", k);
+        rtr_buffer_write_text(stdout, out[k]);
+      } else if (!strcmp(o->print, "summary")) {
+        printf("result #%d: ", k);
+        rtr_buffer_write_summary(stdout, out[k]);
+        putchar('\n');
+      }
+    }
+    if (o->outputs && write_outputs(o->outputs, out, nout, NULL))
+      rc = 1;
+  }
+  rtr_buffers_free(in, nin);
+  rtr_buffers_free(out, nout);
+  return rc;
+}
+
+static double median(double *v, int n) {
+  for (int i = 1; i < n; i++) /* insertion sort: n is small */
+    for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+      double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+}
+
+static double device_ms(rtr_executor *ex) {
+  int n = 0;
+  const rtr_exec_stat *s = ex->stats(ex, &n);
+  double ms = 0;
+  for (int k = 0; k < n; k++)
+    ms += s[k].ms;
+  return ms;
+}
+
+/* --bench N: each --fn N times, interleaved, after one warm-up run each; prints the
+ * device time of each function and a table of its launches (markdown, for
+ * bench/RESULTS.md). */
+static int bench(MlirOperation module, const options *o, rtr_executor *ex) {
+  MlirOperation f[64];
+  rtr_buffer **in[64] = {NULL};
+  int nin[64] = {0}, rc = 0;
+  double *t = xcalloc((size_t)o->nfns * (size_t)o->bench + 1, sizeof *t);
+  char err[512], *ierr = NULL;
+  for (int k = 0; k < o->nfns && !rc; k++) {
+    f[k] = rtr_interp_lookup(module, o->fns[k]);
+    if (mlirOperationIsNull(f[k])) {
+      fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fns[k], o->file);
+      rc = 1;
+    } else if (!(in[k] = rtr_inputs_random(f[k], o->seed, &nin[k], &ierr))) {
+      print_errors(ierr);
+      rc = 1;
+    }
+  }
+  for (int r = -1; r < o->bench && !rc; r++)
+    for (int k = 0; k < o->nfns && !rc; k++) {
+      rtr_buffer **out = NULL;
+      int nout = 0;
+      double before = device_ms(ex);
+      if (rtr_executor_run(ex, f[k], in[k], nin[k], NULL, &out, &nout, err, sizeof err)) {
+        if (err[0])
+          fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
+        rc = 1;
+      }
+      rtr_buffers_free(out, nout);
+      if (r < 0 && k == o->nfns - 1)
+        ex->reset_stats(ex); /* the warm-up runs are not counted */
+      else if (r >= 0)
+        t[k * o->bench + r] = device_ms(ex) - before;
+    }
+  double peak = o->peak_gbs > 0 ? o->peak_gbs : rtr_cuda_peak_gbs(ex);
+  if (!rc) {
+    for (int k = 0; k < o->nfns; k++)
+      printf("bench @%s: %d runs, median device time %.4f ms\n", o->fns[k], o->bench,
+             median(t + k * o->bench, o->bench));
+    printf("\n| device function | what | launches | bytes per launch | best ms | mean ms | "
+           "GB/s (best) | of peak %.0f GB/s |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
+           peak);
+    int n = 0;
+    const rtr_exec_stat *s = ex->stats(ex, &n);
+    for (int k = 0; k < n; k++) {
+      double gbs = s[k].ms_min > 0 ? (double)s[k].bytes / (s[k].ms_min * 1e6) : 0;
+      printf("| `%s` | %s | %ld | %lld | %.4f | %.4f | %.1f | %.1f%% |\n", s[k].name,
+             s[k].what, s[k].launches, (long long)s[k].bytes, s[k].ms_min,
+             s[k].launches ? s[k].ms / (double)s[k].launches : 0, gbs,
+             peak > 0 ? 100 * gbs / peak : 0);
+    }
+  }
+  for (int k = 0; k < o->nfns; k++)
+    rtr_buffers_free(in[k], nin[k]);
+  free(t);
+  return rc;
+}
+#endif
+
+/* --device=cuda, --check-device, --bench, --device-info. */
+static int run_device(MlirContext ctx, const options *o) {
+#ifdef REMAT_HAVE_CUDA
+  char err[1024], line[512];
+  if (o->device_info) {
+    if (rtr_cuda_describe(0, line, sizeof line, err, sizeof err)) {
+      fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
+      return 1;
+    }
+    printf("%s\n", line);
+    return 0;
+  }
+  MlirModule m = parse(ctx, o->file);
+  if (mlirModuleIsNull(m))
+    return 1;
+  MlirOperation top = mlirModuleGetOperation(m);
+  rtr_cuda_options co = {0, o->sm, o->jit_opt, o->bench > 0, o->check_device != NULL};
+  rtr_executor *ex = rtr_cuda_create(top, &co, err, sizeof err);
+  rtr_compiled *c = NULL;
+  int rc = 1;
+  if (!ex)
+    fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
+  else if (o->check_device) {
+    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, err, sizeof err)))
+      fprintf(stderr, "remat-run: error: cannot compile %s for the CPU: %s\n", o->file, err);
+    else {
+      rtr_interp_options cpu = rtr_compiled_options(c);
+      rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp, stdout, o->quiet};
+      rc = rtr_check_device(top, o->check_device, ex, &cpu, &dco, err, sizeof err);
+      if (rc == 2 && err[0])
+        fprintf(stderr, "remat-run: error: --check-device: %s\n", err);
+      else if (rc == 1)
+        fprintf(stderr, "remat-run: error: --check-device: '@%s' on the GPU differs from "
+                        "the CPU\n",
+                o->check_device);
+      rc = rc ? 1 : 0;
+    }
+  } else if (o->bench)
+    rc = bench(top, o, ex);
+  else
+    rc = run_fn_device(top, o, ex);
+  rtr_compiled_destroy(c);
+  rtr_executor_destroy(ex);
+  mlirModuleDestroy(m);
+  return rc;
+#else
+  (void)ctx;
+  (void)o;
+  fprintf(stderr, "remat-run: error: --device=cuda: this remat-run was built without the "
+                  "CUDA toolkit (no cuda.h and cublas_v2.h at configure time)\n");
+  return 1;
+#endif
+}
+
 /* --check-sharded NAME on the ranks of C: the three modules are read and compiled on
  * every rank, and the ranks agree that all could before the check starts. */
 static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
@@ -450,11 +657,52 @@ int main(int argc, char **argv) {
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
     unsigned long long u;
 #define TAKES(flag) (!strcmp(a, flag) && val && (i++, true))
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    if (!strncmp(a, "--device=", 9) || TAKES("--device")) {
+      o.device = a[8] == '=' ? a + 9 : val;
+      if (strcmp(o.device, "cpu") && strcmp(o.device, "cuda")) {
+        fprintf(stderr, "remat-run: error: --device expects cpu or cuda\n");
+        return 1;
+      }
+    } else if (TAKES("--check-device"))
+      o.check_device = val;
+    else if (!strcmp(a, "--device-info"))
+      o.device_info = true;
+    else if (TAKES("--bench")) {
+      if (!parse_u64(val, &u) || u < 1 || u > 100000) {
+        fprintf(stderr, "remat-run: error: --bench expects a number of runs (1 to 100000)\n");
+        return 1;
+      }
+      o.bench = (int)u;
+    } else if (TAKES("--sm")) {
+      if (!parse_u64(val, &u) || u > 1000) {
+        fprintf(stderr, "remat-run: error: --sm expects a compute capability such as 90\n");
+        return 1;
+      }
+      o.sm = (int)u;
+    } else if (TAKES("--device-ulp")) {
+      if (!parse_u64(val, &o.device_ulp) || !o.device_ulp) {
+        fprintf(stderr, "remat-run: error: --device-ulp expects a positive integer\n");
+        return 1;
+      }
+    } else if (TAKES("--peak-gbs")) {
+      char *end;
+      o.peak_gbs = strtod(val, &end);
+      if (*end || !(o.peak_gbs > 0)) {
+        fprintf(stderr, "remat-run: error: --peak-gbs expects a bandwidth in GB/s\n");
+        return 1;
+      }
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+
       usage(stdout);
       return 0;
-    } else if (TAKES("--fn"))
-      o.fn = val;
+    } else if (TAKES("--fn")) {
+      if (o.nfns == (int)(sizeof o.fns / sizeof *o.fns)) {
+        fprintf(stderr, "remat-run: error: too many --fn\n");
+        return 1;
+      }
+      o.fn = o.fn ? o.fn : val;
+      o.fns[o.nfns++] = val;
+    }
     else if (TAKES("--seed")) {
       if (!parse_u64(val, &o.seed)) {
         fprintf(stderr, "remat-run: error: --seed expects a non-negative integer\n");
@@ -531,11 +779,35 @@ int main(int argc, char **argv) {
     }
 #undef TAKES
   }
-  int modes = !!o.fn + !!o.check_split + !!o.check_fd + !!o.check_compiled + !!o.check_sharded;
-  if (files != 1 || modes != 1) {
+  bool cuda = o.device && !strcmp(o.device, "cuda");
+  int modes = !!o.fn + !!o.check_split + !!o.check_fd + !!o.check_compiled + !!o.check_sharded +
+              !!o.check_device;
+  if (o.device_info && !cuda) {
+    fprintf(stderr, "remat-run: error: --device-info needs --device=cuda\n");
+    return 1;
+  }
+  if (o.bench && (!cuda || !o.fn || modes != 1)) {
+    fprintf(stderr, "remat-run: error: --bench needs --device=cuda and --fn NAME\n");
+    return 1;
+  }
+  if (o.nfns > 1 && !o.bench) {
+    fprintf(stderr, "remat-run: error: several --fn need --bench\n");
+    return 1;
+  }
+  if (cuda && (o.check_split || o.check_fd || o.check_compiled || o.check_sharded ||
+               o.reference)) {
+    fprintf(stderr, "remat-run: error: --device=cuda runs --fn, --check-device and --bench; "
+                    "the other checks run on the CPU\n");
+    return 1;
+  }
+  if (o.device && !cuda && (o.check_device || o.bench)) {
+    fprintf(stderr, "remat-run: error: --check-device and --bench run on --device=cuda\n");
+    return 1;
+  }
+  if (!o.device_info && (files != 1 || modes != 1)) {
     fprintf(stderr, "remat-run: error: expected one input file and one of --fn, "
                     "--check-split, --check-split-all, --check-fd, --check-compiled, "
-                    "--check-sharded (see --help)\n");
+                    "--check-sharded, --check-device (see --help)\n");
     return 1;
   }
   if (o.check_sharded && !o.unsharded) {
@@ -584,7 +856,7 @@ int main(int argc, char **argv) {
   if (mlirContextIsNull(ctx))
     fprintf(stderr, "remat-run: error: cannot load the rt dialect\n");
   else {
-    rc = run(ctx, &o, rk);
+    rc = cuda || o.check_device || o.device_info ? run_device(ctx, &o) : run(ctx, &o, rk);
     mlirContextDestroy(ctx);
   }
   if (rk)

@@ -681,3 +681,20 @@ int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_op
   *num_outputs = 0;
   return call_func(&in, func, inputs, num_inputs, outputs, num_outputs, func);
 }
+
+int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_options *opts,
+                      rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
+                      int nresults) {
+  rtr_interp_options none = {.promote_f64 = false};
+  interp in = {module, opts ? opts : &none, 0, NULL, {0}};
+  rtr_coll_local_init(&in.local);
+  in.coll = in.opts->coll ? in.opts->coll : &in.local;
+  rtr_buffer **res = (rtr_buffer **)results;
+  int done = in.opts->host_op ? in.opts->host_op(in.opts->ctx, op, args, nargs, res, nresults)
+                              : 0;
+  if (done)
+    return done < 0 ? -1 : 0;
+  if (name_is(op, "func.call"))
+    return exec_call(&in, op, args, nargs, res, nresults);
+  return exec_op(&in, op, args, nargs, res, nresults);
+}

@@ -67,6 +67,16 @@ int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_op
                   rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
                   int *num_outputs);
 
+/* Executes the single op OP of MODULE (not func.return) on ARGS into RESULTS, which the
+ * caller allocated with the op's result types (rtr_interp_buffer_for_type): as a walk
+ * with OPTS would, host_op first, a func.call through call_kernel or the interpreter.
+ * Returns 0, or -1 after emitting a diagnostic. Other executors run the ops they have no
+ * code of their own for this way (the CUDA backend's host fallbacks), and --check-device
+ * recomputes each op of a device run on the CPU with it. */
+int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_options *opts,
+                      rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
+                      int nresults);
+
 /* Frees an array of n buffers and the array. */
 void rtr_buffers_free(rtr_buffer **bufs, int n);
 

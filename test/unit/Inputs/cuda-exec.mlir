@@ -1,0 +1,64 @@
+// Inputs of cuda_exec_test.test: views, calls, lifetimes, matmuls, reductions and host
+// ops on the CUDA backend over the fake driver (the functions are not fused: their rt
+// ops run as host fallbacks, their views as aliases).
+
+// 4 allocations: %x, %cols (a strided slice is copied), %k and %dead (unused, freed at
+// once); the reshapes and the row slice alias %x.
+func.func @views(%x: tensor<4x6xf32>, %s: f32)
+    -> (tensor<6x4xf32>, tensor<2x6xf32>, tensor<4x2xf32>, tensor<2x6xf32>, f32, tensor<4x6xf32>) {
+  %r = "rt.reshape"(%x) : (tensor<4x6xf32>) -> tensor<24xf32>
+  %r2 = "rt.reshape"(%r) : (tensor<24xf32>) -> tensor<6x4xf32>
+  %rows = "rt.slice"(%x) {start = array<i64: 1, 0>, limit = array<i64: 3, 6>, stride = array<i64: 1, 1>} : (tensor<4x6xf32>) -> tensor<2x6xf32>
+  %cols = "rt.slice"(%x) {start = array<i64: 0, 1>, limit = array<i64: 4, 5>, stride = array<i64: 1, 2>} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %k = call @scale_k(%rows, %s) : (tensor<2x6xf32>, f32) -> tensor<2x6xf32>
+  %dead = call @scale_k(%rows, %s) : (tensor<2x6xf32>, f32) -> tensor<2x6xf32>
+  %s2 = arith.mulf %s, %s : f32
+  return %r2, %rows, %cols, %k, %s2, %x : tensor<6x4xf32>, tensor<2x6xf32>, tensor<4x2xf32>, tensor<2x6xf32>, f32, tensor<4x6xf32>
+}
+
+func.func private @scale_k(%a: tensor<2x6xf32>, %s: f32) -> tensor<2x6xf32> attributes {rt.kernel} {
+  %m = "rt.mul"(%a, %s) : (tensor<2x6xf32>, f32) -> tensor<2x6xf32>
+  return %m : tensor<2x6xf32>
+}
+
+// 3 allocations: %x, %n in @inner, %c. @inner returns an alias of its argument.
+func.func @calls(%x: tensor<4x6xf32>) -> (tensor<24xf32>, tensor<4x6xf32>) {
+  %a, %b = call @inner(%x) : (tensor<4x6xf32>) -> (tensor<24xf32>, tensor<4x6xf32>)
+  %c = "rt.add"(%b, %b) : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %a, %c : tensor<24xf32>, tensor<4x6xf32>
+}
+
+func.func @inner(%x: tensor<4x6xf32>) -> (tensor<24xf32>, tensor<4x6xf32>) {
+  %r = "rt.reshape"(%x) : (tensor<4x6xf32>) -> tensor<24xf32>
+  %n = "rt.neg"(%x) : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %r, %n : tensor<24xf32>, tensor<4x6xf32>
+}
+
+// cuBLAS: f32, batched f16, f64; i32 on the host; an empty sum (K = 0) is zeros; the
+// reductions run as their kernels.
+func.func @mm(%a: tensor<4x6xf32>, %b: tensor<6x3xf32>, %c: tensor<2x3x5xf16>,
+              %d: tensor<2x5x4xf16>, %e: tensor<3x3xf64>, %i: tensor<2x3xi32>,
+              %j: tensor<3x2xi32>, %z0: tensor<2x0xf32>, %z1: tensor<0x3xf32>)
+    -> (tensor<4x3xf32>, tensor<2x3x4xf16>, tensor<3x3xf64>, tensor<2x2xi32>, tensor<2x3xf32>,
+        tensor<4xf32>, tensor<3xf16>) {
+  %m1 = "rt.matmul"(%a, %b) : (tensor<4x6xf32>, tensor<6x3xf32>) -> tensor<4x3xf32>
+  %m2 = "rt.matmul"(%c, %d) : (tensor<2x3x5xf16>, tensor<2x5x4xf16>) -> tensor<2x3x4xf16>
+  %m3 = "rt.matmul"(%e, %e) : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+  %m4 = "rt.matmul"(%i, %j) : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
+  %m5 = "rt.matmul"(%z0, %z1) : (tensor<2x0xf32>, tensor<0x3xf32>) -> tensor<2x3xf32>
+  %s = "rt.sum"(%m1) {dims = array<i64: 1>} : (tensor<4x3xf32>) -> tensor<4xf32>
+  %x = "rt.amax"(%m2) {dims = array<i64: 0, 2>} : (tensor<2x3x4xf16>) -> tensor<3xf16>
+  return %m1, %m2, %m3, %m4, %m5, %s, %x : tensor<4x3xf32>, tensor<2x3x4xf16>, tensor<3x3xf64>, tensor<2x2xi32>, tensor<2x3xf32>, tensor<4xf32>, tensor<3xf16>
+}
+
+// Transposed operands (rt.matmul transpose_a / transpose_b: cuBLAS's trans flags), 2-D
+// and batched.
+func.func @mmt(%a: tensor<6x4xf32>, %b: tensor<3x6xf32>, %c: tensor<2x5x3xf32>,
+               %d: tensor<2x4x5xf32>)
+    -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x3x4xf32>) {
+  %b2 = "rt.transpose"(%b) {perm = array<i64: 1, 0>} : (tensor<3x6xf32>) -> tensor<6x3xf32>
+  %t1 = "rt.matmul"(%a, %b) {transpose_a, transpose_b} : (tensor<6x4xf32>, tensor<3x6xf32>) -> tensor<4x3xf32>
+  %t2 = "rt.matmul"(%a, %b2) {transpose_a} : (tensor<6x4xf32>, tensor<6x3xf32>) -> tensor<4x3xf32>
+  %t3 = "rt.matmul"(%c, %d) {transpose_a, transpose_b} : (tensor<2x5x3xf32>, tensor<2x4x5xf32>) -> tensor<2x3x4xf32>
+  return %t1, %t2, %t3 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x3x4xf32>
+}
