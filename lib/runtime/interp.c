@@ -627,8 +627,20 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
     int done = 0;
     void *req = NULL;
     rtr_coll_op cop;
-    if (rtr_coll_op_of(op, &cop))
+    if (rtr_coll_op_of(op, &cop)) {
       done = start_collective(in, op, &cop, ops, (int)no, res, (int)nr, &req) ? -1 : 1;
+      /* A backend may read its input until the wait; a dense copy of a view is freed
+       * below, so that collective completes now. */
+      if (done > 0 && req && ncopies > 0) {
+        char err[512];
+        void *r = req;
+        req = NULL;
+        if (in->coll->wait(in->coll, r, err, sizeof err)) {
+          rt_emit_error(op, "%s", err);
+          done = -1;
+        }
+      }
+    }
     else if (in->opts->host_op)
       done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
     if (done < 0)
