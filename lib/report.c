@@ -20,11 +20,13 @@ FILE *remat_report_open(const char *dest, int *failed) {
   return f;
 }
 
-void remat_report_close(FILE *f) {
-  if (f && f != stderr)
-    fclose(f);
-  else if (f)
-    fflush(f);
+int remat_report_close(FILE *f) {
+  if (!f)
+    return 0;
+  int failed = fflush(f) || ferror(f);
+  if (f != stderr && fclose(f))
+    failed = 1;
+  return failed ? -1 : 0;
 }
 
 char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {

@@ -19,7 +19,9 @@
  * DEST opened for appending (remat-opt truncates it once at start). On a file that cannot
  * be opened: NULL and *failed = 1. */
 FILE *remat_report_open(const char *dest, int *failed);
-void remat_report_close(FILE *f);
+/* Flushes F and closes it (not stderr). -1 when a write failed (a full disk): the pass
+ * reports an error then, as output that is lost must not look like success. */
+int remat_report_close(FILE *f);
 
 /* "file:line:col" of LOC (through name, call-site and fused locations), or "?" when it
  * has none. Returns buf. */

@@ -1168,8 +1168,15 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
         break;
       }
     }
-  remat_report_close(rep);
-  remat_report_close(dump);
+  if (remat_report_close(rep)) {
+    rt_emit_error(module, "--remat-checkpoint: cannot write the report to '%s'", p->report);
+    mlirExternalPassSignalFailure(pass);
+  }
+  if (remat_report_close(dump)) {
+    rt_emit_error(module, "--remat-checkpoint: cannot write the budget-dump file '%s'",
+                  p->dump);
+    mlirExternalPassSignalFailure(pass);
+  }
 }
 
 static const char contract[] =

@@ -933,14 +933,18 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     rt_emit_error(module, "--remat-mincut: cannot write '%s'", bad);
     failed = 1;
   }
-  if (dump && fclose(dump)) {
+  /* fflush, then ferror, then fclose always: a full disk shows at any of them */
+  if (dump && ((fflush(dump) != 0) | (ferror(dump) != 0) | (fclose(dump) != 0))) {
     rt_emit_error(module, "--remat-mincut: cannot write the dump-network file '%s'",
                   p->opts.dump_network);
     failed = 1;
   }
+  if (remat_report_close(rep)) {
+    rt_emit_error(module, "--remat-mincut: cannot write the report to '%s'", p->opts.report);
+    failed = 1;
+  }
   if (failed)
     mlirExternalPassSignalFailure(pass);
-  remat_report_close(rep);
   free(funcs.items);
 }
 

@@ -8,6 +8,7 @@
  * the tangents and mixes in forward values and dropout masks; it is not a true gradient
  * (the runtime checks only need the same ops computed two ways). Output: one module with
  * functions @g0 ... @g{count-1}, deterministic in --seed. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -229,9 +230,20 @@ int main(int argc, char **argv) {
   long count = 1;
   for (int i = 1; i < argc; i++) {
     char *end = NULL;
-    if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+    bool takes = !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--count");
+    if (takes && i + 1 == argc) {
+      fprintf(stderr, "remat-gen: error: '%s' needs a value\n", argv[i]);
+      return 1;
+    }
+    /* strtoull would take "-1" as 2^64-1: a sign is an error, as are empty values */
+    if (takes && (!argv[i + 1][0] || strchr(argv[i + 1], '-') || strchr(argv[i + 1], '+'))) {
+      fprintf(stderr, "remat-gen: error: '%s' expects a non-negative number\n", argv[i]);
+      return 1;
+    }
+    errno = 0;
+    if (!strcmp(argv[i], "--seed"))
       seed = strtoull(argv[++i], &end, 0);
-    else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+    else if (!strcmp(argv[i], "--count"))
       count = strtol(argv[++i], &end, 0);
     else if (!strcmp(argv[i], "--help")) {
       printf("usage: remat-gen [--seed N] [--count K]\n\n"
@@ -242,8 +254,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "remat-gen: error: unknown option '%s' (see --help)\n", argv[i]);
       return 1;
     }
-    if (end && *end) {
-      fprintf(stderr, "remat-gen: error: '%s' expects a number\n", argv[i - 1]);
+    if (end && (*end || errno)) {
+      fprintf(stderr, "remat-gen: error: '%s' expects a non-negative number\n", argv[i - 1]);
       return 1;
     }
   }
@@ -258,6 +270,10 @@ int main(int argc, char **argv) {
     g.s = seed * 0x2545F4914F6CDD1Dull + (uint64_t)k;
     rnd(&g);
     gen_function(&g, (int)k, &ops);
+  }
+  if (fflush(stdout) || ferror(stdout)) {
+    fprintf(stderr, "remat-gen: error: cannot write the output: %s\n", strerror(errno));
+    return 1;
   }
   fprintf(stderr, "remat-gen: %ld functions, %d ops\n", count, ops);
   return 0;

@@ -1,8 +1,11 @@
 /* remat-opt: parse rt IR, verify it, run remat's passes (and upstream ones) in the order
  * of the flags, print the result. Exit 1 on any error, with a located diagnostic. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -108,31 +111,102 @@ static MlirPass create_pass(const RematPassInfo *p, const char *text, const opti
   return pass;
 }
 
+/* Hands TEXT[0..n) (upstream passes, comma-separated) to MLIR's pipeline parser. */
+static int add_upstream(MlirPassManager pm, const char *text, size_t n, const char *pipe) {
+  while (n && (*text == ',' || *text == ' ' || *text == '\t'))
+    text++, n--;
+  while (n && (text[n - 1] == ',' || text[n - 1] == ' ' || text[n - 1] == '\t'))
+    n--;
+  if (!n)
+    return 0;
+  MlirLogicalResult r = mlirOpPassManagerAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                                     mlirStringRefCreate(text, n),
+                                                     write_to_file, stderr);
+  if (mlirLogicalResultIsSuccess(r))
+    return 0;
+  fprintf(stderr, "\nremat-opt: error: invalid pass pipeline '%s'\n", pipe);
+  if (strstr(pipe, "remat")) {
+    fprintf(stderr, "remat-opt: note: remat's passes in a pipeline:");
+    for (intptr_t i = 0; rematGetPassInfo(i); i++)
+      fprintf(stderr, "%s %s", i ? "," : "", rematGetPassInfo(i)->argument);
+    fprintf(stderr, "; options in braces, as remat-mincut{scalar-factor=0.1}; each is "
+                    "also a --remat-* flag\n");
+  }
+  return -1;
+}
+
+/* --pass-pipeline=PIPE. The pass manager is anchored on builtin.module, so that anchor
+ * is stripped if given. MLIR's registry does not know remat's passes (the C API cannot
+ * register them): the top-level items naming one are built here, with their options in
+ * braces, and the runs of other items between them go to MLIR's parser, in order. */
+static int add_pipeline(MlirPassManager pm, const char *pipe, const options *tool) {
+  size_t n = strlen(pipe);
+  const char *s = pipe, *end = pipe + n;
+  if (!strncmp(pipe, "builtin.module(", 15) && n > 16 && pipe[n - 1] == ')')
+    s += 15, end--;
+  const char *run = s; /* the upstream items not yet handed over */
+  while (s < end) {
+    /* one item: up to a comma outside brackets and strings */
+    const char *item = s;
+    int depth = 0;
+    for (; s < end && (depth > 0 || *s != ','); s++)
+      if (*s == '"')
+        while (s + 1 < end && *++s != '"')
+          ;
+      else if (*s == '(' || *s == '{' || *s == '[')
+        depth++;
+      else if (*s == ')' || *s == '}' || *s == ']')
+        depth--;
+    const char *item_end = s;
+    while (item < item_end && (*item == ' ' || *item == '\t'))
+      item++;
+    while (item_end > item && (item_end[-1] == ' ' || item_end[-1] == '\t'))
+      item_end--;
+    size_t len = 0;
+    while (item + len < item_end && item[len] != '{' && item[len] != '(')
+      len++;
+    char name[64];
+    const RematPassInfo *info = NULL;
+    if (len < sizeof name) {
+      memcpy(name, item, len);
+      name[len] = 0;
+      info = rematLookupPass(name);
+    }
+    if (info) {
+      const char *opts = item + len;
+      if (opts < item_end && (*opts != '{' || item_end[-1] != '}')) {
+        fprintf(stderr, "remat-opt: error: --pass-pipeline: '%.*s' takes its options in "
+                        "braces, as %s{name=value ...}\n",
+                (int)(item_end - item), item, name);
+        return -1;
+      }
+      char *text = strndup(opts < item_end ? opts + 1 : opts,
+                           opts < item_end ? (size_t)(item_end - opts - 2) : 0);
+      if (!text) {
+        fprintf(stderr, "remat-opt: error: out of memory\n");
+        return -1;
+      }
+      if (add_upstream(pm, run, (size_t)(item - run), pipe)) {
+        free(text);
+        return -1;
+      }
+      MlirPass pass = create_pass(info, text, tool);
+      free(text);
+      if (!pass.ptr)
+        return -1;
+      mlirPassManagerAddOwnedPass(pm, pass);
+      run = s < end ? s + 1 : s;
+    }
+    if (s < end)
+      s++; /* the comma */
+  }
+  return add_upstream(pm, run, (size_t)(end - run), pipe);
+}
+
 /* Adds one pipeline flag to pm. Returns 0, or -1 after printing an error. */
 static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
-  if (!strncmp(arg, "--pass-pipeline=", 16)) {
-    const char *pipe = arg + 16;
-    size_t n = strlen(pipe);
-    /* The pass manager is anchored on builtin.module: strip that anchor if given. */
-    char *inner = strdup(pipe);
-    if (!inner) {
-      fprintf(stderr, "remat-opt: error: out of memory\n");
-      return -1;
-    }
-    if (!strncmp(pipe, "builtin.module(", 15) && n > 16 && pipe[n - 1] == ')') {
-      memcpy(inner, pipe + 15, n - 16);
-      inner[n - 16] = 0;
-    }
-    MlirLogicalResult r = mlirOpPassManagerAddPipeline(
-        mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreateFromCString(inner),
-        write_to_file, stderr);
-    free(inner);
-    if (mlirLogicalResultIsFailure(r)) {
-      fprintf(stderr, "\nremat-opt: error: invalid pass pipeline '%s'\n", pipe);
-      return -1;
-    }
-    return 0;
-  }
+  if (!strncmp(arg, "--pass-pipeline=", 16))
+    return add_pipeline(pm, arg + 16, tool);
   const char *name = arg + 2, *eq = strchr(name, '=');
   char *pass_name = strndup(name, eq ? (size_t)(eq - name) : strlen(name));
   if (!pass_name) {
@@ -164,16 +238,25 @@ static FILE *sink_file(sink *s) {
   if (!s->f) {
     s->f = stdout;
     if (s->path && strcmp(s->path, "-") && !(s->f = fopen(s->path, "w"))) {
-      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing\n", s->path);
+      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing: %s\n", s->path,
+              strerror(errno));
       s->f = NULL;
     }
   }
   return s->f;
 }
 
+/* Every write is checked (a full disk, a closed pipe): losing output is an error. */
 static int sink_close(sink *s) {
-  if (s->f && s->f != stdout && fclose(s->f)) {
-    fprintf(stderr, "remat-opt: error: cannot write '%s'\n", s->path);
+  if (!s->f)
+    return 0;
+  int failed = fflush(s->f) != 0 || ferror(s->f);
+  int err = errno;
+  if (s->f != stdout && fclose(s->f) && !failed)
+    failed = 1, err = errno;
+  if (failed) {
+    fprintf(stderr, "remat-opt: error: cannot write the output to '%s': %s\n",
+            s->f == stdout ? "<stdout>" : s->path, strerror(err));
     return 1;
   }
   return 0;
@@ -291,6 +374,12 @@ static int run_parts(MlirContext ctx, const options *o, int argc, char **argv, s
   if (!input)
     return 1;
   const char *name = strcmp(o->input, "-") ? o->input : "<stdin>";
+  /* The nesting limit on the whole input, before MLIR's parser sees any part of it. */
+  if (mlirLogicalResultIsFailure(rematCheckNesting(ctx, mlirStringRefCreateFromCString(input),
+                                                   mlirStringRefCreateFromCString(name)))) {
+    free(input);
+    return 1;
+  }
   diag_log log = {NULL, 0, 0};
   MlirDiagnosticHandlerID handler = 0;
   if (o->verify_diagnostics)
@@ -332,13 +421,47 @@ static int run(MlirContext ctx, const options *o, int argc, char **argv) {
   if (o->split_input || o->verify_diagnostics)
     rc = run_parts(ctx, o, argc, argv, &out);
   else {
-    MlirModule module =
-        mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
+    MlirModule module = rematParseFile(ctx, o->input); /* nesting checked first */
     rc = mlirModuleIsNull(module) ? 1 : process(ctx, module, o, argc, argv, &out);
     if (!mlirModuleIsNull(module))
       mlirModuleDestroy(module);
   }
   return sink_close(&out) ? 1 : rc;
+}
+
+/* Whether paths A and B name one existing file. */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The input and output files make sense together: stdin is not a terminal or empty when
+ * no input file is named, and no output overwrites the input. 0, or -1 after an error. */
+static int check_files(const options *o, bool input_named) {
+  if (!input_named) {
+    if (isatty(STDIN_FILENO)) {
+      fprintf(stderr, "remat-opt: error: no input file (stdin is a terminal; name a file, "
+                      "or '-' to type the input)\n");
+      return -1;
+    }
+    int c = getc(stdin);
+    if (c == EOF) {
+      fprintf(stderr, "remat-opt: error: no input file, and stdin is empty\n");
+      return -1;
+    }
+    ungetc(c, stdin);
+  }
+  bool from_file = strcmp(o->input, "-");
+  const char *outs[] = {o->output, o->report, o->dot, o->timeline};
+  const char *what[] = {"-o", "--report", "--remat-dot", "--remat-timeline"};
+  for (int k = 0; k < 4; k++)
+    if (from_file && outs[k] && strcmp(outs[k], "-") && same_file(o->input, outs[k])) {
+      fprintf(stderr, "remat-opt: error: %s '%s' names the input file; refusing to overwrite "
+                      "it\n",
+              what[k], outs[k]);
+      return -1;
+    }
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -350,8 +473,13 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       return 0;
-    } else if (!strcmp(a, "-o") && i + 1 < argc)
+    } else if (!strcmp(a, "-o")) {
+      if (i + 1 == argc || !argv[i + 1][0]) {
+        fprintf(stderr, "remat-opt: error: -o needs a file name\n");
+        return 1;
+      }
       o.output = argv[++i];
+    }
     else if (!strcmp(a, "--print-ir-after-all"))
       o.ir_after_all = true;
     else if (!strcmp(a, "--print-debuginfo"))
@@ -367,16 +495,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--remat-report")) {
       if (!o.report)
         o.report = "-";
-    } else if (!strncmp(a, "--report=", 9) && a[9]) {
+    } else if (!strncmp(a, "--report=", 9) && a[9])
       o.report = a + 9;
-      /* Passes append to the file: start it empty, and fail early if it cannot be written. */
-      FILE *f = fopen(o.report, "w");
-      if (!f) {
-        fprintf(stderr, "remat-opt: error: cannot open '%s' for writing\n", o.report);
-        return 1;
-      }
-      fclose(f);
-    }
     else if (!strncmp(a, "--remat-dot=", 12) || !strncmp(a, "--remat-timeline=", 17)) {
       const char *file = strchr(a, '=') + 1;
       if (!*file) {
@@ -387,7 +507,8 @@ int main(int argc, char **argv) {
         o.dot = file;
       else
         o.timeline = file;
-    } else if (!strcmp(a, "--remat-mincut") || !strncmp(a, "--remat-mincut=", 15))
+    } else if (!strcmp(a, "--remat-mincut") || !strncmp(a, "--remat-mincut=", 15) ||
+               (!strncmp(a, "--pass-pipeline=", 16) && strstr(a, "remat-mincut")))
       draws = true;
     else if (!strncmp(a, "--remat-", 8) || !strncmp(a, "--pass-pipeline=", 16))
       continue; /* pipeline flags: added in order once the context exists */
@@ -407,6 +528,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-opt: error: --remat-%s draws what --remat-mincut decides: add "
                     "--remat-mincut\n", o.dot ? "dot" : "timeline");
     return 1;
+  }
+  if (check_files(&o, inputs == 1))
+    return 1;
+  if (o.report && strcmp(o.report, "-")) {
+    /* Passes append to the file: start it empty, and fail early if it cannot be written. */
+    FILE *f = fopen(o.report, "w");
+    if (!f || fclose(f)) {
+      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing: %s\n", o.report,
+              strerror(errno));
+      return 1;
+    }
   }
   mlirRegisterAllPasses(); /* upstream passes for --pass-pipeline */
   MlirContext ctx = rematContextCreate(stderr, NULL);

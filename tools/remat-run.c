@@ -3,6 +3,7 @@
  * compiled code against the reference interpreter, the GPU against the CPU. Exit 0 on
  * success, 1 on any error or mismatch. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,15 +123,18 @@ typedef struct options {
   int jit_jobs; /* 0: one per core */
   double atol, rtol;
   bool reference, quiet, split_all;
+  bool fd_tol, print_set, max_ulp_set, jit_opt_set; /* given on the command line */
 } options;
 
-/* Prints the lines of a library's error message (remat_error_add) and frees it. */
+/* Prints the lines of a library's error message (remat_error_add) and frees it. A line that
+ * is already a located diagnostic ("FILE:LINE:COL: error: ...", the --inputs reader's)
+ * is printed as it is; the others get the tool's prefix. */
 static void print_errors(char *err) {
   for (char *line = err, *next; line && *line; line = next) {
     next = strchr(line, '\n');
     if (next)
       *next++ = 0;
-    fprintf(stderr, "remat-run: error: %s\n", line);
+    fprintf(stderr, "%s%s\n", strstr(line, ": error: ") ? "" : "remat-run: error: ", line);
   }
   free(err);
 }
@@ -142,10 +146,12 @@ static MlirModule parse(MlirContext ctx, const char *path) {
     return (MlirModule){NULL};
   }
   fclose(f);
-  MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
+  MlirModule m = rematParseFile(ctx, path);
   if (mlirModuleIsNull(m))
     return m;
-  if (mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(m)))) {
+  /* rtr_check_sizes: every tensor within the runtime's limit before anything is allocated */
+  if (mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(m))) ||
+      rtr_check_sizes(mlirModuleGetOperation(m))) {
     mlirModuleDestroy(m);
     return (MlirModule){NULL};
   }
@@ -167,7 +173,10 @@ static int write_outputs(const char *pattern, rtr_buffer *const *out, int nout, 
   } else {
     for (int k = 0; k < nout; k++)
       rtr_buffer_write_text(w, out[k]);
-    if (fclose(w)) {
+    int bad = fflush(w) != 0; /* every write checked: a full disk shows at any of these */
+    bad |= ferror(w) != 0;
+    bad |= fclose(w) != 0;
+    if (bad) {
       fprintf(stderr, "remat-run: error: cannot write '%s'\n", path);
       rc = 1;
     }
@@ -344,13 +353,14 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
   return 0;
 }
 
-/* "0,2,3" -> ints; -1 on a malformed list. */
+/* "0,2,3" -> ints; -1 on a malformed list (negative numbers included). */
 static int parse_list(const char *s, int *out, int cap) {
   int n = 0;
   while (*s && n < cap) {
     char *end;
+    errno = 0;
     long v = strtol(s, &end, 10);
-    if (end == s || (*end && *end != ','))
+    if (end == s || (*end && *end != ',') || *s == '-' || *s == '+' || errno || v > INT_MAX)
       return -1;
     out[n++] = (int)v;
     s = *end ? end + 1 : end;
@@ -735,6 +745,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       o.jit_opt = atoi(val);
+      o.jit_opt_set = true;
     } else if (TAKES("-j")) {
       if (!parse_u64(val, &u) || u < 1 || u > 1024) {
         fprintf(stderr, "remat-run: error: -j expects a number of threads from 1 to 1024\n");
@@ -751,11 +762,13 @@ int main(int argc, char **argv) {
         return 1;
       }
       o.max_ulp = (long long)u;
+      o.max_ulp_set = true;
     } else if (TAKES("--fd-tol")) {
       if (sscanf(val, "%lf,%lf", &o.atol, &o.rtol) != 2 || !(o.atol >= 0) || !(o.rtol >= 0)) {
         fprintf(stderr, "remat-run: error: --fd-tol expects ATOL,RTOL\n");
         return 1;
       }
+      o.fd_tol = true;
     } else if (!strcmp(a, "--reference"))
       o.reference = true;
     else if (!strcmp(a, "--check-compiled-all"))
@@ -766,6 +779,7 @@ int main(int argc, char **argv) {
       o.quiet = true;
     else if (!strncmp(a, "--print=", 8)) {
       o.print = a + 8;
+      o.print_set = true;
       if (strcmp(o.print, "summary") && strcmp(o.print, "full") && strcmp(o.print, "none")) {
         fprintf(stderr, "remat-run: error: --print expects summary, full or none\n");
         return 1;
@@ -818,6 +832,22 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-run: error: --check-split needs --split FILE\n");
     return 1;
   }
+  /* Options that do not apply to the mode are errors, not silently ignored. */
+  const char *stray = o.split && !o.check_split && !o.check_sharded ? "--split"
+                      : o.wrt && !o.check_fd             ? "--wrt"
+                      : o.fd_tol && !o.check_fd          ? "--fd-tol"
+                      : o.outputs && !o.fn               ? "--outputs"
+                      : o.print_set && !o.fn             ? "--print"
+                      : o.max_ulp_set && !o.check_split && !o.check_sharded ? "--max-ulp"
+                      : o.unsharded && !o.check_sharded  ? "--unsharded"
+                      : o.jit_opt_set && o.reference     ? "--jit-opt"
+                                                         : NULL;
+  if (stray) {
+    fprintf(stderr, "remat-run: error: %s does not apply to %s (see --help)\n", stray,
+            o.fn ? "--fn" : o.check_split ? "--check-split" : o.check_fd ? "--check-fd"
+            : o.check_sharded ? "--check-sharded" : o.reference ? "--reference" : "--check-compiled");
+    return 1;
+  }
   /* Real ranks when an MPI launcher started this process; otherwise collectives are
    * simulated in this one process. */
   rtr_coll *rk = NULL;
@@ -861,5 +891,9 @@ int main(int argc, char **argv) {
   }
   if (rk)
     rk->destroy(rk);
+  if (fflush(stdout) || ferror(stdout)) {
+    fprintf(stderr, "remat-run: error: cannot write the output: %s\n", strerror(errno));
+    rc = 1;
+  }
   return rc;
 }

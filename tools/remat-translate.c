@@ -1,9 +1,11 @@
 /* remat-translate: lower the rt.kernel functions (and the reductions of host functions)
  * of a module to LLVM IR or PTX, and optionally write a manifest for a runtime. Exit 1 on
  * any error, with a located diagnostic for errors in the IR. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
@@ -39,16 +41,27 @@ typedef struct options {
   RematTranslateOptions cg;
 } options;
 
+/* Whether paths A and B name one existing file. */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static int parse_args(int argc, char **argv, options *o) {
   int inputs = 0;
+  bool sm_given = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       exit(0);
-    } else if (!strcmp(a, "-o") && i + 1 < argc)
+    } else if (!strcmp(a, "-o")) {
+      if (i + 1 == argc || !argv[i + 1][0]) {
+        fprintf(stderr, "remat-translate: error: -o needs a file name\n");
+        return -1;
+      }
       o->output = argv[++i];
-    else if (!strncmp(a, "--emit=", 7)) {
+    } else if (!strncmp(a, "--emit=", 7)) {
       if (strcmp(a + 7, "llvm") && strcmp(a + 7, "ptx")) {
         fprintf(stderr, "remat-translate: error: invalid --emit value '%s' (expected llvm "
                         "or ptx)\n", a + 7);
@@ -93,6 +106,7 @@ static int parse_args(int argc, char **argv, options *o) {
         return -1;
       }
       o->cg.sm = (int)sm;
+      sm_given = true;
     } else if (a[0] == '-' && a[1] != 0) {
       fprintf(stderr, "remat-translate: error: unknown option '%s' (see --help)\n", a);
       return -1;
@@ -116,6 +130,19 @@ static int parse_args(int argc, char **argv, options *o) {
     fprintf(stderr, "remat-translate: error: --emit=ptx needs --target=nvptx64\n");
     return -1;
   }
+  if (sm_given && o->cg.target != REMAT_TRANSLATE_NVPTX64) {
+    fprintf(stderr, "remat-translate: error: --sm applies only to --target=nvptx64\n");
+    return -1;
+  }
+  const char *outs[] = {o->output, o->manifest};
+  for (int k = 0; k < 2; k++)
+    if (strcmp(o->input, "-") && outs[k] && strcmp(outs[k], "-") &&
+        same_file(o->input, outs[k])) {
+      fprintf(stderr, "remat-translate: error: %s '%s' names the input file; refusing to "
+                      "overwrite it\n",
+              k ? "--manifest" : "-o", outs[k]);
+      return -1;
+    }
   return 0;
 }
 
@@ -126,15 +153,20 @@ static int write_text(const char *path, const char *text) {
     return 1;
   }
   fputs(text, f);
-  if (f != stdout && fclose(f)) {
-    fprintf(stderr, "remat-translate: error: cannot write '%s'\n", path);
+  /* Every write is checked: a full disk must not look like success. */
+  int failed = fflush(f) || ferror(f);
+  if (f != stdout && fclose(f))
+    failed = 1;
+  if (failed) {
+    fprintf(stderr, "remat-translate: error: cannot write '%s': %s\n",
+            f == stdout ? "<stdout>" : path, strerror(errno));
     return 1;
   }
   return 0;
 }
 
 static int translate(MlirContext ctx, const options *o) {
-  MlirModule module = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(o->input));
+  MlirModule module = rematParseFile(ctx, o->input);
   if (mlirModuleIsNull(module))
     return 1;
   char err[512], *manifest = NULL;

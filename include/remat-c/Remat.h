@@ -88,6 +88,26 @@ REMAT_API bool rematLocationGetFileLineCol(MlirLocation loc, MlirStringRef *file
  * The caller destroys it with mlirContextDestroy. */
 REMAT_API MlirContext rematContextCreate(FILE *diagnostics, int *errors);
 
+/* ---- reading untrusted text --------------------------------------------------------- */
+
+/* The deepest nesting rematCheckNesting accepts. MLIR's parser, printer and verifier
+ * recurse once per level, so deeper text could overflow the stack. */
+#define REMAT_MAX_NESTING 256
+
+/* Checks, without parsing, that SOURCE nests no deeper than REMAT_MAX_NESTING levels:
+ * open brackets ( [ { <, chains of expression operators (affine `a + b + c`, `- - x`)
+ * and references to attribute or type aliases (a reference weighs its definition's
+ * depth). On deeper text emits "NAME:LINE:COL: error: nesting deeper than ..." at the
+ * first place past the limit and fails. Linear in the length of SOURCE. */
+REMAT_API MlirLogicalResult rematCheckNesting(MlirContext ctx, MlirStringRef source,
+                                              MlirStringRef name);
+
+/* Reads the file PATH ("-": stdin, whose locations are then named "-"), checks it with
+ * rematCheckNesting, and parses it as mlirModuleCreateParseFromFile does. Errors (a file
+ * that cannot be read, nesting, syntax) are emitted as diagnostics; returns a null module
+ * then. */
+REMAT_API MlirModule rematParseFile(MlirContext ctx, const char *path);
+
 /* ---- passes and their options ------------------------------------------------------- */
 
 typedef enum RematOptionType {

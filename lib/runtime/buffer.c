@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "half.h"
+#include "rt.h"
 #include "mlir-c/BuiltinTypes.h"
 
 static const struct {
@@ -47,9 +48,20 @@ bool rtr_elem_from_type(MlirType t, rtr_elem *out) {
   return true;
 }
 
+int64_t rtr_buffer_bytes(rtr_elem elem, int rank, const int64_t *dims) {
+  int64_t bytes = (int64_t)rtr_elem_size(elem);
+  for (int k = 0; k < rank; k++)
+    if (dims[k] < 0 || __builtin_mul_overflow(bytes, dims[k], &bytes))
+      return -1;
+  return bytes > RTR_MAX_BUFFER_BYTES ? -1 : bytes;
+}
+
 rtr_buffer *rtr_buffer_new(rtr_elem elem, bool is_scalar, int rank, const int64_t *dims) {
   if (rank < 0 || rank > RT_MAX_RANK)
     remat_fatal("rank %d out of range", rank);
+  int64_t bytes = rtr_buffer_bytes(elem, rank, dims);
+  if (bytes < 0)
+    return NULL;
   rtr_buffer *b = xcalloc(1, sizeof *b);
   b->elem = elem;
   b->is_scalar = is_scalar;
@@ -59,28 +71,66 @@ rtr_buffer *rtr_buffer_new(rtr_elem elem, bool is_scalar, int rank, const int64_
     b->dims[k] = dims[k];
     b->numel *= dims[k];
   }
-  b->data = xcalloc((size_t)b->numel, rtr_elem_size(elem));
+  /* Sized by the program, not by remat: running out of memory is the user's error
+   * (reported by the caller), so this is calloc, not xcalloc. */
+  b->data = calloc(bytes ? (size_t)bytes : 1, 1);
+  if (!b->data) {
+    free(b);
+    return NULL;
+  }
   return b;
 }
 
-rtr_buffer *rtr_buffer_for_type(MlirType type) {
-  rtr_elem e;
+bool rtr_buffer_describe(MlirType type, rtr_buffer *d) {
+  *d = (rtr_buffer){.numel = 1};
   if (mlirTypeIsARankedTensor(type) && mlirShapedTypeHasStaticShape(type)) {
     intptr_t rank = mlirShapedTypeGetRank(type);
-    int64_t dims[RT_MAX_RANK];
-    if (rank > RT_MAX_RANK || !rtr_elem_from_type(mlirShapedTypeGetElementType(type), &e))
-      return NULL;
-    for (intptr_t k = 0; k < rank; k++)
-      dims[k] = mlirShapedTypeGetDimSize(type, k);
-    return rtr_buffer_new(e, false, (int)rank, dims);
+    if (rank > RT_MAX_RANK || !rtr_elem_from_type(mlirShapedTypeGetElementType(type), &d->elem))
+      return false;
+    d->rank = (int)rank;
+    for (intptr_t k = 0; k < rank; k++) {
+      d->dims[k] = mlirShapedTypeGetDimSize(type, k);
+      if (__builtin_mul_overflow(d->numel, d->dims[k], &d->numel))
+        return false;
+    }
+    return true;
   }
-  if (!rtr_elem_from_type(type, &e))
+  d->is_scalar = true;
+  return rtr_elem_from_type(type, &d->elem);
+}
+
+rtr_buffer *rtr_buffer_for_type(MlirType type) {
+  rtr_buffer d;
+  if (!rtr_buffer_describe(type, &d))
     return NULL;
-  return rtr_buffer_new(e, true, 0, NULL);
+  return rtr_buffer_new(d.elem, d.is_scalar, d.rank, d.dims);
+}
+
+const char *rtr_buffer_type_problem(MlirType type, char *buf, size_t cap) {
+  char tb[128];
+  rtr_buffer d;
+  if (!rtr_buffer_describe(type, &d)) {
+    snprintf(buf, cap, "'%s' is a type the runtime does not support",
+             rt_type_str(type, tb, sizeof tb));
+    return buf;
+  }
+  if (rtr_buffer_bytes(d.elem, d.rank, d.dims) < 0) {
+    /* numel fits in int64 (describe checked it); the bytes may not */
+    snprintf(buf, cap, "'%s' holds %lld elements of %zu bytes, more than remat-run's limit "
+                       "of %lld bytes per tensor",
+             rt_type_str(type, tb, sizeof tb), (long long)d.numel, rtr_elem_size(d.elem),
+             (long long)RTR_MAX_BUFFER_BYTES);
+    return buf;
+  }
+  snprintf(buf, cap, "out of memory for '%s' (%lld bytes)", rt_type_str(type, tb, sizeof tb),
+           (long long)rtr_buffer_bytes(d.elem, d.rank, d.dims));
+  return buf;
 }
 
 rtr_buffer *rtr_buffer_clone(const rtr_buffer *b) {
   rtr_buffer *c = rtr_buffer_new(b->elem, b->is_scalar, b->rank, b->dims);
+  if (!c)
+    return NULL;
   size_t es = rtr_elem_size(b->elem);
   if (b->view_map)
     for (int64_t i = 0; i < b->numel; i++)

@@ -5,8 +5,12 @@
  * uint16_t bit patterns, i1 as one byte holding 0 or 1.
  *
  * Ownership: rtr_buffer_new/clone return a buffer owned by the caller, released with
- * rtr_buffer_free (NULL is fine). Nothing else allocates or frees. Allocation failure
- * aborts (it is not a user error). */
+ * rtr_buffer_free (NULL is fine). Nothing else allocates or frees.
+ *
+ * Sizes: the program, not remat, decides how big a buffer is, so a buffer above
+ * RTR_MAX_BUFFER_BYTES, or one the system cannot allocate, is the user's error: the
+ * constructors return NULL and the caller reports it at the op (docs/design.md, "Hostile
+ * input"). Only the buffer struct itself is allocated with xcalloc. */
 #ifndef REMAT_RUNTIME_BUFFER_H
 #define REMAT_RUNTIME_BUFFER_H
 
@@ -46,11 +50,24 @@ bool rtr_elem_is_float(rtr_elem e);
 /* The element type of an MLIR element type; false for anything else (index maps to i64). */
 bool rtr_elem_from_type(MlirType elem, rtr_elem *out);
 
-/* A zero-filled buffer. */
+/* The most bytes one buffer may hold: 4 GiB. remat-run checks every tensor of a module
+ * against it before it allocates anything (rtr_check_sizes). */
+#define RTR_MAX_BUFFER_BYTES ((int64_t)1 << 32)
+
+/* Bytes of the data of a buffer of this shape, or -1 above RTR_MAX_BUFFER_BYTES. */
+int64_t rtr_buffer_bytes(rtr_elem elem, int rank, const int64_t *dims);
+/* A zero-filled buffer; NULL above RTR_MAX_BUFFER_BYTES or when memory runs out. */
 rtr_buffer *rtr_buffer_new(rtr_elem elem, bool is_scalar, int rank, const int64_t *dims);
-/* The buffer described by an MLIR type (static tensor or scalar); NULL for another type. */
+/* The buffer described by an MLIR type (static tensor or scalar); NULL for another type,
+ * and as rtr_buffer_new. */
 rtr_buffer *rtr_buffer_for_type(MlirType type);
-/* A copy with data of its own (a view is made dense). */
+/* Fills *d with TYPE's element type, shape and numel, without data (d->data = NULL), to
+ * compare types before allocating; false for a type the runtime does not support. */
+bool rtr_buffer_describe(MlirType type, rtr_buffer *d);
+/* Why rtr_buffer_for_type(TYPE) returned NULL, as a message in buf (returned): a type the
+ * runtime does not support, a tensor above the limit, or no memory. */
+const char *rtr_buffer_type_problem(MlirType type, char *buf, size_t cap);
+/* A copy with data of its own (a view is made dense); NULL when memory runs out. */
 rtr_buffer *rtr_buffer_clone(const rtr_buffer *b);
 /* The same elements under another shape of the same element count, without a copy: the
  * result borrows b's data (b must outlive it; freeing the alias leaves the data). */

@@ -123,7 +123,11 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *res, int nres)
       t->cap = t->cap ? 2 * t->cap : 8;
       t->bufs = xrealloc(t->bufs, (size_t)t->cap, sizeof *t->bufs);
     }
-    t->bufs[t->n++] = rtr_buffer_clone(res[0]);
+    if (!(t->bufs[t->n] = rtr_buffer_clone(res[0])))
+      /* the backward's copy then finds no match: the check fails, with this reason */
+      fprintf(stderr, "remat-run: error: out of memory recording a random tensor\n");
+    else
+      t->n++;
     return;
   }
   for (int k = 0; k < t->n; k++) {
@@ -375,6 +379,11 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   for (int k = 0; k < nin; k++) {
     P[k] = rtr_interp_buffer_for_type(
         mlirValueGetType(mlirBlockGetArgument(rt_func_entry_block(f), k)), true);
+    if (!P[k]) {
+      fprintf(stderr, "remat-run: error: out of memory for the f64 copy of argument #%d\n",
+              k);
+      goto out;
+    }
     rtr_convert(P[k], in[k], false);
   }
   ref.promote_f64 = true;

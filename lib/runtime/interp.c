@@ -109,6 +109,39 @@ rtr_buffer *rtr_interp_buffer_for_type(MlirType type, bool promote_f64) {
   return b;
 }
 
+/* Emits the size error of one value of type T at LOC; 1 if it was too big, else 0. */
+static int check_size(MlirType t, MlirLocation loc, const char *what, intptr_t k) {
+  rtr_buffer d;
+  if (!rtr_buffer_describe(t, &d) || rtr_buffer_bytes(d.elem, d.rank, d.dims) >= 0)
+    return 0; /* unsupported types are reported where they are run */
+  char msg[320];
+  rt_emit_error_at(loc, "%s #%ld: %s", what, (long)k,
+                   rtr_buffer_type_problem(t, msg, sizeof msg));
+  return 1;
+}
+
+int rtr_check_sizes(MlirOperation module) {
+  int bad = 0;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    MlirBlock entry = rt_func_entry_block(f);
+    if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func") ||
+        mlirBlockIsNull(entry))
+      continue;
+    for (intptr_t k = 0; k < mlirBlockGetNumArguments(entry); k++) {
+      MlirValue a = mlirBlockGetArgument(entry, k);
+      bad += check_size(mlirValueGetType(a), mlirValueGetLocation(a), "argument", k);
+    }
+    for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op))
+      for (intptr_t k = 0; k < mlirOperationGetNumResults(op); k++)
+        bad += check_size(mlirValueGetType(mlirOperationGetResult(op, k)),
+                          mlirOperationGetLocation(op), "result", k);
+  }
+  return bad ? -1 : 0;
+}
+
 static bool name_is(MlirOperation op, const char *name) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
@@ -272,6 +305,13 @@ static int exec_compare(rt_op_id id, rtr_buffer *const *args, int nargs, rtr_buf
 }
 
 /* An rt op: generated cases from the op table (rt_ops.def), then the others. */
+/* rtr_matmul allocates temporaries as big as its operands: the program sized them, so
+ * failing is an error at the op (runtime/buffer.h), not an abort. */
+static int temporaries_failed(MlirOperation op) {
+  rt_emit_error(op, "out of memory for the temporaries of this op");
+  return -1;
+}
+
 static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const *args,
                    int nargs, rtr_buffer **res, int nres) {
   int64_t a64[RT_MAX_RANK], b64[RT_MAX_RANK];
@@ -326,9 +366,10 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
     return 0;
   }
   case RT_OP_MATMUL:
-    rtr_matmul(res[0], args[0], args[1], in->opts->matmul_block,
-               !mlirAttributeIsNull(attr(op, "transpose_a")),
-               !mlirAttributeIsNull(attr(op, "transpose_b")));
+    if (rtr_matmul(res[0], args[0], args[1], in->opts->matmul_block,
+                   !mlirAttributeIsNull(attr(op, "transpose_a")),
+                   !mlirAttributeIsNull(attr(op, "transpose_b"))))
+      return temporaries_failed(op);
     return 0;
   case RT_OP_UNIFORM_PHILOX: {
     double lo = 0, hi = 1;
@@ -452,22 +493,22 @@ static int check_args(interp *in, MlirOperation func, rtr_buffer *const *args, i
   }
   for (int k = 0; k < nargs; k++) {
     MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, k));
-    rtr_buffer *expect = rtr_interp_buffer_for_type(t, in->opts->promote_f64);
+    rtr_buffer expect; /* the type only: nothing is allocated to compare */
     char a[128], b[128];
-    if (!expect) {
+    if (!rtr_buffer_describe(t, &expect)) {
       rt_emit_error(at, "argument #%d of '@%.*s' has a type the runtime does not support: "
                         "'%s'",
                     k, (int)fname.length, fname.data, rt_type_str(t, a, sizeof a));
       return -1;
     }
-    bool ok = rtr_buffer_same_type(expect, args[k]);
-    if (!ok)
+    if (in->opts->promote_f64 && rtr_elem_is_float(expect.elem))
+      expect.elem = RTR_F64;
+    if (!rtr_buffer_same_type(&expect, args[k])) {
       rt_emit_error(at, "argument #%d of '@%.*s' must be '%s', got '%s'", k,
-                    (int)fname.length, fname.data, rtr_buffer_type_str(expect, a, sizeof a),
+                    (int)fname.length, fname.data, rtr_buffer_type_str(&expect, a, sizeof a),
                     rtr_buffer_type_str(args[k], b, sizeof b));
-    rtr_buffer_free(expect);
-    if (!ok)
       return -1;
+    }
   }
   return 0;
 }
@@ -477,12 +518,22 @@ static int check_args(interp *in, MlirOperation func, rtr_buffer *const *args, i
  * the copy, so the same semantics). */
 static rtr_buffer *make_view(interp *in, MlirOperation op, const rtr_buffer *src) {
   const rtr_buffer *base = src->view_map ? src->view_src : src;
+  remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  /* The index maps are i64 per element: 8 bytes where the tensor may have 1, so they can
+   * pass the size limit (or the memory) that the tensor itself fits. */
   rtr_buffer *idx = rtr_buffer_new(RTR_I64, false, src->rank, src->dims);
+  rtr_buffer *out = idx ? rtr_buffer_new(RTR_I64, false, s.rank, s.d) : NULL;
+  rtr_buffer *view = NULL;
+  if (!out) {
+    char tb[128];
+    rt_emit_error(op, "out of memory for the index maps (8 bytes per element) of a view "
+                      "'%s'",
+                  rt_type_str(mlirValueGetType(mlirOperationGetResult(op, 0)), tb, sizeof tb));
+    rtr_buffer_free(idx);
+    return NULL;
+  }
   for (int64_t i = 0; i < src->numel; i++)
     ((int64_t *)idx->data)[i] = src->view_map ? src->view_map[i] : i;
-  remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  rtr_buffer *out = rtr_buffer_new(RTR_I64, false, s.rank, s.d);
-  rtr_buffer *view = NULL;
   if (exec_op(in, op, &idx, 1, &out, 1) == 0) {
     view = rtr_buffer_view(base, s.rank, s.d, out->data);
     out->data = NULL;
@@ -560,12 +611,19 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       break;
     if (name_is(op, "func.return")) {
       *outs = xcalloc((size_t)no + 1, sizeof **outs);
-      for (intptr_t k = 0; k < no; k++) {
+      for (intptr_t k = 0; k < no && !rc; k++) {
         if (ops[k]->view_map && in->opts->view_copies) /* a view returned is copied */
           (*in->opts->view_copies)++;
-        (*outs)[k] = rtr_buffer_clone(ops[k]);
+        if (!((*outs)[k] = rtr_buffer_clone(ops[k]))) {
+          char tb[128];
+          rt_emit_error(op, "out of memory for a copy of result #%ld ('%s')", (long)k,
+                        rtr_buffer_type_str(ops[k], tb, sizeof tb));
+          rtr_buffers_free(*outs, (int)k);
+          *outs = NULL;
+          rc = -1;
+        }
       }
-      *nouts = (int)no;
+      *nouts = rc ? 0 : (int)no;
       returned = true;
       break;
     }
@@ -594,12 +652,24 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
      * copy for this op. */
     int ncopies = 0;
     if (vid != RT_OP_MATMUL)
-      for (intptr_t k = 0; k < no; k++)
+      for (intptr_t k = 0; k < no && !rc; k++)
         if (ops[k]->view_map) {
           if (in->opts->view_copies)
             (*in->opts->view_copies)++;
-          ops[k] = copies[ncopies++] = rtr_buffer_clone(ops[k]);
+          rtr_buffer *c = rtr_buffer_clone(ops[k]);
+          if (!c) {
+            char tb[128];
+            rt_emit_error(op, "out of memory for a dense copy of operand #%ld ('%s')",
+                          (long)k, rtr_buffer_type_str(ops[k], tb, sizeof tb));
+            rc = -1;
+          } else
+            ops[k] = copies[ncopies++] = c;
         }
+    if (rc) {
+      for (int k = 0; k < ncopies; k++)
+        rtr_buffer_free(copies[k]);
+      break;
+    }
     if (rt_op_lookup(op) == RT_OP_RESHAPE && no == 1 && nr == 1 && !ops[0]->is_scalar) {
       /* A reshape is an alias of its operand's buffer: no copy (docs/design.md). */
       remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
@@ -613,17 +683,20 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, k));
       res[k] = rtr_interp_buffer_for_type(t, in->opts->promote_f64);
       if (!res[k]) {
-        char tb[128];
-        rt_emit_error(op, "result #%ld has a type the runtime does not support: '%s'",
-                      (long)k, rt_type_str(t, tb, sizeof tb));
+        char msg[320];
+        rt_emit_error(op, "result #%ld: %s", (long)k,
+                      rtr_buffer_type_problem(t, msg, sizeof msg));
         rc = -1;
         for (intptr_t j = 0; j < k; j++)
           rtr_buffer_free(res[j]);
         break;
       }
     }
-    if (rc)
+    if (rc) {
+      for (int k = 0; k < ncopies; k++)
+        rtr_buffer_free(copies[k]);
       break;
+    }
     int done = 0;
     void *req = NULL;
     rtr_coll_op cop;

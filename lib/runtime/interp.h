@@ -77,6 +77,12 @@ int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_
                       rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
                       int nresults);
 
+/* Checks every argument and op result of every function of MODULE against
+ * RTR_MAX_BUFFER_BYTES before anything runs: one located error per value above it
+ * ("result #0: 'tensor<...>' holds N elements of 4 bytes, more than remat-run's limit
+ * ..."). Returns 0, or -1 when any was too big. */
+int rtr_check_sizes(MlirOperation module);
+
 /* Frees an array of n buffers and the array. */
 void rtr_buffers_free(rtr_buffer **bufs, int n);
 

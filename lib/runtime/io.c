@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ static double random_unit(uint64_t r, rtr_elem e) {
 }
 
 rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, char **err) {
+  (void)err; /* its errors are diagnostics at the argument (see io.h) */
   MlirBlock entry = rt_func_entry_block(func);
   int n = (int)mlirBlockGetNumArguments(entry);
   rtr_buffer **bufs = xcalloc((size_t)n + 1, sizeof *bufs);
@@ -33,10 +35,10 @@ rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, ch
     MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, k));
     rtr_buffer *b = bufs[k] = rtr_buffer_for_type(t);
     if (!b) {
-      char tb[128];
-      remat_error_add(err, "argument #%d has a type the runtime does not "
-                      "support: '%s'",
-              k, rt_type_str(t, tb, sizeof tb));
+      char msg[320];
+      MlirValue arg = mlirBlockGetArgument(entry, k);
+      rt_emit_error_at(mlirValueGetLocation(arg), "argument #%d: %s", k,
+                       rtr_buffer_type_problem(t, msg, sizeof msg));
       rtr_buffers_free(bufs, k);
       return NULL;
     }
@@ -98,36 +100,65 @@ int rtr_buffer_parse_type(const char *s, rtr_elem *elem, bool *is_scalar, int *r
 typedef struct reader {
   FILE *f;
   const char *path;
-  int line;
+  int line, col;         /* of the next character */
+  int tok_line, tok_col; /* of the current token */
   char tok[256];
-  char **err;
+  char **err; /* remat_error_add */
 } reader;
+
+static int read_char(reader *r) {
+  int c = fgetc(r->f);
+  if (c == '\n')
+    r->line++, r->col = 1;
+  else if (c != EOF)
+    r->col++;
+  return c;
+}
 
 /* Next white-space separated token (comments skipped); false at the end of the file. */
 static bool next_token(reader *r) {
   int c;
   size_t n = 0;
   for (;;) {
-    c = fgetc(r->f);
+    c = read_char(r);
     if (c == '#')
       while (c != '\n' && c != EOF)
-        c = fgetc(r->f);
-    if (c == '\n')
-      r->line++;
+        c = read_char(r);
     if (c == EOF)
       return false;
     if (!isspace(c))
       break;
   }
+  r->tok_line = r->line;
+  r->tok_col = r->col - 1;
   while (c != EOF && !isspace(c) && c != '#') {
     if (n + 1 < sizeof r->tok)
       r->tok[n++] = (char)c;
-    c = fgetc(r->f);
+    c = fgetc(r->f); /* the column of what follows a token is not needed */
+    r->col++;
   }
   if (c != EOF)
-    ungetc(c, r->f);
+    ungetc(c, r->f), r->col--;
   r->tok[n] = 0;
   return true;
+}
+
+/* Adds "PATH:LINE:COL: error: ..." at the current token (or at the end of the file) to
+ * *r->err: a located line, which the tool prints as it is. */
+static void __attribute__((format(printf, 2, 3))) read_error(const reader *r, const char *fmt,
+                                                             ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = xmalloc(n < 0 ? 1 : (size_t)n + 1);
+  msg[0] = 0;
+  va_start(ap, fmt);
+  if (n >= 0)
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  remat_error_add(r->err, "%s:%d:%d: error: %s", r->path, r->tok_line, r->tok_col, msg);
+  free(msg);
 }
 
 static bool is_type_token(const char *t) {
@@ -136,7 +167,6 @@ static bool is_type_token(const char *t) {
 }
 
 static int parse_elem(reader *r, rtr_buffer *b, int64_t i) {
-  char **err = r->err;
   char *end;
   errno = 0;
   if (rtr_elem_is_float(b->elem)) {
@@ -158,88 +188,99 @@ static int parse_elem(reader *r, rtr_buffer *b, int64_t i) {
   rtr_buffer_set_i(b, i, v);
   return 0;
 bad:
-  remat_error_add(err, "%s:%d: '%s' is not a valid %s value", r->path,
-          r->line, r->tok, rtr_elem_name(b->elem));
+  read_error(r, "'%s' is not a valid %s value", r->tok, rtr_elem_name(b->elem));
   return -1;
 }
 
-rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count, char **err) {
+rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *path,
+                                    int *count, char **err) {
   MlirBlock entry = rt_func_entry_block(func);
   MlirStringRef fname = rt_func_name(func);
   int n = (int)mlirBlockGetNumArguments(entry), got = 0;
-  reader r = {fopen(path, "r"), path, 1, {0}, err};
-  if (!r.f) {
-    remat_error_add(err, "cannot read inputs file '%s': %s", path,
-            strerror(errno));
-    return NULL;
-  }
+  reader r = {f, path, 1, 1, 1, 1, {0}, err};
   rtr_buffer **bufs = xcalloc((size_t)n + 1, sizeof *bufs);
   bool have = next_token(&r);
   while (have) {
     char a[128], b[128];
     if (!is_type_token(r.tok)) {
-      remat_error_add(err, "%s:%d: expected a type such as 'tensor<2x2xf32>' "
-                      "or 'i64', got '%s'",
-              path, r.line, r.tok);
+      read_error(&r, "expected a type such as 'tensor<2x2xf32>' or 'i64', got '%s'", r.tok);
       goto fail;
     }
-    rtr_elem e;
-    bool scalar;
-    int rank;
-    int64_t dims[RT_MAX_RANK];
-    if (rtr_buffer_parse_type(r.tok, &e, &scalar, &rank, dims)) {
-      remat_error_add(err, "%s:%d: invalid type '%s'", path, r.line, r.tok);
+    /* Both types are compared before anything is allocated: the file may give any size. */
+    rtr_buffer given = {.numel = 1}, want;
+    if (rtr_buffer_parse_type(r.tok, &given.elem, &given.is_scalar, &given.rank,
+                              given.dims)) {
+      read_error(&r, "invalid type '%s'", r.tok);
       goto fail;
     }
     if (got >= n) {
-      remat_error_add(err, "%s:%d: too many inputs: '@%.*s' takes %d "
-                      "arguments",
-              path, r.line, (int)fname.length, fname.data, n);
+      read_error(&r, "too many inputs: '@%.*s' takes %d arguments", (int)fname.length,
+                 fname.data, n);
       goto fail;
     }
-    rtr_buffer *want =
-        rtr_buffer_for_type(mlirValueGetType(mlirBlockGetArgument(entry, got)));
-    rtr_buffer *val = bufs[got] = rtr_buffer_new(e, scalar, rank, dims);
-    bool same = want && rtr_buffer_same_type(want, val);
-    if (!same)
-      remat_error_add(err, "%s:%d: argument #%d of '@%.*s' is '%s', the file "
-                      "gives '%s'",
-              path, r.line, got, (int)fname.length, fname.data,
-              want ? rtr_buffer_type_str(want, a, sizeof a) : "an unsupported type",
-              rtr_buffer_type_str(val, b, sizeof b));
-    rtr_buffer_free(want);
-    got++;
-    if (!same)
+    bool known = rtr_buffer_describe(mlirValueGetType(mlirBlockGetArgument(entry, got)), &want);
+    if (!known || !rtr_buffer_same_type(&want, &given)) {
+      read_error(&r, "argument #%d of '@%.*s' is '%s', the file gives '%s'", got,
+                 (int)fname.length, fname.data,
+                 known ? rtr_buffer_type_str(&want, a, sizeof a) : "an unsupported type",
+                 rtr_buffer_type_str(&given, b, sizeof b));
       goto fail;
+    }
+    rtr_buffer *val = bufs[got] = rtr_buffer_new(want.elem, want.is_scalar, want.rank, want.dims);
+    if (!val) {
+      int64_t bytes = rtr_buffer_bytes(want.elem, want.rank, want.dims);
+      if (bytes < 0)
+        read_error(&r, "'%s' is more than remat-run's limit of %lld bytes per tensor",
+                   r.tok, (long long)RTR_MAX_BUFFER_BYTES);
+      else
+        read_error(&r, "out of memory for '%s' (%lld bytes)", r.tok, (long long)bytes);
+      goto fail;
+    }
+    got++;
     int64_t i = 0;
     while ((have = next_token(&r)) && !is_type_token(r.tok)) {
       if (i >= val->numel) {
-        remat_error_add(err, "%s:%d: argument #%d has more than %lld values",
-                path, r.line, got - 1, (long long)val->numel);
+        read_error(&r, "argument #%d has more than %lld values", got - 1,
+                   (long long)val->numel);
         goto fail;
       }
       if (parse_elem(&r, val, i++))
         goto fail;
     }
     if (i != val->numel) {
-      remat_error_add(err, "%s:%d: argument #%d has %lld values, its type "
-                      "needs %lld",
-              path, r.line, got - 1, (long long)i, (long long)val->numel);
+      if (!have) /* at the end of the file */
+        r.tok_line = r.line, r.tok_col = r.col;
+      read_error(&r, "argument #%d has %lld values, its type needs %lld", got - 1,
+                 (long long)i, (long long)val->numel);
       goto fail;
     }
   }
   if (got != n) {
-    remat_error_add(err, "%s: '@%.*s' takes %d arguments, the file gives %d",
-            path, (int)fname.length, fname.data, n, got);
+    r.tok_line = r.line, r.tok_col = r.col;
+    read_error(&r, "'@%.*s' takes %d arguments, the file gives %d", (int)fname.length,
+               fname.data, n, got);
     goto fail;
   }
-  fclose(r.f);
+  if (ferror(f)) {
+    read_error(&r, "cannot read the file: %s", strerror(errno));
+    goto fail;
+  }
   *count = n;
   return bufs;
 fail:
-  fclose(r.f);
   rtr_buffers_free(bufs, got);
   return NULL;
+}
+
+rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count, char **err) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    remat_error_add(err, "cannot read inputs file '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  rtr_buffer **bufs = rtr_inputs_read_stream(func, f, path, count, err);
+  fclose(f);
+  return bufs;
 }
 
 /* ---- writers ------------------------------------------------------------------------ */

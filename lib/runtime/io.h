@@ -24,13 +24,19 @@
 /* Random inputs for FUNC's arguments from SEED (see docs/design.md, "Runtime"): floats
  * uniform in [-1, 1), integer tensors in [-8, 8), i1 0/1, integer scalars (seeds and
  * offsets) full-width. The k-th argument's values depend only on (seed, k). Returns NULL
- * with a message added to *err (remat_error_add) for an argument type the runtime does
- * not support. */
+ * for an argument type the runtime does not support or one that cannot be allocated,
+ * after an MLIR diagnostic at the argument (it is located in the IR); nothing is added to
+ * *err then. */
 rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, char **err);
 
 /* Reads the text format from PATH and checks it against FUNC's argument types. Returns
- * NULL with a message "PATH:LINE: ..." added to *err on any problem. */
+ * NULL with a message added to *err (remat_error_add) on any problem: a located line
+ * "PATH:LINE:COL: error: ..." at the offending token, or, for a file that cannot be
+ * opened, a plain message. */
 rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count, char **err);
+/* The same from an open stream F (read to its end, not closed); PATH names it in errors. */
+rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *path,
+                                    int *count, char **err);
 
 /* Writes one value in the text format (type, then the elements), ending in a newline. */
 void rtr_buffer_write_text(FILE *out, const rtr_buffer *b);

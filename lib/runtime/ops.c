@@ -500,8 +500,12 @@ static int64_t operand_at(int64_t p, int64_t r, int64_t c, int64_t R, int64_t C,
   return t ? (p * C + c) * R + r : (p * R + r) * C + c;
 }
 
-void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
-                bool tb) {
+/* The widened operands are sized by the program: running out of memory is the caller's
+ * error to report (see runtime/buffer.h), so this is calloc, not xcalloc. */
+static void *tmp_alloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+
+int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
+               bool tb) {
   int batched = a->rank == 3;
   int64_t B = batched ? a->dims[0] : 1, M = out->dims[batched], N = out->dims[batched + 1],
           K = a->dims[batched + (ta ? 0 : 1)];
@@ -515,11 +519,15 @@ void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int b
   double *da = NULL, *db = NULL;
   int64_t *ia = NULL, *ib = NULL;
   if (d == DOM_F32)
-    fa = xcalloc(na, sizeof *fa), fb = xcalloc(nb, sizeof *fb);
+    fa = tmp_alloc(na, sizeof *fa), fb = tmp_alloc(nb, sizeof *fb);
   else if (d == DOM_F64)
-    da = xcalloc(na, sizeof *da), db = xcalloc(nb, sizeof *db);
+    da = tmp_alloc(na, sizeof *da), db = tmp_alloc(nb, sizeof *db);
   else
-    ia = xcalloc(na, sizeof *ia), ib = xcalloc(nb, sizeof *ib);
+    ia = tmp_alloc(na, sizeof *ia), ib = tmp_alloc(nb, sizeof *ib);
+  if (!(fa && fb) && !(da && db) && !(ia && ib)) {
+    free(fa), free(fb), free(da), free(db), free(ia), free(ib);
+    return -1;
+  }
   for (int64_t p = 0; p < B; p++)
     for (int64_t r = 0; r < M; r++)
       for (int64_t c = 0; c < K; c++) {
@@ -570,6 +578,7 @@ void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int b
             }
           }
   free(fa), free(fb), free(da), free(db), free(ia), free(ib);
+  return 0;
 }
 
 /* ---- random ------------------------------------------------------------------------- */

@@ -69,9 +69,10 @@ void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int 
 /* [M,K]x[K,N] or [B,M,K]x[B,K,N]; ta / tb: the operand is stored with its last two dims
  * swapped (rt.matmul's transpose_a / transpose_b). block > 0 tiles the M and N loops by
  * block (the accumulation order of every element stays k = 0..K-1, so the bits do not
- * change). */
-void rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
-                bool tb);
+ * change). Returns 0, or -1 when the widened copies of the operands cannot be
+ * allocated. */
+int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
+               bool tb);
 void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
                        double hi);
 /* The deterministic reduction of every collective backend: out[i] = parts[0][i] op
