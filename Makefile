@@ -3,12 +3,15 @@
 LLVM    ?= /usr/lib/llvm-22
 BUILD   ?= build
 ASAN    ?= build-asan
+FUZZ    ?= build-fuzz
+FUZZ_SECONDS ?= 60
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
 PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config \
            graphviz openmpi-bin libopenmpi-dev
 
-.PHONY: all deps deps-torch build build-asan run test install clean pictures
+.PHONY: all deps deps-torch deps-fuzz build build-asan build-fuzz fuzz run test install clean \
+        pictures
 
 all: build
 
@@ -35,6 +38,17 @@ deps-torch:
 	    -o DPkg::Lock::Timeout=600 $(TORCH_PACKAGES); \
 	fi
 
+# The fuzz harnesses (test/fuzz) need Debian's clang-22 and its libFuzzer runtime.
+FUZZ_PACKAGES = clang-22 libclang-rt-22-dev
+FUZZER_LIB = $(LLVM)/lib/clang/22/lib/linux/libclang_rt.fuzzer-$(shell uname -m).a
+deps-fuzz:
+	@if ! command -v clang-22 >/dev/null || ! command -v clang++-22 >/dev/null || \
+	    [ ! -e $(FUZZER_LIB) ]; then \
+	  echo "installing: $(FUZZ_PACKAGES)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    -o DPkg::Lock::Timeout=600 $(FUZZ_PACKAGES); \
+	fi
+
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLLVM_ROOT=$(LLVM) \
 	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
@@ -48,13 +62,30 @@ build: deps $(BUILD)/CMakeCache.txt
 build-asan: deps $(ASAN)/CMakeCache.txt
 	cmake --build $(ASAN) -j $(JOBS)
 
+# remat instrumented for libFuzzer (and ASan, UBSan) with clang; only the harnesses and
+# what they link are built.
+$(FUZZ)/CMakeCache.txt: | deps deps-fuzz
+	cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DREMAT_FUZZ=ON \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DLLVM_ROOT=$(LLVM) >/dev/null
+
+build-fuzz: deps deps-fuzz $(FUZZ)/CMakeCache.txt
+	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_ir fuzz_inputs fuzz_options
+
+# Each harness for FUZZ_SECONDS, one after another, corpora kept in $(FUZZ)/fuzz-runs/.
+fuzz: build-fuzz
+	@for h in fuzz_ir fuzz_inputs fuzz_options; do \
+	  echo "== $$h for $(FUZZ_SECONDS) s"; \
+	  nice -n 10 sh test/fuzz/run.sh $(FUZZ) $$h $(FUZZ_SECONDS) $(FUZZ)/fuzz-runs/$$h || exit 1; \
+	done
+
 # The main job on the bundled example: split the dropout joint function, report bytes.
 run: build
 	$(BUILD)/bin/remat-opt --remat-mincut --remat-report examples/dropout.mlir
 
-# Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build.
-test: build build-asan deps-torch
-	python3 test/run_tests.py $(BUILD) $(ASAN)
+# Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build, and
+# a bounded run of each fuzz harness (test/fuzz, 60 s in all).
+test: build build-asan build-fuzz deps-torch
+	python3 test/run_tests.py $(BUILD) $(ASAN) --fuzz $(FUZZ)
 
 # The README's pictures (docs/pictures/): min-cut splits drawn by --remat-dot (rendered by
 # Graphviz) and --remat-timeline.
@@ -67,4 +98,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)

@@ -933,8 +933,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     rt_emit_error(module, "--remat-mincut: cannot write '%s'", bad);
     failed = 1;
   }
-  /* fflush, then ferror, then fclose always: a full disk shows at any of them */
-  if (dump && ((fflush(dump) != 0) | (ferror(dump) != 0) | (fclose(dump) != 0))) {
+  if (remat_report_close(dump)) { /* flushed, checked and closed, as the report */
     rt_emit_error(module, "--remat-mincut: cannot write the dump-network file '%s'",
                   p->opts.dump_network);
     failed = 1;

@@ -6,6 +6,11 @@ config.name = "remat"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+# test/fuzz runs only in the fuzz build (make test runs lit on build-fuzz/test/fuzz).
+if not getattr(config, "remat_fuzz", False):
+    config.excludes.append("fuzz")
+else:
+    config.substitutions.append(("%fuzz_build", config.remat_obj_root))
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.remat_obj_root, "test")
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs the lit suite once per build directory and ends with one line,
-`tests: N passed, N failed`, summed over the builds. Exit status 1 if anything failed."""
+`tests: N passed, N failed`, summed over the builds. Exit status 1 if anything failed.
+`--fuzz DIR` adds the bounded fuzz runs of the fuzz build DIR (lit on DIR/test/fuzz)."""
 import os
 import re
 import subprocess
@@ -9,10 +10,10 @@ import sys
 LIT = os.environ.get("LIT", "/usr/lib/llvm-22/bin/lit")
 
 
-def run_lit(build):
-    print(f"== lit on {build}", flush=True)
+def run_lit(build, sub="test"):
+    print(f"== lit on {os.path.join(build, sub)}", flush=True)
     proc = subprocess.run(
-        [LIT, "-sv", os.path.join(build, "test")],
+        [LIT, "-sv", os.path.join(build, sub)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(proc.stdout)
     counts = {"passed": 0, "failed": 0, "skipped": 0}
@@ -34,11 +35,20 @@ def run_lit(build):
 
 
 def main():
-    builds = sys.argv[1:] or ["build"]
+    args = sys.argv[1:]
+    runs = []  # (build, subdirectory)
+    while args:
+        a = args.pop(0)
+        if a == "--fuzz" and args:
+            runs.append((args.pop(0), os.path.join("test", "fuzz")))
+        else:
+            runs.append((a, "test"))
+    runs = runs or [("build", "test")]
     total = {"passed": 0, "failed": 0, "skipped": 0}
-    for b in builds:
-        c = run_lit(b)
-        print(f"{b}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped")
+    for b, sub in runs:
+        c = run_lit(b, sub)
+        print(f"{os.path.join(b, sub)}: {c['passed']} passed, {c['failed']} failed, "
+              f"{c['skipped']} skipped")
         for k in total:
             total[k] += c[k]
     print(f"tests: {total['passed']} passed, {total['failed']} failed, "

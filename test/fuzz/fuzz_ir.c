@@ -1,0 +1,134 @@
+/* fuzz_ir: libFuzzer harness over remat's whole pipeline in one process.
+ *
+ * Each input is MLIR text. It goes through rematCheckNesting, the parser, rematVerify,
+ * then two pipelines on copies of the module:
+ *   A  remat-checkpoint{ac=auto}, remat-mincut, remat-fuse, then the host codegen of the
+ *      kernels (rematTranslate, LLVM IR at -O0);
+ *   B  remat-checkpoint{memory-budget=4096 fsdp=save}, remat-mincut{ban=none
+ *      scalar-factor=0}, remat-fuse{max-ops=3}.
+ * Bad input must end in diagnostics (swallowed here), never in a crash, a leak, a hang or
+ * a sanitizer report. Two invariants abort, so libFuzzer reports them as findings: a
+ * pipeline that succeeds leaves IR that rematVerify accepts, and that IR prints and
+ * parses back.
+ *
+ * A fresh MLIR context per input (without threads): no state carries over from one input
+ * to the next, so every finding reproduces from its input alone. See test/fuzz/README.md
+ * for the limits (-max_len, -timeout, -rss_limit_mb). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "remat-c/Remat.h"
+#include "remat-c/Translate.h"
+
+/* Diagnostics are the expected outcome of most inputs: count them, print nothing. */
+static MlirLogicalResult swallow(MlirDiagnostic d, void *user_data) {
+  (void)d;
+  ++*(int *)user_data;
+  return mlirLogicalResultSuccess();
+}
+
+static void append(MlirStringRef s, void *user_data) {
+  char **buf = user_data;
+  size_t n = strlen(*buf);
+  char *grown = realloc(*buf, n + s.length + 1);
+  if (!grown)
+    abort();
+  memcpy(grown + n, s.data, s.length);
+  grown[n + s.length] = 0;
+  *buf = grown;
+}
+
+/* Runs the passes named in PASSES (argument, options; NULL-terminated) on a copy of
+ * MODULE. Returns the copy when the pipeline succeeded (the caller destroys it), else a
+ * null operation. */
+static MlirOperation run_pipeline(MlirContext ctx, MlirOperation module,
+                                  const char *const *passes) {
+  MlirOperation copy = mlirOperationClone(module);
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  char err[256];
+  for (int k = 0; passes[k]; k += 2) {
+    MlirPass p = rematCreatePass(passes[k], passes[k + 1], err, sizeof err);
+    if (!p.ptr) {
+      fprintf(stderr, "fuzz_ir: %s{%s}: %s\n", passes[k], passes[k + 1], err);
+      abort(); /* the harness's own options are valid */
+    }
+    mlirPassManagerAddOwnedPass(pm, p);
+  }
+  bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, copy));
+  mlirPassManagerDestroy(pm);
+  if (ok)
+    return copy;
+  mlirOperationDestroy(copy);
+  return (MlirOperation){NULL};
+}
+
+/* The invariants of a successful pipeline: the IR verifies, and prints and parses back. */
+static void check_output(MlirContext ctx, MlirOperation out, const char *pipeline) {
+  if (mlirLogicalResultIsFailure(rematVerify(out))) {
+    fprintf(stderr, "fuzz_ir: pipeline %s succeeded but its output does not verify\n",
+            pipeline);
+    abort();
+  }
+  char *text = calloc(1, 1);
+  if (!text)
+    abort();
+  mlirOperationPrint(out, append, &text);
+  MlirModule back = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
+  if (mlirModuleIsNull(back)) {
+    fprintf(stderr, "fuzz_ir: the output of pipeline %s does not parse back:\n%s\n",
+            pipeline, text);
+    abort();
+  }
+  mlirModuleDestroy(back);
+  free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const char *const pipeline_a[] = {"remat-checkpoint", "ac=auto", "remat-mincut", "",
+                                           "remat-fuse", "", NULL};
+  static const char *const pipeline_b[] = {"remat-checkpoint", "memory-budget=4096,fsdp=save",
+                                           "remat-mincut", "ban=none,scalar-factor=0",
+                                           "remat-fuse", "max-ops=3", NULL};
+  MlirContext ctx = mlirContextCreateWithThreading(false);
+  int diagnostics = 0;
+  mlirContextAttachDiagnosticHandler(ctx, swallow, &diagnostics, NULL);
+  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
+    abort();
+  MlirStringRef text = mlirStringRefCreate((const char *)data, size);
+  if (mlirLogicalResultIsSuccess(
+          rematCheckNesting(ctx, text, mlirStringRefCreateFromCString("fuzz")))) {
+    MlirModule m = mlirModuleCreateParse(ctx, text);
+    if (!mlirModuleIsNull(m)) {
+      MlirOperation top = mlirModuleGetOperation(m);
+      if (mlirLogicalResultIsSuccess(rematVerify(top))) {
+        MlirOperation a = run_pipeline(ctx, top, pipeline_a);
+        if (!mlirOperationIsNull(a)) {
+          check_output(ctx, a, "A");
+          RematTranslateOptions o;
+          rematTranslateOptionsInit(&o);
+          o.target = REMAT_TRANSLATE_HOST;
+          o.emit = REMAT_TRANSLATE_LLVM_IR;
+          o.opt_level = 0;
+          char err[256], *manifest = NULL;
+          char *ir = rematTranslate(a, &o, &manifest, err, sizeof err);
+          rematStringFree(ir);
+          rematStringFree(manifest);
+          mlirOperationDestroy(a);
+        }
+        MlirOperation b = run_pipeline(ctx, top, pipeline_b);
+        if (!mlirOperationIsNull(b)) {
+          check_output(ctx, b, "B");
+          mlirOperationDestroy(b);
+        }
+      }
+      mlirModuleDestroy(m);
+    }
+  }
+  mlirContextDestroy(ctx);
+  return 0;
+}

@@ -1,0 +1,130 @@
+/* fuzz_options: libFuzzer harness over pass-option strings.
+ *
+ * Each input is "PASS=OPTIONS" as remat-opt's flags write it without the dashes
+ * ("remat-checkpoint=ac=auto,fsdp=save"). The options go through rematParsePassOptions
+ * and rematCreatePassFromOptions; a pass that builds then runs on a copy of
+ * test/fuzz/Inputs/options-module.mlir (joint functions with FSDP gathers, matmuls,
+ * dropout), so every accepted value is exercised. Invalid options must end in a message,
+ * never in a crash. As in fuzz_ir, a run that succeeds must leave IR that verifies and
+ * parses back (else abort: a finding).
+ *
+ * Options that name files (report, dump-network) are cleared after parsing: the fuzzer
+ * must not write files wherever its inputs say. The module is parsed once into a context
+ * kept for the whole run; each input runs on its own copy, destroyed afterwards. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "remat-c/Remat.h"
+
+static MlirContext ctx;
+static MlirModule module;
+static int diagnostics;
+
+static MlirLogicalResult swallow(MlirDiagnostic d, void *user_data) {
+  (void)d;
+  ++*(int *)user_data;
+  return mlirLogicalResultSuccess();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  ctx = mlirContextCreateWithThreading(false);
+  rematAttachDiagnosticPrinter(ctx, stderr, NULL);
+  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
+    abort();
+  module = rematParseFile(ctx, REMAT_FUZZ_OPTIONS_MODULE);
+  if (mlirModuleIsNull(module) ||
+      mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
+    abort();
+  /* From here on diagnostics are expected (a budget too small, ...): count them only. */
+  mlirContextAttachDiagnosticHandler(ctx, swallow, &diagnostics, NULL);
+  return 0;
+}
+
+static void append(MlirStringRef s, void *user_data) {
+  char **buf = user_data;
+  size_t n = strlen(*buf);
+  char *grown = realloc(*buf, n + s.length + 1);
+  if (!grown)
+    abort();
+  memcpy(grown + n, s.data, s.length);
+  grown[n + s.length] = 0;
+  *buf = grown;
+}
+
+static void run(MlirPass pass, const char *input) {
+  MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(module));
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  mlirPassManagerAddOwnedPass(pm, pass);
+  bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, copy));
+  mlirPassManagerDestroy(pm);
+  if (ok) {
+    if (mlirLogicalResultIsFailure(rematVerify(copy))) {
+      fprintf(stderr, "fuzz_options: '%s' succeeded but its output does not verify\n", input);
+      abort();
+    }
+    char *text = calloc(1, 1);
+    if (!text)
+      abort();
+    mlirOperationPrint(copy, append, &text);
+    MlirModule back = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
+    if (mlirModuleIsNull(back)) {
+      fprintf(stderr, "fuzz_options: the output of '%s' does not parse back\n", input);
+      abort();
+    }
+    mlirModuleDestroy(back);
+    free(text);
+  }
+  mlirOperationDestroy(copy);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *input = malloc(size + 1);
+  if (!input)
+    abort();
+  memcpy(input, data, size);
+  input[size] = 0;
+  if (strlen(input) != size) { /* a NUL inside: not a command-line string */
+    free(input);
+    return 0;
+  }
+  char *eq = strchr(input, '=');
+  if (eq)
+    *eq = 0;
+  const RematPassInfo *info = rematLookupPass(input);
+  if (!info || !info->create) {
+    free(input);
+    return 0;
+  }
+  void *opts = calloc(1, info->options_size ? info->options_size : 1);
+  if (!opts)
+    abort();
+  info->init_options(opts);
+  char err[512];
+  memset(err, 'x', sizeof err);
+  if (rematParsePassOptions(info, eq ? eq + 1 : "", opts, err, sizeof err)) {
+    if (!memchr(err, 0, sizeof err) || !err[0])
+      abort(); /* a rejection comes with a message, NUL-terminated */
+  } else {
+    for (int k = 0; k < info->num_options; k++) {
+      const RematOptionInfo *o = &info->options[k];
+      if (o->type == REMAT_OPTION_STRING &&
+          (!strcmp(o->name, "report") || !strcmp(o->name, "dump-network")))
+        ((char *)opts + o->offset)[0] = 0;
+    }
+    MlirPass pass = rematCreatePassFromOptions(info, opts, err, sizeof err);
+    if (pass.ptr) {
+      if (eq)
+        *eq = '=';
+      run(pass, input);
+    }
+  }
+  free(opts);
+  free(input);
+  return 0;
+}
