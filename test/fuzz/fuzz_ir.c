@@ -2,10 +2,12 @@
  *
  * Each input is MLIR text. It goes through rematCheckNesting, the parser, rematVerify,
  * then two pipelines on copies of the module:
- *   A  remat-checkpoint{ac=auto}, remat-mincut, remat-fuse, then the host codegen of the
- *      kernels (rematTranslate, LLVM IR at -O0);
- *   B  remat-checkpoint{memory-budget=4096 fsdp=save}, remat-mincut{ban=none
- *      scalar-factor=0}, remat-fuse{max-ops=3}.
+ *   A  remat-autodiff, remat-checkpoint{ac=auto}, remat-mincut, remat-fuse, then the host
+ *      codegen of the kernels (rematTranslate, LLVM IR at -O0);
+ *   B  remat-autodiff, remat-checkpoint{memory-budget=4096 fsdp=save},
+ *      remat-mincut{ban=none scalar-factor=0}, remat-fuse{max-ops=3}.
+ * (remat-autodiff turns functions marked rt.autodiff into joint functions and leaves the
+ * others alone.)
  * Bad input must end in diagnostics (swallowed here), never in a crash, a leak, a hang or
  * a sanitizer report. Two invariants abort, so libFuzzer reports them as findings: a
  * pipeline that succeeds leaves IR that rematVerify accepts, and that IR prints and
@@ -89,9 +91,10 @@ static void check_output(MlirContext ctx, MlirOperation out, const char *pipelin
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const char *const pipeline_a[] = {"remat-checkpoint", "ac=auto", "remat-mincut", "",
-                                           "remat-fuse", "", NULL};
-  static const char *const pipeline_b[] = {"remat-checkpoint", "memory-budget=4096,fsdp=save",
+  static const char *const pipeline_a[] = {"remat-autodiff", "", "remat-checkpoint", "ac=auto",
+                                           "remat-mincut", "", "remat-fuse", "", NULL};
+  static const char *const pipeline_b[] = {"remat-autodiff", "",
+                                           "remat-checkpoint", "memory-budget=4096,fsdp=save",
                                            "remat-mincut", "ban=none,scalar-factor=0",
                                            "remat-fuse", "max-ops=3", NULL};
   MlirContext ctx = mlirContextCreateWithThreading(false);
