@@ -845,7 +845,8 @@ int main(int argc, char **argv) {
   if (stray) {
     fprintf(stderr, "remat-run: error: %s does not apply to %s (see --help)\n", stray,
             o.fn ? "--fn" : o.check_split ? "--check-split" : o.check_fd ? "--check-fd"
-            : o.check_sharded ? "--check-sharded" : o.reference ? "--reference" : "--check-compiled");
+            : o.check_sharded ? "--check-sharded" : o.check_device ? "--check-device"
+            : o.reference ? "--reference" : "--check-compiled");
     return 1;
   }
   /* Real ranks when an MPI launcher started this process; otherwise collectives are
