@@ -180,6 +180,16 @@ static void differs(checker *c, MlirOperation op, op_class k, int result, const 
 
 static void record_draw(checker *c, MlirOperation op, const rtr_buffer *draw);
 
+/* A buffer the check needs did not fit in host memory: the check fails at OP (the
+ * program's sizes, not remat, decide the memory: the user's error). */
+static void out_of_memory(checker *c, MlirOperation op, const char *what,
+                          const rtr_buffer *type) {
+  char tb[128];
+  c->failures++;
+  rt_emit_error(op, "--check-device: out of memory for %s ('%s')", what,
+                rtr_buffer_type_str(type, tb, sizeof tb));
+}
+
 static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nargs,
                   rtr_buffer *const *res, int nres) {
   checker *c = ctx;
@@ -190,7 +200,12 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int narg
     c->exact_only = false;
   rtr_buffer **cpu = xcalloc((size_t)nres + 1, sizeof *cpu);
   for (int r = 0; r < nres; r++)
-    cpu[r] = rtr_buffer_new(res[r]->elem, res[r]->is_scalar, res[r]->rank, res[r]->dims);
+    if (!(cpu[r] = rtr_buffer_new(res[r]->elem, res[r]->is_scalar, res[r]->rank,
+                                  res[r]->dims))) {
+      out_of_memory(c, op, "the CPU's result", res[r]);
+      rtr_buffers_free(cpu, r);
+      return;
+    }
   if (rtr_interp_exec_op(c->module, op, c->cpu, args, nargs, cpu, nres)) {
     differs(c, op, k, 0, "the CPU cannot run it");
     rtr_buffers_free(cpu, nres);
@@ -247,7 +262,10 @@ static void record_draw(checker *c, MlirOperation op, const rtr_buffer *draw) {
       c->fwd.cap = c->fwd.cap ? 2 * c->fwd.cap : 8;
       c->fwd.b = xrealloc(c->fwd.b, (size_t)c->fwd.cap, sizeof *c->fwd.b);
     }
-    c->fwd.b[c->fwd.n++] = rtr_buffer_clone(draw);
+    if (!(c->fwd.b[c->fwd.n] = rtr_buffer_clone(draw)))
+      out_of_memory(c, op, "a copy of the random tensor", draw);
+    else
+      c->fwd.n++;
     return;
   }
   c->redrawn++;
@@ -272,6 +290,10 @@ static void on_random(void *ctx, MlirOperation philox, uint64_t seed, uint64_t o
   rt_get_f64(philox, "lo", &lo);
   rt_get_f64(philox, "hi", &hi);
   rtr_buffer *cpu = rtr_buffer_new(draw->elem, false, draw->rank, draw->dims);
+  if (!cpu) {
+    out_of_memory(c, philox, "the CPU's draw of the random tensor", draw);
+    return;
+  }
   rtr_uniform_philox(cpu, seed, offset, lo, hi);
   uint64_t ulp;
   double rel;

@@ -160,7 +160,8 @@ static void ranks_str(int n, char *buf, size_t cap) {
 }
 
 /* Compares every rank's value of one result with the unsharded value U laid out as DIM;
- * prints one line (rank 0). Returns the number of ranks outside the tolerance. */
+ * prints one line (rank 0). Returns the number of ranks outside the tolerance, or -1
+ * after an error (no memory for a rank's part of U). */
 static int compare_result(const rtr_check_options *o, const checked *ck, const rtr_buffer *u,
                           int dim, const unsigned char *all, size_t blob_len, int n,
                           const rtr_buffer *shape) {
@@ -180,6 +181,11 @@ static int compare_result(const rtr_check_options *o, const checked *ck, const r
         stride[k] = 1;
       start[dim] = (int64_t)r * shape->dims[dim];
       want = slice = rtr_buffer_new(shape->elem, shape->is_scalar, shape->rank, shape->dims);
+      if (!slice) {
+        fprintf(stderr, "remat-run: error: out of memory for rank %d's part (%s) of %s #%d\n",
+                r, ts, ck->kind, ck->index);
+        return -1;
+      }
       rtr_slice(slice, u, start, stride);
     }
     uint64_t ulp;
@@ -427,6 +433,7 @@ ready:
     FILE *r = o->report;
     rtr_buffer **uin = xcalloc((size_t)st.nin + 1, sizeof *uin), **U = NULL;
     int nu = 0;
+    bool oom = false; /* a copy of an argument did not fit in memory */
     fprintf(r, "check-sharded @%s: sharded on %d rank%s (%s), unsharded on rank 0\n",
             s->name, n, n == 1 ? "" : "s", c->name);
     if (split)
@@ -436,7 +443,8 @@ ready:
       rtr_buffer_type_str(st.in[k], tb, sizeof tb);
       if (arg_dim[k] < 0) {
         /* Replicated: every rank must hold the same value (the unsharded model has one). */
-        uin[k] = rtr_buffer_clone(st.in[k]);
+        if (!(uin[k] = rtr_buffer_clone(st.in[k])))
+          oom = true;
         int differ = -1;
         for (int q = 1; q < n && differ < 0; q++)
           if (memcmp(all + off, all + (size_t)q * b.len + off, buf_bytes(st.in[k])))
@@ -455,32 +463,42 @@ ready:
           parts[q] = view_at(all, b.len, q, off, st.in[k]);
           pp[q] = &parts[q];
         }
-        uin[k] = rtr_buffer_for_type(arg_type(uf, k));
-        rtr_concat(uin[k], pp, n, arg_dim[k]);
+        if (!(uin[k] = rtr_buffer_for_type(arg_type(uf, k))))
+          oom = true;
+        else
+          rtr_concat(uin[k], pp, n, arg_dim[k]);
         free(pp);
         free(parts);
-        if (!o->quiet)
+        if (!o->quiet && uin[k])
           fprintf(r, "  argument #%d %s: shard along dim %d of %s\n", k, tb, arg_dim[k],
                   rtr_buffer_type_str(uin[k], ub, sizeof ub));
       }
       off += buf_bytes(st.in[k]);
     }
     rtr_interp_options ref = {.promote_f64 = false};
-    if (rtr_interp_run(s->unsharded, uf, &ref, uin, st.nin, &U, &nu) || nu != nres) {
+    if (oom) {
+      fprintf(stderr, "remat-run: error: out of memory for the unsharded '@%s''s arguments\n",
+              s->name);
+      verdict = 2;
+    } else if (rtr_interp_run(s->unsharded, uf, &ref, uin, st.nin, &U, &nu) || nu != nres) {
       fprintf(stderr, "remat-run: error: the unsharded '@%s' did not run\n", s->name);
       verdict = 2;
     } else {
-      for (int i = 0; i < ncks; i++) {
+      int i = 0;
+      for (; i < ncks; i++) {
         if (!cks[i].same_type) {
           fprintf(r, "  %s %s #%d: its type differs from the joint function's: MISMATCH\n",
                   cks[i].what, cks[i].kind, cks[i].index);
           bad++;
           continue;
         }
-        bad += compare_result(o, &cks[i], U[cks[i].result], res_dim[cks[i].result], all, b.len,
-                              n, st.J[cks[i].result]);
+        int differ = compare_result(o, &cks[i], U[cks[i].result], res_dim[cks[i].result], all,
+                                    b.len, n, st.J[cks[i].result]);
+        if (differ < 0)
+          break;
+        bad += differ;
       }
-      verdict = bad ? 1 : 0;
+      verdict = i < ncks ? 2 : bad ? 1 : 0;
     }
     rtr_buffers_free(U, nu);
     rtr_buffers_free(uin, st.nin);

@@ -603,8 +603,22 @@ static dval *dval_alias(const dval *v, const rtr_buffer *t, size_t offset) {
   return a;
 }
 
+/* A host buffer of type T, or NULL after "out of memory for a host copy of ..." (host
+ * memory is the program's to exhaust: the user's error, docs/design.md "Hostile input"). */
+static rtr_buffer *host_new(cuda_exec *e, const rtr_buffer *t) {
+  rtr_buffer *h = rtr_buffer_new(t->elem, t->is_scalar, t->rank, t->dims);
+  if (!h) {
+    char tb[128];
+    fail(e, "out of memory for a host copy of '%s' (%zu bytes)",
+         rtr_buffer_type_str(t, tb, sizeof tb), bytes_of(t));
+  }
+  return h;
+}
+
 static rtr_buffer *download(cuda_exec *e, const dval *v) {
-  rtr_buffer *h = rtr_buffer_new(v->t.elem, v->t.is_scalar, v->t.rank, v->t.dims);
+  rtr_buffer *h = host_new(e, &v->t);
+  if (!h)
+    return NULL;
   if (v->t.is_scalar)
     memcpy(h->data, &v->scalar, rtr_elem_size(v->t.elem));
   else if (bytes_of(&v->t) &&
@@ -719,8 +733,10 @@ static rtr_buffer *kernel_scalar(cuda_exec *e, MlirValue v, MlirOperation kernel
                                  dval *const *args, int depth) {
   if (mlirValueIsABlockArgument(v)) {
     intptr_t k = mlirBlockArgumentGetArgNumber(v);
-    rtr_buffer *h = rtr_buffer_new(args[k]->t.elem, true, 0, NULL);
-    memcpy(h->data, &args[k]->scalar, rtr_elem_size(h->elem));
+    rtr_buffer scalar = {.elem = args[k]->t.elem, .is_scalar = true, .numel = 1};
+    rtr_buffer *h = host_new(e, &scalar);
+    if (h)
+      memcpy(h->data, &args[k]->scalar, rtr_elem_size(h->elem));
     return h;
   }
   MlirOperation def = mlirOpResultGetOwner(v);
@@ -730,8 +746,14 @@ static rtr_buffer *kernel_scalar(cuda_exec *e, MlirValue v, MlirOperation kernel
     return NULL;
   }
   rtr_buffer **in = xcalloc((size_t)n + 1, sizeof *in);
-  rtr_buffer *out = rtr_interp_buffer_for_type(mlirValueGetType(v), false);
-  int rc = out ? 0 : -1;
+  MlirType vt = mlirValueGetType(v);
+  rtr_buffer *out = rtr_interp_buffer_for_type(vt, false);
+  int rc = 0;
+  if (!out) {
+    char msg[320];
+    rc = fail(e, "a random tensor's seed or offset: %s",
+              rtr_buffer_type_problem(vt, msg, sizeof msg));
+  }
   for (intptr_t k = 0; k < n && !rc; k++)
     if (!(in[k] = kernel_scalar(e, mlirOperationGetOperand(def, k), kernel, args, depth + 1)))
       rc = -1;
@@ -863,11 +885,12 @@ static int host_fallback(cuda_exec *e, MlirOperation op, dval *const *args, int 
     return -1;
   rtr_buffer **out = xcalloc((size_t)nres + 1, sizeof *out);
   int rc = 0;
-  for (int k = 0; k < nres; k++)
-    out[k] = rtr_buffer_new(res[k]->t.elem, res[k]->t.is_scalar, res[k]->t.rank,
-                           res[k]->t.dims);
+  for (int k = 0; k < nres && !rc; k++)
+    if (!(out[k] = host_new(e, &res[k]->t)))
+      rc = -1;
   rtr_interp_options none = {.promote_f64 = false};
-  rc = rtr_interp_exec_op(e->module, op, &none, in, nargs, out, nres);
+  if (!rc)
+    rc = rtr_interp_exec_op(e->module, op, &none, in, nargs, out, nres);
   bool device_work = false;
   for (int k = 0; k < nres && !rc; k++) {
     if (res[k]->t.is_scalar) {

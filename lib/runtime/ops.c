@@ -658,8 +658,8 @@ void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, in
   for (int k = 0; k < in->rank; k++)
     stride[k] = 1;
   (void)dim;
-  rtr_buffer *slice = rtr_buffer_new(out->elem, out->is_scalar, out->rank, out->dims);
-  rtr_slice(slice, in, start, stride);
-  combine_copies(out, slice, group, kind);
-  rtr_buffer_free(slice);
+  /* In place, without a buffer that could fail to allocate: the slice goes into OUT, and
+   * combining copies of OUT into OUT reads each element before writing it. */
+  rtr_slice(out, in, start, stride);
+  combine_copies(out, out, group, kind);
 }

@@ -413,6 +413,8 @@ static CUresult f_cuMemAlloc(CUdeviceptr *p, size_t n) {
     fake.allocs = realloc(fake.allocs, sizeof *fake.allocs * (size_t)fake.capallocs);
   }
   char *q = malloc(n);
+  if (!q) /* host memory runs out (ulimit -v): the driver's answer */
+    return CUDA_ERROR_OUT_OF_MEMORY;
   memset(q, 0xA5, n); /* device memory is not zeroed: garbage, NaNs in floats */
   fake.allocs[fake.nallocs++] = (fake_alloc){q, n};
   *p = (CUdeviceptr)(uintptr_t)q;
