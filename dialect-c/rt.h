@@ -137,6 +137,12 @@ bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name);
 MlirBlock rt_func_entry_block(MlirOperation func);
 /* Symbol name of a func.func. */
 MlirStringRef rt_func_name(MlirOperation func);
+/* The func.funcs with a body (not declarations) directly in MODULE's body, in order:
+ *   for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f);
+ *        f = rt_func_next(f))
+ * A null operation after the last. */
+MlirOperation rt_func_first(MlirOperation module);
+MlirOperation rt_func_next(MlirOperation func);
 
 /* ---- diagnostics -------------------------------------------------------------------- */
 

@@ -263,6 +263,24 @@ MlirBlock rt_func_entry_block(MlirOperation func) {
   return mlirRegionGetFirstBlock(body);
 }
 
+/* OP or the first func.func with a body after it in its block. */
+static MlirOperation defined_func_from(MlirOperation op) {
+  while (!mlirOperationIsNull(op) &&
+         (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") ||
+          mlirBlockIsNull(rt_func_entry_block(op))))
+    op = mlirOperationGetNextInBlock(op);
+  return op;
+}
+
+MlirOperation rt_func_first(MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  return defined_func_from(mlirBlockGetFirstOperation(body));
+}
+
+MlirOperation rt_func_next(MlirOperation func) {
+  return defined_func_from(mlirOperationGetNextInBlock(func));
+}
+
 MlirStringRef rt_func_name(MlirOperation func) {
   MlirAttribute a = attr_named(func, "sym_name");
   if (mlirAttributeIsNull(a) || !mlirAttributeIsAString(a))

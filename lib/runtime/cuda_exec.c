@@ -199,10 +199,8 @@ static bool op_named(MlirOperation op, const char *name) {
  * MODULE, in module order. */
 static void each_probe(MlirOperation module, void (*fn)(void *, MlirOperation, MlirOperation),
                        void *ctx) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
-    if (!op_named(f, "func.func") || !is_kernel(f) || mlirBlockIsNull(rt_func_entry_block(f)))
+  for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
+    if (!is_kernel(f))
       continue;
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -334,10 +332,8 @@ MlirModule rtr_cuda_op_kernel_module(MlirOperation module, MlirOperation **ops, 
   *count = 0;
   MlirModule m = {NULL};
   int cap = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
-    if (!op_named(f, "func.func") || is_kernel(f) || mlirBlockIsNull(rt_func_entry_block(f)))
+  for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
+    if (is_kernel(f))
       continue;
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -1456,16 +1452,11 @@ static int load_op_kernels(cuda_exec *e, int sm) {
 }
 
 static bool module_has_matmul(MlirOperation module) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
-    if (!op_named(f, "func.func") || mlirBlockIsNull(rt_func_entry_block(f)))
-      continue;
+  for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f))
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
       if (rt_op_lookup(op) == RT_OP_MATMUL)
         return true;
-  }
   return false;
 }
 

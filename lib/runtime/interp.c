@@ -122,13 +122,8 @@ static int check_size(MlirType t, MlirLocation loc, const char *what, intptr_t k
 
 int rtr_check_sizes(MlirOperation module) {
   int bad = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
+  for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
     MlirBlock entry = rt_func_entry_block(f);
-    if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func") ||
-        mlirBlockIsNull(entry))
-      continue;
     for (intptr_t k = 0; k < mlirBlockGetNumArguments(entry); k++) {
       MlirValue a = mlirBlockGetArgument(entry, k);
       bad += check_size(mlirValueGetType(a), mlirValueGetLocation(a), "argument", k);

@@ -103,15 +103,9 @@ char *rtr_rank_path(const char *pattern, int rank) {
 
 int rtr_check_groups(MlirOperation module, const rtr_coll *c) {
   int bad = 0;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
-       f = mlirOperationGetNextInBlock(f)) {
-    MlirBlock entry = rt_func_entry_block(f);
-    if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(f)), "func.func") ||
-        mlirBlockIsNull(entry))
-      continue;
-    for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
-         op = mlirOperationGetNextInBlock(op)) {
+  for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f))
+    for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
+         !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
       rtr_coll_op cop;
       char err[512];
       if (rtr_coll_op_of(op, &cop) && rtr_coll_check_group(c, &cop, err, sizeof err)) {
@@ -119,7 +113,6 @@ int rtr_check_groups(MlirOperation module, const rtr_coll *c) {
         bad++;
       }
     }
-  }
   return bad;
 }
 
