@@ -913,8 +913,6 @@ static int host_fallback(cuda_exec *e, MlirOperation op, dval *const *args, int 
 
 /* ---- the walk ----------------------------------------------------------------------- */
 
-enum { MAX_CALL_DEPTH = 64 };
-
 typedef struct frame {
   ptr_map index; /* MlirValue.ptr -> vals index */
   dval **vals;
@@ -1063,44 +1061,16 @@ static int observe(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
   return r ? 0 : -1;
 }
 
-static int check_args(MlirOperation func, dval *const *args, int nargs, MlirOperation at) {
-  MlirBlock entry = rt_func_entry_block(func);
-  MlirStringRef fname = rt_func_name(func);
-  intptr_t want = mlirBlockGetNumArguments(entry);
-  if (want != nargs) {
-    rt_emit_error(at, "'@%.*s' takes %ld arguments, got %d", (int)fname.length, fname.data,
-                  (long)want, nargs);
-    return -1;
-  }
-  for (int k = 0; k < nargs; k++) {
-    MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, k));
-    rtr_buffer h;
-    char a[128], b[128];
-    if (!type_header(t, &h) || !rtr_buffer_same_type(&h, &args[k]->t)) {
-      rt_emit_error(at, "argument #%d of '@%.*s' must be '%s', got '%s'", k, (int)fname.length,
-                    fname.data, rt_type_str(t, a, sizeof a),
-                    rtr_buffer_type_str(&args[k]->t, b, sizeof b));
-      return -1;
-    }
-  }
-  return 0;
-}
-
 static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs,
                      dval ***outs, int *nouts, MlirOperation at) {
+  rtr_buffer **types = xcalloc((size_t)nargs + 1, sizeof *types);
+  for (int k = 0; k < nargs; k++)
+    types[k] = &args[k]->t;
+  int bad = rtr_check_call(func, types, nargs, false, e->depth, at);
+  free(types);
+  if (bad)
+    return -1;
   MlirBlock entry = rt_func_entry_block(func);
-  if (mlirBlockIsNull(entry)) {
-    rt_emit_error(at, "'@%.*s' is a declaration without a body", (int)rt_func_name(func).length,
-                  rt_func_name(func).data);
-    return -1;
-  }
-  if (check_args(func, args, nargs, at))
-    return -1;
-  if (e->depth >= MAX_CALL_DEPTH) {
-    rt_emit_error(at, "calls nested deeper than %d (recursion is not supported)",
-                  MAX_CALL_DEPTH);
-    return -1;
-  }
   e->depth++;
   /* Uses of each value in this block: its reference is dropped after the last. */
   ptr_map uses;

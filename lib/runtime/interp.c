@@ -12,8 +12,6 @@
 #include "runtime/collective.h"
 #include "runtime/ops.h"
 
-#define MAX_CALL_DEPTH 64
-
 /* ---- the values of one function activation ------------------------------------------ */
 
 typedef struct slot {
@@ -476,10 +474,15 @@ static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer
 }
 
 /* Checks that ARGS match FUNC's argument types; emits at AT (the call) or FUNC. */
-static int check_args(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
-                      MlirOperation at) {
+int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
+                   int depth, MlirOperation at) {
   MlirBlock entry = rt_func_entry_block(func);
   MlirStringRef fname = rt_func_name(func);
+  if (mlirBlockIsNull(entry)) {
+    rt_emit_error(at, "'@%.*s' is a declaration without a body", (int)fname.length,
+                  fname.data);
+    return -1;
+  }
   intptr_t want = mlirBlockGetNumArguments(entry);
   if (want != nargs) {
     rt_emit_error(at, "'@%.*s' takes %ld arguments, got %d", (int)fname.length, fname.data,
@@ -496,7 +499,7 @@ static int check_args(interp *in, MlirOperation func, rtr_buffer *const *args, i
                     k, (int)fname.length, fname.data, rt_type_str(t, a, sizeof a));
       return -1;
     }
-    if (in->opts->promote_f64 && rtr_elem_is_float(expect.elem))
+    if (promote_f64 && rtr_elem_is_float(expect.elem))
       expect.elem = RTR_F64;
     if (!rtr_buffer_same_type(&expect, args[k])) {
       rt_emit_error(at, "argument #%d of '@%.*s' must be '%s', got '%s'", k,
@@ -504,6 +507,11 @@ static int check_args(interp *in, MlirOperation func, rtr_buffer *const *args, i
                     rtr_buffer_type_str(args[k], b, sizeof b));
       return -1;
     }
+  }
+  if (depth >= RTR_MAX_CALL_DEPTH) {
+    rt_emit_error(at, "calls nested deeper than %d (recursion is not supported)",
+                  RTR_MAX_CALL_DEPTH);
+    return -1;
   }
   return 0;
 }
@@ -560,19 +568,9 @@ static int start_collective(interp *in, MlirOperation op, const rtr_coll_op *cop
 
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at) {
+  if (rtr_check_call(func, args, nargs, in->opts->promote_f64, in->depth, at))
+    return -1;
   MlirBlock entry = rt_func_entry_block(func);
-  if (mlirBlockIsNull(entry)) {
-    rt_emit_error(at, "'@%.*s' is a declaration without a body", (int)rt_func_name(func).length,
-                  rt_func_name(func).data);
-    return -1;
-  }
-  if (check_args(in, func, args, nargs, at))
-    return -1;
-  if (in->depth >= MAX_CALL_DEPTH) {
-    rt_emit_error(at, "calls nested deeper than %d (recursion is not supported)",
-                  MAX_CALL_DEPTH);
-    return -1;
-  }
   in->depth++;
   frame fr = {.slots = NULL};
   ptr_map_init(&fr.index, 64);

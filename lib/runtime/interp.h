@@ -52,6 +52,17 @@ typedef struct rtr_interp_options {
   struct rtr_coll *coll;
 } rtr_interp_options;
 
+/* How deep calls may nest in a run (the interpreter's and the executors' walks). */
+#define RTR_MAX_CALL_DEPTH 64
+
+/* The checks before a walk enters FUNC, called at AT (the func.call, or FUNC itself for
+ * the function a run starts with) from DEPTH calls deep: FUNC has a body, takes NARGS
+ * arguments, argument k has ARGS[k]'s type (float elements as f64 when PROMOTE_F64; only
+ * the header of each buffer is read), and DEPTH is below RTR_MAX_CALL_DEPTH. 0, or -1
+ * after a located error at AT. */
+int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
+                   int depth, MlirOperation at);
+
 /* The func.func named NAME in MODULE, or a null operation. */
 MlirOperation rtr_interp_lookup(MlirOperation module, const char *name);
 
