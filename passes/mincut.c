@@ -20,8 +20,10 @@
  *      from the gradient results); candidates = every other value except constants;
  *   3. the flow network of docs/design.md over the candidates that can reach the backward;
  *   4. max-flow; the saved set is the in->out edges crossing the cut closest to the sink;
- *   5. reverse walks pick the backward's recomputed ops and the forward's ops; clone them
- *      into the two new functions and erase the joint one. */
+ *   5. reverse walks pick the backward's recomputed ops and the forward's ops; the joint
+ *      function becomes the forward (its forward ops stay in place), the backward ops move
+ *      into a new function and only the recomputed ops the forward also runs are cloned,
+ *      so the rewrite costs what moves, not the function's size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -618,30 +620,26 @@ static MlirOperation new_func(joint *j, const char *name, const sig *args, const
   return f;
 }
 
-/* Clones op I into BLOCK with operands from MAP, and maps its results. */
-static void clone_into(joint *j, int i, MlirBlock block, MlirValue *map) {
-  MlirOperation c = mlirOperationClone(j->ops[i]);
+/* Points the operands of OP (op I or its clone) that MAP sends elsewhere at their new
+ * values: one C API call per changed operand, none for the others. */
+static void remap_operands(joint *j, int i, MlirOperation op, const MlirValue *map) {
   int k = 0;
   FOR_OPERANDS(j, i, v) {
-    if (mlirValueIsNull(map[v]))
-      remat_fatal("a cloned op's operand is not available in its new function");
-    mlirOperationSetOperand(c, k++, map[v]);
+    if (map[v].ptr != j->vals[v].ptr)
+      mlirOperationSetOperand(op, k, map[v]);
+    k++;
   }
-  mlirBlockAppendOwnedOperation(block, c);
-  int r = 0;
-  FOR_RESULTS(j, i, v) map[v] = mlirOperationGetResult(c, r++);
 }
 
-static void add_return(joint *j, MlirBlock block, const int *vals, int n, const MlirValue *map) {
+static MlirOperation new_return(joint *j, const int *vals, int n, const MlirValue *map) {
   MlirValue *opnds = xcalloc(n, sizeof *opnds);
   for (int i = 0; i < n; i++)
-    if (mlirValueIsNull(opnds[i] = map[vals[i]]))
-      remat_fatal("a returned value is not available in its new function");
+    opnds[i] = map ? map[vals[i]] : j->vals[vals[i]];
   MlirOperationState st =
       mlirOperationStateGet(str("func.return"), mlirOperationGetLocation(j->ret));
   mlirOperationStateAddOperands(&st, n, opnds);
-  mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
   free(opnds);
+  return mlirOperationCreate(&st);
 }
 
 static MlirLocation value_loc(joint *j, int v) {
@@ -649,52 +647,26 @@ static MlirLocation value_loc(joint *j, int v) {
                           : mlirOperationGetLocation(j->ops[j->val_op[v]]);
 }
 
-/* Builds @f_fwd and @f_bwd after the joint function (which the caller erases once the
- * report has read it). */
+/* Splits the joint function with work proportional to what moves, not to its size:
+ *   - @f_bwd is a new function after it: the backward ops and the recomputed ops the
+ *     forward does not run MOVE into it, the recomputed ops the forward also runs are
+ *     cloned; operands that change (saved values and tangents become arguments, clones'
+ *     results) are set through a value-indexed map;
+ *   - the joint function itself becomes @f_fwd: its forward ops stay where they are; it
+ *     gets the new name, signature, return and attributes.
+ * What the forward does not run and the backward does not take (dead ops) and the tangent
+ * arguments stay in it until finish_rewrite, so that the report and the pictures can read
+ * every op and value of the joint function. The result is what cloning both functions
+ * from the joint one gave (bench/split_diff.sh checks it byte for byte). */
 static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   MlirContext ctx = j->ctx;
-  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(j->func, str("arg_attrs"));
-  MlirAttribute res_attrs = mlirOperationGetAttributeByName(j->func, str("res_attrs"));
-  MlirValue *map = xcalloc(j->nvals, sizeof *map);
+  MlirOperation func = j->func;
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, str("arg_attrs"));
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, str("res_attrs"));
   int cap = j->nargs + j->nret + j->nsaved;
   sig args, res;
 
-  /* @f_fwd(primals...) -> (outputs..., saved...) */
-  sig_init(&args, cap);
-  sig_init(&res, cap);
-  for (int a = 0; a < j->nargs; a++)
-    if (!(j->vf[a] & V_TANGENT))
-      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), dict_at(ctx, arg_attrs, a));
-  int *fwd_ret = xcalloc(cap, sizeof *fwd_ret), nfwd_ret = 0;
-  for (int r = 0; r < j->num_outputs; r++) {
-    fwd_ret[nfwd_ret++] = j->ret_val[r];
-    sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
-            dict_at(ctx, res_attrs, r));
-  }
-  for (int s = 0; s < j->nsaved; s++) {
-    fwd_ret[nfwd_ret++] = j->saved[s];
-    sig_add(&res, mlirValueGetType(j->vals[j->saved[s]]), value_loc(j, j->saved[s]),
-            mlirDictionaryAttrGet(ctx, 0, NULL));
-  }
-  MlirNamedAttribute fwd_extra[2] = {
-      named(ctx, "rt.num_outputs", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), j->num_outputs)),
-      named(ctx, "rt.saved_bytes",
-            mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), (int64_t)j->saved_bytes)),
-  };
-  MlirOperation fwd = new_func(j, fwd_name, &args, &res, fwd_extra, 2);
-  MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(fwd, 0));
-  for (int a = 0, k = 0; a < j->nargs; a++)
-    if (!(j->vf[a] & V_TANGENT))
-      map[a] = mlirBlockGetArgument(fb, k++);
-  for (int i = 0; i < j->nops; i++)
-    if (j->of[i] & O_IN_FWD)
-      clone_into(j, i, fb, map);
-  add_return(j, fb, fwd_ret, nfwd_ret, map);
-  sig_free(&args);
-  sig_free(&res);
-
   /* @f_bwd(saved..., tangents...) -> (grads...) */
-  memset(map, 0, j->nvals * sizeof *map);
   sig_init(&args, cap);
   sig_init(&res, cap);
   for (int s = 0; s < j->nsaved; s++) {
@@ -711,25 +683,94 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   MlirNamedAttribute bwd_extra[1] = {
       named(ctx, "rt.forward", mlirFlatSymbolRefAttrGet(ctx, str(fwd_name)))};
   MlirOperation bwd = new_func(j, bwd_name, &args, &res, bwd_extra, 1);
+  sig_free(&args);
+  sig_free(&res);
   MlirBlock bb = mlirRegionGetFirstBlock(mlirOperationGetRegion(bwd, 0));
+  MlirValue *map = xmalloc((size_t)j->nvals * sizeof *map);
+  memcpy(map, j->vals, (size_t)j->nvals * sizeof *map);
   int k = 0;
   for (int s = 0; s < j->nsaved; s++)
     map[j->saved[s]] = mlirBlockGetArgument(bb, k++);
   for (int a = 0; a < j->nargs; a++)
     if (j->vf[a] & V_TANGENT)
       map[a] = mlirBlockGetArgument(bb, k++);
-  for (int i = 0; i < j->nops; i++)
-    if (j->of[i] & O_IN_BWD)
-      clone_into(j, i, bb, map);
-  add_return(j, bb, j->ret_val + j->num_outputs, j->nret - (int)j->num_outputs, map);
+  for (int i = 0; i < j->nops; i++) {
+    unsigned f = j->of[i];
+    if (!(f & O_IN_BWD))
+      continue;
+    MlirOperation op = j->ops[i];
+    if (f & O_IN_FWD) { /* recomputed, and the forward runs it too */
+      op = mlirOperationClone(op);
+      int r = 0;
+      FOR_RESULTS(j, i, v) map[v] = mlirOperationGetResult(op, r++);
+    } else {
+      mlirOperationRemoveFromParent(op);
+    }
+    remap_operands(j, i, op, map);
+    mlirBlockAppendOwnedOperation(bb, op);
+  }
+  mlirBlockAppendOwnedOperation(
+      bb, new_return(j, j->ret_val + j->num_outputs, j->nret - (int)j->num_outputs, map));
+  free(map);
+  mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(func), func, bwd);
+
+  /* @f_fwd(primals...) -> (outputs..., saved...): the joint function, renamed */
+  sig_init(&args, cap);
+  sig_init(&res, cap);
+  for (int a = 0; a < j->nargs; a++)
+    if (!(j->vf[a] & V_TANGENT))
+      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), dict_at(ctx, arg_attrs, a));
+  int *fwd_ret = xcalloc(cap, sizeof *fwd_ret), nfwd_ret = 0;
+  for (int r = 0; r < j->num_outputs; r++) {
+    fwd_ret[nfwd_ret++] = j->ret_val[r];
+    sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
+            dict_at(ctx, res_attrs, r));
+  }
+  for (int s = 0; s < j->nsaved; s++) {
+    fwd_ret[nfwd_ret++] = j->saved[s];
+    sig_add(&res, mlirValueGetType(j->vals[j->saved[s]]), value_loc(j, j->saved[s]),
+            mlirDictionaryAttrGet(ctx, 0, NULL));
+  }
+  MlirBlock fb = mlirOperationGetBlock(j->ret);
+  mlirBlockInsertOwnedOperationBefore(fb, j->ret, new_return(j, fwd_ret, nfwd_ret, NULL));
+  mlirOperationDestroy(j->ret);
+  j->ret = (MlirOperation){NULL};
+  free(fwd_ret);
+  /* the attributes new_func gives a function: the others go */
+  mlirOperationSetInherentAttributeByName(func, str("sym_name"),
+                                          mlirStringAttrGet(ctx, str(fwd_name)));
+  mlirOperationSetInherentAttributeByName(
+      func, str("function_type"),
+      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, args.n, args.types, res.n, res.types)));
+  bool any;
+  MlirAttribute a = dicts_attr(ctx, &args, &any);
+  mlirOperationSetInherentAttributeByName(func, str("arg_attrs"),
+                                          any ? a : (MlirAttribute){NULL});
+  a = dicts_attr(ctx, &res, &any);
+  mlirOperationSetInherentAttributeByName(func, str("res_attrs"),
+                                          any ? a : (MlirAttribute){NULL});
+  mlirOperationSetInherentAttributeByName(func, str("no_inline"), (MlirAttribute){NULL});
+  mlirOperationRemoveDiscardableAttributeByName(func, str("rt.forward"));
+  mlirOperationSetDiscardableAttributeByName(
+      func, str("rt.num_outputs"),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), j->num_outputs));
+  mlirOperationSetDiscardableAttributeByName(
+      func, str("rt.saved_bytes"),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), (int64_t)j->saved_bytes));
   sig_free(&args);
   sig_free(&res);
+}
 
-  MlirBlock parent = mlirOperationGetBlock(j->func);
-  mlirBlockInsertOwnedOperationAfter(parent, j->func, fwd);
-  mlirBlockInsertOwnedOperationAfter(parent, fwd, bwd);
-  free(fwd_ret);
-  free(map);
+/* The end of the rewrite: erases what @f_fwd kept of the joint function but does not run
+ * (dead ops, last user first) and its tangent arguments. */
+static void finish_rewrite(joint *j) {
+  for (int i = j->nops - 1; i >= 0; i--)
+    if (!(j->of[i] & (O_IN_FWD | O_IN_BWD)))
+      mlirOperationDestroy(j->ops[i]);
+  MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(j->func, 0));
+  for (int a = j->nargs - 1; a >= 0; a--)
+    if (j->vf[a] & V_TANGENT)
+      mlirBlockEraseArgument(fb, (unsigned)a);
 }
 
 /* ---- report ----------------------------------------------------------------------- */
@@ -871,7 +912,7 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
       report(rep, &j, fname, fwd_name, bwd_name, now_ms() - t0);
     if (show)
       show_split(show, &j, fname, fwd_name, bwd_name);
-    mlirOperationDestroy(func);
+    finish_rewrite(&j);
   }
   joint_free(&j);
   free(fwd_name);
