@@ -1,18 +1,23 @@
 /* pass_bench: --remat-mincut's wall time in one process against the split's own time.
  *
- * Parses FILE once, then runs the pass RUNS times on fresh copies of the module, each in
- * a new pass manager (created outside the timed part), and times mlirPassManagerRunOnOp:
- * the pass with MLIR's verification after it, what `remat-opt --timing` shows as
- * RematMincut. Odd runs write the report to a temporary file, for the split's own time
- * (its `time:` lines summed over the joint functions: load, classification, network,
- * max-flow, planning, rewrite); even runs write none, for the pass's time. Prints the
- * first run ("cold": lazy symbol binding, first use of MLIR's thread pool) and the
- * medians of the others ("warm"). Asserts nothing.
+ * Parses FILE once (with verification, as remat-opt does), then runs the pass RUNS times
+ * on fresh copies of the module, each in a new pass manager (created outside the timed
+ * part), and times mlirPassManagerRunOnOp: the pass with MLIR's verification after it,
+ * what `remat-opt --timing` shows as RematMincut. Odd runs write the report to a
+ * temporary file, for the split's own time (its `time:` lines summed over the joint
+ * functions: load, classification, network, max-flow, planning, rewrite); even runs write
+ * none, for the pass's time. Prints the first run ("cold": lazy symbol binding and first
+ * touches of code, once per process) and the medians of the others ("warm").
+ *
+ * --first=pass and --first=split run the pass once, the first call in the process, and
+ * print its wall time (no report) or the split's time (with a report): the first call at
+ * microsecond resolution, which `remat-opt --timing` (0.1 ms) cannot give. A script runs
+ * them over many processes (bench/pass_first.sh). Asserts nothing.
  *
  * --no-threads disables the context's multithreading: MLIR then verifies the two new
  * functions one after the other instead of handing them to its thread pool.
  *
- * Usage: pass_bench [--no-threads] FILE [RUNS]   (default 41) */
+ * Usage: pass_bench [--no-threads] [--first=pass|split] FILE [RUNS]   (default 41) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,17 +82,22 @@ static double run_once(MlirContext ctx, MlirOperation module, const char *report
 }
 
 int main(int argc, char **argv) {
-  bool threads = !(argc > 1 && !strcmp(argv[1], "--no-threads"));
-  if (!threads) {
-    argv++;
-    argc--;
+  bool threads = true;
+  const char *first = NULL; /* "pass" or "split": one run only */
+  for (; argc > 1 && !strncmp(argv[1], "--", 2); argv++, argc--) {
+    if (!strcmp(argv[1], "--no-threads"))
+      threads = false;
+    else if (!strcmp(argv[1], "--first=pass") || !strcmp(argv[1], "--first=split"))
+      first = argv[1] + strlen("--first=");
+    else
+      argc = 0; /* usage */
   }
   if (argc < 2 || argc > 3) {
-    fprintf(stderr, "usage: pass_bench [--no-threads] FILE [RUNS]\n");
+    fprintf(stderr, "usage: pass_bench [--no-threads] [--first=pass|split] FILE [RUNS]\n");
     return 2;
   }
-  int runs = argc == 3 ? atoi(argv[2]) : 41;
-  if (runs < 3)
+  int runs = first ? 1 : argc == 3 ? atoi(argv[2]) : 41;
+  if (runs < 3 && !first)
     runs = 3;
   MlirContext ctx = rematContextCreate(stderr, NULL);
   if (mlirContextIsNull(ctx))
@@ -108,14 +118,14 @@ int main(int argc, char **argv) {
   double cold = -1;
   int npass = 0, nsplit = 0, rc = 0;
   for (int r = 0; r < runs && rc == 0; r++) {
-    bool with_report = r % 2 == 1;
+    bool with_report = first ? !strcmp(first, "split") : r % 2 == 1;
     if (with_report && fclose(fopen(report, "w")))
       rc = 1;
     double ms = run_once(ctx, mlirModuleGetOperation(m), with_report ? report : NULL);
     if (ms < 0) {
       rc = 1;
     } else if (r == 0) {
-      cold = ms;
+      cold = with_report ? split_ms(report) : ms;
     } else if (with_report) {
       split[nsplit++] = split_ms(report);
     } else {
@@ -123,7 +133,9 @@ int main(int argc, char **argv) {
     }
   }
   remove(report);
-  if (rc == 0) {
+  if (rc == 0 && first) {
+    printf("%.6f\n", cold);
+  } else if (rc == 0) {
     double p = median(pass, npass), s = median(split, nsplit);
     printf("%s%s: pass cold %.3f ms, warm %.3f ms (median of %d); split %.3f ms (median of "
            "%d); warm pass / split %.2f\n",
