@@ -1,29 +1,50 @@
-/* Push-relabel maximum flow, highest-label selection, gap and global-relabel
- * heuristics (Cherkassky and Goldberg, "On implementing push-relabel method
- * for the maximum flow problem", 1997; their hi_pr program). First phase only:
- * it stops at a maximum preflow, whose sink excess is the maximum flow value
- * and whose residual network gives the minimum cut.
+/* Augmenting paths in the style of Boykov and Kolmogorov ("An experimental
+ * comparison of min-cut/max-flow algorithms for energy minimization in
+ * vision", 2004). Two search trees grow at once, S from the source over arcs
+ * with residual capacity and T from the sink over arcs with residual capacity
+ * towards it; where they touch, the path source ... p -> q ... sink is
+ * augmented by its bottleneck. Nodes whose tree arc saturates become orphans:
+ * each looks for a new parent among its tree's nodes whose path still
+ * reaches the root, preferring the one closest to it, or is freed (its tree
+ * neighbours are made active so that they may grow into it again). The
+ * search ends when no node is active. The trees are kept from one
+ * augmentation to the next, which is what makes the method fast on networks
+ * with many short paths, such as the ones --remat-mincut builds.
+ *
+ * Closest parents: every node carries a distance to its root and the
+ * augmentation ("time") at which it was last known exact. An orphan's
+ * candidate parents are followed to their root, or to a node whose distance
+ * is exact now, and stamped on the way, so no path is walked twice in one
+ * adoption; a growing node also adopts a tree neighbour whose distance it
+ * would shorten (the paper's section 3.3 and Kolmogorov's later refinement).
+ *
+ * At the end T is exactly the set of nodes that can reach the sink in the
+ * residual network (a free or S node with a residual arc into T would have
+ * been grown into T, or been an augmenting path), so the source side of the
+ * cut closest to the sink is every node outside T: no final search.
  *
  * Infinite capacities: every node reachable from the source over infinite
- * edges lies on the source side of every finite cut, so these nodes are merged
- * into the source (they get a label above every other and are never active)
- * before solving. Finite edges leaving them are saturated at the start; no
- * infinite edge leaves them, so the excess ever in play is bounded by the sum
- * of finite capacities and stays small enough for the tolerance to be
- * meaningful. If the sink is among them the answer is FLOW_INFINITY. Inner
- * infinite edges keep an infinite residual (INFINITY - x == INFINITY).
+ * edges is a root of S (they lie on the source side of every finite cut); if
+ * the sink is among them the answer is FLOW_INFINITY. Otherwise every path
+ * from a root to the sink has a finite arc, so every bottleneck is finite
+ * (residuals of reverse arcs are flow, which is finite) and inner infinite
+ * arcs keep an infinite residual (INFINITY - x == INFINITY).
  *
- * Memory: every per-node array is one block allocated by flow_network_create
- * and written there in full, so no solve allocates per-node memory or faults
- * fresh pages. The residual network (compressed rows: each node's arcs side by
- * side; arrays of heads with pairs, of residuals and of capacities, in one
- * allocation) is built by the first solve after edges were added and kept: a
- * later solve only copies the capacities into the residuals. It is rows and
- * not lists built while edges are added, and not one record per arc with its
- * residual, because both were slower on 10^5-node networks, where the global
- * relabel's scans dominate (bench/RESULTS.md, "Pass speed").
+ * Memory: every per-node array is one block allocated by flow_network_create,
+ * so no solve allocates per-node memory. The residual network (compressed
+ * rows: each node's arcs side by side; arrays of heads with pairs, of
+ * residuals and of capacities, in one allocation) is built by the first solve
+ * after edges were added and kept: a later solve only copies the capacities
+ * into the residuals. Rows, and not lists built while edges are added or one
+ * record per arc with its residual: both were slower when measured
+ * (bench/RESULTS.md, "Pass speed").
  *
- * Everything is iterative (queues and linked lists), so 10^6-node networks do
+ * Until 2026-12 the solver was push-relabel (highest label, gap and global
+ * relabel heuristics, first phase only); on these networks it did several
+ * times the work, pushing excess that cannot reach the sink back up label by
+ * label (bench/RESULTS.md, "Max-flow against Boost's Boykov-Kolmogorov").
+ *
+ * Everything is iterative (queues and parent arcs), so 10^6-node networks do
  * not touch the C stack.
  */
 #include "flow_network.h"
@@ -32,12 +53,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
+#define NONE UINT32_MAX           /* no parent: free or an orphan; not queued */
+#define ROOT (UINT32_MAX - 1)     /* parent of a tree's roots */
 
-/* Work counting of hi_pr: a relabel costs RELABEL_WORK plus the arcs it
- * scans; a global relabel runs once the work exceeds GLOBAL_WORK_NODES * n +
- * arcs. */
-enum { RELABEL_WORK = 12, GLOBAL_WORK_NODES = 6 };
+enum { FREE = 0, S_TREE = 1, T_TREE = 2 };
 
 /* What scans read together: the node an arc points to and its reverse arc. */
 typedef struct arc {
@@ -45,28 +64,25 @@ typedef struct arc {
     uint32_t pair;
 } arc;
 
-/* The push-relabel state. Labels: the sink is 0, live nodes 1 .. n-1, nodes
- * cut off from the sink n ("dead": never processed again in the first
- * phase), nodes merged into the source n+1. */
+/* The search state. parent[v] is an arc in v's row pointing to v's parent
+ * (in S the flow goes along its pair, parent -> v; in T along the arc itself,
+ * v -> parent), ROOT for roots, NONE for free nodes and orphans. */
 typedef struct solver {
-    uint32_t n, sink;
+    uint32_t n;
     double tolerance;  /* residuals at or below this are saturated */
     uint32_t *first;   /* arcs of v: first[v] .. first[v+1]-1 */
     arc *arcs;
     double *residual;
     double *capacity;  /* what a solve resets the residuals to */
-    uint32_t *label;
-    uint32_t *current; /* arcs before it are known not admissible */
-    double *excess;
-    /* Per label: a stack of active nodes and a doubly linked list of all
-     * live nodes (the gap heuristic needs to find every node above a gap). */
-    uint32_t *active_first, *active_next;
-    uint32_t *bucket_first, *bucket_next, *bucket_prev;
-    uint32_t max_active; /* no active node above it; 0 means none */
-    uint32_t max_label;  /* no live node above it */
-    uint32_t *queue;
-    size_t work, work_limit;
-    int relabelled;      /* no push since the last global relabel: labels exact */
+    uint32_t *parent;
+    uint32_t *next;    /* active queue: NONE if not queued, v if last */
+    uint32_t *stamp;   /* the time at which dist was exact */
+    uint32_t *dist;    /* arcs to the root */
+    uint32_t *orphan;  /* ring of orphans, n entries (each at most once) */
+    unsigned char *tree;
+    uint32_t active_first, active_last;
+    uint32_t orphan_head, orphan_count;
+    uint32_t time;
 } solver;
 
 struct flow_network {
@@ -96,8 +112,7 @@ flow_network *flow_network_create(size_t num_nodes)
     net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
-    /* The doubles first, so each array is aligned. */
-    bytes = n * (sizeof(double) + 9 * sizeof(uint32_t) + 1) + sizeof(uint32_t);
+    bytes = n * (6 * sizeof(uint32_t) + 2) + sizeof(uint32_t);
     b = malloc(bytes);
     if (!b) {
         free(net);
@@ -107,17 +122,14 @@ flow_network *flow_network_create(size_t num_nodes)
     net->block = b;
     net->num_nodes = n;
     s = &net->s;
-    s->excess = (double *)b;
-    s->label = (uint32_t *)(b + n * sizeof(double));
-    s->current = s->label + n;
-    s->active_first = s->current + n;
-    s->active_next = s->active_first + n;
-    s->bucket_first = s->active_next + n;
-    s->bucket_next = s->bucket_first + n;
-    s->bucket_prev = s->bucket_next + n;
-    s->queue = s->bucket_prev + n;
-    s->first = s->queue + n; /* n + 1 entries */
-    net->source_side = (unsigned char *)(s->first + n + 1);
+    s->parent = (uint32_t *)b;
+    s->next = s->parent + n;
+    s->stamp = s->next + n;
+    s->dist = s->stamp + n;
+    s->orphan = s->dist + n;
+    s->first = s->orphan + n; /* n + 1 entries */
+    s->tree = (unsigned char *)(s->first + n + 1);
+    net->source_side = s->tree + n;
     return net;
 }
 
@@ -216,7 +228,7 @@ static int build_rows(flow_network *net)
 {
     solver *s = &net->s;
     size_t n = net->num_nodes, arcs = 0, e, v;
-    uint32_t *first = s->first, *fill = s->current;
+    uint32_t *first = s->first, *fill = s->orphan;
 
     for (e = 0; e < net->num_edges; e++)
         if (net->edge_from[e] != net->edge_to[e] && net->edge_capacity[e] > 0)
@@ -244,7 +256,7 @@ static int build_rows(flow_network *net)
     }
     for (v = 0; v < n; v++)
         first[v + 1] += first[v];
-    /* current[] serves as the fill position of each row here. */
+    /* orphan[] serves as the fill position of each row here. */
     memcpy(fill, first, n * sizeof *fill);
     for (e = 0; e < net->num_edges; e++) {
         uint32_t u = net->edge_from[e], w = net->edge_to[e], a, b;
@@ -264,291 +276,313 @@ static int build_rows(flow_network *net)
     return 0;
 }
 
-/* The rows (built if edges were added since the last solve) and the state a
- * solve starts from: residuals from the capacities, no excess. 0 or -1. */
-static int solver_init(flow_network *net, uint32_t sink)
-{
-    solver *s = &net->s;
-    size_t n = net->num_nodes, a;
-
-    if (!net->rows_valid && build_rows(net) != 0)
-        return -1;
-    s->n = (uint32_t)n;
-    s->sink = sink;
-    s->tolerance = FLOW_RELATIVE_TOLERANCE * net->max_finite;
-    s->max_active = s->max_label = 0;
-    s->work = 0;
-    s->relabelled = 0;
-    s->work_limit = GLOBAL_WORK_NODES * n + net->num_arcs;
-    memset(s->excess, 0, n * sizeof *s->excess);
-    for (a = 0; a < net->num_arcs; a++)
-        s->residual[a] = s->capacity[a];
-    return 0;
-}
-
 static void activate(solver *s, uint32_t v)
 {
-    uint32_t l = s->label[v];
-    s->active_next[v] = s->active_first[l];
-    s->active_first[l] = v;
-    if (l > s->max_active)
-        s->max_active = l;
-}
-
-static void bucket_insert(solver *s, uint32_t v)
-{
-    uint32_t l = s->label[v], next = s->bucket_first[l];
-    s->bucket_prev[v] = NONE;
-    s->bucket_next[v] = next;
-    if (next != NONE)
-        s->bucket_prev[next] = v;
-    s->bucket_first[l] = v;
-    if (l > s->max_label)
-        s->max_label = l;
-}
-
-static void bucket_remove(solver *s, uint32_t v)
-{
-    uint32_t prev = s->bucket_prev[v], next = s->bucket_next[v];
-    if (prev != NONE)
-        s->bucket_next[prev] = next;
+    if (s->next[v] != NONE)
+        return;
+    if (s->active_last == NONE)
+        s->active_first = v;
     else
-        s->bucket_first[s->label[v]] = next;
-    if (next != NONE)
-        s->bucket_prev[next] = prev;
+        s->next[s->active_last] = v;
+    s->next[v] = v;
+    s->active_last = v;
 }
 
-/* Exact distances to the sink in the residual network, by a breadth-first
- * search backwards from the sink. Nodes that cannot reach it become dead. */
-static void global_relabel(solver *s)
+/* The next active node still in a tree, taken off the queue; NONE if none. */
+static uint32_t next_active(solver *s)
 {
-    uint32_t n = s->n, v, head = 0, tail = 0;
+    for (;;) {
+        uint32_t v = s->active_first;
+        if (v == NONE)
+            return NONE;
+        if (s->next[v] == v)
+            s->active_first = s->active_last = NONE;
+        else
+            s->active_first = s->next[v];
+        s->next[v] = NONE;
+        if (s->tree[v] != FREE)
+            return v;
+    }
+}
+
+static void add_orphan(solver *s, uint32_t v)
+{
+    uint32_t at = s->orphan_head + s->orphan_count;
+    if (at >= s->n)
+        at -= s->n;
+    s->orphan[at] = v;
+    s->orphan_count++;
+    s->parent[v] = NONE;
+}
+
+/* Grows the tree of v by one step from v: free nodes across residual arcs
+ * join it; a node of the other tree closes a path. Returns the arc p -> q of
+ * that path (p in S, q in T), or NONE when v has no more to give. */
+static uint32_t grow(solver *s, uint32_t v)
+{
+    const uint32_t begin = s->first[v], end = s->first[v + 1];
     const arc *arcs = s->arcs;
     const double *residual = s->residual;
+    const double tolerance = s->tolerance;
+    unsigned char *tree = s->tree;
+    uint32_t *parent = s->parent, *stamp = s->stamp, *dist = s->dist;
+    const unsigned char mine = tree[v];
+    const uint32_t stamp_v = stamp[v], dist_v = dist[v], dist_w = dist_v + 1;
+    uint32_t a;
 
-    for (v = 0; v < n; v++) {
-        s->active_first[v] = NONE;
-        s->bucket_first[v] = NONE;
-        if (s->label[v] != n + 1)
-            s->label[v] = n;
-    }
-    s->max_active = 0;
-    s->max_label = 0;
-    s->work = 0;
-    s->relabelled = 1;
-    s->label[s->sink] = 0;
-    s->queue[tail++] = s->sink;
-    while (head < tail) {
-        uint32_t x = s->queue[head++], a, end = s->first[x + 1];
-        uint32_t l = s->label[x] + 1;
-        for (a = s->first[x]; a < end; a++) {
-            uint32_t w = arcs[a].head;
-            if (s->label[w] == n && residual[arcs[a].pair] > s->tolerance) {
-                s->label[w] = l;
-                s->current[w] = s->first[w];
-                bucket_insert(s, w);
-                if (s->excess[w] > 0)
-                    activate(s, w);
-                s->queue[tail++] = w;
+    if (mine == S_TREE) {
+        for (a = begin; a < end; a++) {
+            uint32_t w;
+            if (residual[a] <= tolerance)
+                continue;
+            w = arcs[a].head;
+            if (tree[w] == FREE) {
+                tree[w] = S_TREE;
+                parent[w] = arcs[a].pair;
+                stamp[w] = stamp_v;
+                dist[w] = dist_w;
+                activate(s, w);
+            } else if (tree[w] == T_TREE) {
+                return a;
+            } else if (stamp[w] <= stamp_v && dist[w] > dist_v) {
+                /* v is a nearer parent for w */
+                parent[w] = arcs[a].pair;
+                stamp[w] = stamp_v;
+                dist[w] = dist_w;
+            }
+        }
+    } else {
+        for (a = begin; a < end; a++) {
+            uint32_t w, b = arcs[a].pair;
+            if (residual[b] <= tolerance)
+                continue;
+            w = arcs[a].head;
+            if (tree[w] == FREE) {
+                tree[w] = T_TREE;
+                parent[w] = b;
+                stamp[w] = stamp_v;
+                dist[w] = dist_w;
+                activate(s, w);
+            } else if (tree[w] == S_TREE) {
+                return b;
+            } else if (stamp[w] <= stamp_v && dist[w] > dist_v) {
+                parent[w] = b;
+                stamp[w] = stamp_v;
+                dist[w] = dist_w;
             }
         }
     }
+    return NONE;
 }
 
-/* No node has label k any more: nodes above it cannot reach the sink. */
-static void gap(solver *s, uint32_t k)
+/* Pushes the bottleneck along root ... p -> q ... root (a is p -> q); tree
+ * arcs it saturates make orphans. Returns the amount. */
+static double augment(solver *s, uint32_t a)
 {
-    uint32_t l, v;
-
-    for (l = k + 1; l <= s->max_label; l++) {
-        for (v = s->bucket_first[l]; v != NONE; v = s->bucket_next[v])
-            s->label[v] = s->n;
-        s->bucket_first[l] = NONE;
-        s->active_first[l] = NONE;
-    }
-    s->max_label = k - 1;
-    if (s->max_active >= k)
-        s->max_active = k - 1;
-}
-
-/* Pushes v's excess down admissible arcs, relabelling v when none is left,
- * until the excess is gone or v is dead. v is not on an active stack. The
- * arrays and scalars are read into locals once: stores to labels and
- * residuals could otherwise alias the solver's fields and force reloads. */
-static void discharge(solver *s, uint32_t v)
-{
-    const uint32_t n = s->n, sink = s->sink;
-    const double tolerance = s->tolerance;
-    const uint32_t *first = s->first;
     const arc *arcs = s->arcs;
     double *residual = s->residual;
-    uint32_t *label = s->label, *current = s->current;
-    double *excess = s->excess, left = excess[v];
+    const double tolerance = s->tolerance;
+    uint32_t *parent = s->parent;
+    uint32_t p = arcs[arcs[a].pair].head, q = arcs[a].head, v, x;
+    double amount = residual[a];
 
-    s->relabelled = 0;
-    for (;;) {
-        uint32_t k = label[v], a, begin = first[v], end = first[v + 1];
-        uint32_t best = n, best_arc = begin;
+    for (v = p; (x = parent[v]) != ROOT; v = arcs[x].head)
+        if (residual[arcs[x].pair] < amount)
+            amount = residual[arcs[x].pair];
+    for (v = q; (x = parent[v]) != ROOT; v = arcs[x].head)
+        if (residual[x] < amount)
+            amount = residual[x];
 
-        for (a = current[v]; a < end; a++) {
-            double r = residual[a];
-            uint32_t w = arcs[a].head;
-            if (r > tolerance && label[w] + 1 == k) {
-                /* push: w is below v, hence live; it becomes active unless
-                 * it is the sink */
-                double amount = left < r ? left : r;
-                residual[a] = r - amount;
-                residual[arcs[a].pair] += amount;
-                left -= amount;
-                if (excess[w] == 0 && w != sink)
-                    activate(s, w);
-                excess[w] += amount;
-                if (left == 0) {
-                    excess[v] = 0;
-                    current[v] = a;
-                    return;
-                }
-            }
-        }
-        excess[v] = left;
-
-        /* Relabel: one above the lowest residual neighbour. */
-        for (a = begin; a < end; a++) {
-            if (residual[a] > tolerance) {
-                uint32_t l = label[arcs[a].head] + 1;
-                if (l < best) {
-                    best = l;
-                    best_arc = a;
-                }
-            }
-        }
-        s->work += RELABEL_WORK + (end - begin);
-        bucket_remove(s, v);
-        if (s->bucket_first[k] == NONE) {
-            label[v] = n;
-            gap(s, k);
-            return;
-        }
-        if (best >= n) {
-            label[v] = n;
-            return;
-        }
-        label[v] = best;
-        current[v] = best_arc;
-        bucket_insert(s, v);
-        /* v is still the highest active node: keep going. */
+    residual[a] -= amount;
+    residual[arcs[a].pair] += amount;
+    for (v = p; (x = parent[v]) != ROOT;) {
+        uint32_t up = arcs[x].head, y = arcs[x].pair;
+        residual[y] -= amount;
+        residual[x] += amount;
+        if (residual[y] <= tolerance)
+            add_orphan(s, v);
+        v = up;
     }
+    for (v = q; (x = parent[v]) != ROOT;) {
+        uint32_t up = arcs[x].head;
+        residual[x] -= amount;
+        residual[arcs[x].pair] += amount;
+        if (residual[x] <= tolerance)
+            add_orphan(s, v);
+        v = up;
+    }
+    return amount;
 }
 
-/* Marks (label n+1) the nodes reachable from the source over infinite arcs.
- * Returns 1 if the sink is among them. */
-static int merge_into_source(solver *s, uint32_t source, uint32_t *count)
+/* Finds orphan v a new parent in its tree: the neighbour across a residual
+ * arc (towards v in S, away from v in T) whose path reaches the root and is
+ * the shortest; or frees v. */
+static void adopt(solver *s, uint32_t v)
 {
-    uint32_t n = s->n, head = 0, tail = 0, v;
+    const uint32_t begin = s->first[v], end = s->first[v + 1];
     const arc *arcs = s->arcs;
     const double *residual = s->residual;
+    const double tolerance = s->tolerance;
+    unsigned char *tree = s->tree;
+    uint32_t *parent = s->parent, *stamp = s->stamp, *dist = s->dist;
+    const unsigned char mine = tree[v];
+    const uint32_t time = s->time;
+    uint32_t a, best = NONE, best_dist = UINT32_MAX;
 
-    for (v = 0; v < n; v++)
-        s->label[v] = 0;
-    s->label[source] = n + 1;
-    s->queue[tail++] = source;
-    while (head < tail) {
-        uint32_t x = s->queue[head++], a, end = s->first[x + 1];
-        for (a = s->first[x]; a < end; a++) {
-            uint32_t w = arcs[a].head;
-            if (isinf(residual[a]) && s->label[w] != n + 1) {
-                if (w == s->sink)
-                    return 1;
-                s->label[w] = n + 1;
-                s->queue[tail++] = w;
+    for (a = begin; a < end; a++) {
+        uint32_t w = arcs[a].head, j, d, x;
+        if (tree[w] != mine || parent[w] == NONE)
+            continue;
+        if (residual[mine == S_TREE ? arcs[a].pair : a] <= tolerance)
+            continue;
+        /* Up from w to a root or a node exact at this time. */
+        d = 0;
+        for (j = w;; j = arcs[x].head) {
+            if (stamp[j] == time) {
+                d += dist[j];
+                break;
             }
+            x = parent[j];
+            if (x == ROOT) {
+                stamp[j] = time;
+                dist[j] = 0;
+                break;
+            }
+            if (x == NONE) {
+                d = UINT32_MAX;
+                break;
+            }
+            d++;
+        }
+        if (d == UINT32_MAX)
+            continue;
+        if (d < best_dist) {
+            best_dist = d;
+            best = a;
+        }
+        for (j = w; stamp[j] != time; j = arcs[parent[j]].head) {
+            stamp[j] = time;
+            dist[j] = d--;
         }
     }
-    *count = tail;
-    return 0;
-}
-
-/* The cut closest to the sink: the source side is every node that cannot
- * reach the sink in the residual network. Dead nodes (label n and above)
- * cannot (labels stay valid distance bounds, and a path to the sink is
- * shorter than n), so only the others are searched; if no push happened
- * since the last global relabel, its labels are exact and the search is
- * skipped. */
-static void final_cut(solver *s, unsigned char *source_side)
-{
-    uint32_t n = s->n, v, head = 0, tail = 0, a;
-    const arc *arcs = s->arcs;
-    const double *residual = s->residual;
-
-    if (s->relabelled) {
-        for (v = 0; v < n; v++)
-            source_side[v] = s->label[v] >= n;
+    if (best != NONE) {
+        parent[v] = best;
+        stamp[v] = time;
+        dist[v] = best_dist + 1;
         return;
     }
-    for (v = 0; v < n; v++)
-        source_side[v] = 1;
-    source_side[s->sink] = 0;
-    s->queue[tail++] = s->sink;
+    /* Free v: neighbours that could grow into it again become active, and
+     * its children become orphans. */
+    for (a = begin; a < end; a++) {
+        uint32_t w = arcs[a].head, x;
+        if (tree[w] != mine)
+            continue;
+        if (residual[mine == S_TREE ? arcs[a].pair : a] > tolerance)
+            activate(s, w);
+        x = parent[w];
+        if (x != ROOT && x != NONE && arcs[x].head == v)
+            add_orphan(s, w);
+    }
+    tree[v] = FREE;
+}
+
+static void adopt_orphans(solver *s)
+{
+    while (s->orphan_count > 0) {
+        uint32_t v = s->orphan[s->orphan_head];
+        if (++s->orphan_head == s->n)
+            s->orphan_head = 0;
+        s->orphan_count--;
+        adopt(s, v);
+    }
+}
+
+/* Makes v a root of tree t. */
+static void add_root(solver *s, uint32_t v, unsigned char t)
+{
+    s->tree[v] = t;
+    s->parent[v] = ROOT;
+    s->stamp[v] = 0;
+    s->dist[v] = 0;
+    activate(s, v);
+}
+
+/* The roots of S: the source and every node reachable from it over infinite
+ * arcs (the orphan ring serves as the search queue). Returns 1 if the sink is
+ * among them. */
+static int source_roots(solver *s, uint32_t source, uint32_t sink)
+{
+    uint32_t head = 0, tail = 0;
+    const arc *arcs = s->arcs;
+    const double *capacity = s->capacity;
+
+    add_root(s, source, S_TREE);
+    s->orphan[tail++] = source;
     while (head < tail) {
-        uint32_t x = s->queue[head++], end = s->first[x + 1];
+        uint32_t x = s->orphan[head++], a, end = s->first[x + 1];
         for (a = s->first[x]; a < end; a++) {
             uint32_t w = arcs[a].head;
-            if (source_side[w] && s->label[w] < n &&
-                residual[arcs[a].pair] > s->tolerance) {
-                source_side[w] = 0;
-                s->queue[tail++] = w;
+            if (isinf(capacity[a]) && s->tree[w] == FREE) {
+                if (w == sink)
+                    return 1;
+                add_root(s, w, S_TREE);
+                s->orphan[tail++] = w;
             }
         }
     }
+    return 0;
 }
 
 double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
 {
     solver *s;
-    uint32_t merged, i, v;
+    size_t n, v;
+    uint32_t cur = NONE;
+    double flow = 0;
 
     if (!net)
         return -1;
     net->has_cut = 0;
     if (source >= net->num_nodes || sink >= net->num_nodes || source == sink)
         return -1;
-    if (solver_init(net, (uint32_t)sink) != 0)
+    if (!net->rows_valid && build_rows(net) != 0)
         return -1;
     s = &net->s;
-    if (merge_into_source(s, (uint32_t)source, &merged))
+    n = net->num_nodes;
+    s->n = (uint32_t)n;
+    s->tolerance = FLOW_RELATIVE_TOLERANCE * net->max_finite;
+    s->time = 0;
+    s->active_first = s->active_last = NONE;
+    s->orphan_head = s->orphan_count = 0;
+    if (net->num_arcs)
+        memcpy(s->residual, s->capacity, net->num_arcs * sizeof *s->residual);
+    memset(s->tree, FREE, n);
+    memset(s->next, 0xff, n * sizeof *s->next);
+    if (source_roots(s, (uint32_t)source, (uint32_t)sink))
         return FLOW_INFINITY;
+    add_root(s, (uint32_t)sink, T_TREE);
 
-    /* Saturate the finite arcs leaving the merged source; queue[0 .. merged)
-     * still lists its nodes. */
-    for (i = 0; i < merged; i++) {
-        uint32_t x = s->queue[i], a, end = s->first[x + 1];
-        for (a = s->first[x]; a < end; a++) {
-            uint32_t w = s->arcs[a].head;
-            double r = s->residual[a];
-            if (s->label[w] != s->n + 1 && r > s->tolerance) {
-                s->residual[a] = 0;
-                s->residual[s->arcs[a].pair] += r;
-                s->excess[w] += r;
-            }
+    for (;;) {
+        uint32_t a;
+        if (cur == NONE || s->tree[cur] == FREE) {
+            cur = next_active(s);
+            if (cur == NONE)
+                break;
         }
-    }
-
-    global_relabel(s);
-    while (s->max_active > 0) {
-        uint32_t l = s->max_active;
-        v = s->active_first[l];
-        if (v == NONE) {
-            s->max_active--;
+        a = grow(s, cur);
+        if (a == NONE) {
+            cur = NONE;
             continue;
         }
-        s->active_first[l] = s->active_next[v];
-        discharge(s, v);
-        if (s->work > s->work_limit)
-            global_relabel(s);
+        /* cur may have more to give: it is grown again after the orphans */
+        s->time++;
+        flow += augment(s, a);
+        adopt_orphans(s);
     }
-    final_cut(s, net->source_side);
+    for (v = 0; v < n; v++)
+        net->source_side[v] = s->tree[v] != T_TREE;
     net->has_cut = 1;
-    return s->excess[sink];
+    return flow;
 }
 
 int flow_network_write_dimacs(const flow_network *net, size_t source, size_t sink,

@@ -1,9 +1,9 @@
 /* Flow networks, maximum flow and minimum cut.
  *
- * Used by --remat-mincut; pure C11, no MLIR. The solver is push-relabel with
- * highest-label selection and the gap and global-relabel heuristics. It only
- * runs the first phase (a maximum preflow): that is enough for the flow value
- * and the minimum cut, and skips returning surplus excess to the source.
+ * Used by --remat-mincut; pure C11, no MLIR. The solver augments along paths
+ * found by two search trees, one grown from the source and one from the sink,
+ * kept from one augmentation to the next (Boykov and Kolmogorov, 2004); the
+ * sink's final tree gives the minimum cut without a further search.
  *
  * Ownership: flow_network_create returns a network the caller owns and frees
  * with flow_network_destroy (NULL is accepted). The network copies what it is
