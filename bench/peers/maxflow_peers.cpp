@@ -1,9 +1,10 @@
 // Solves the flow networks --remat-mincut writes (dump-network=FILE, DIMACS max-flow
-// format) with remat's own solver (lib/flow_network.c, push-relabel) and three peers:
-// Boost.Graph's Boykov-Kolmogorov and push-relabel, and LEMON's Preflow. Prints per
-// network the max-flow value of each (they must agree: exit 1 otherwise) and, per solver,
-// the median over --runs freshly built graphs of the first solve ("cold") and the median
-// of --runs further solves on one graph ("warm"); graph construction is not timed.
+// format) with remat's own solver (lib/flow_network.c, augmenting paths with two search
+// trees) and three peers: Boost.Graph's Boykov-Kolmogorov and push-relabel, and LEMON's
+// Preflow. Prints per network the max-flow value of each (they must agree: exit 1
+// otherwise) and, per solver, the median over --runs freshly built graphs of the first
+// solve ("cold") and the median of --runs further solves on one graph ("warm"); graph
+// construction is not timed.
 //
 // Boost's push-relabel checks flow conservation with exact comparisons (it asserts on
 // doubles), so the peers get integer capacities: the file's capacities times the
