@@ -83,6 +83,8 @@ typedef struct solver {
     uint32_t active_first, active_last;
     uint32_t orphan_head, orphan_count;
     uint32_t time;
+    int fresh;         /* residuals equal capacities (rows just built) */
+    int queue_dirty;   /* next[] may hold queued nodes (a solve stopped early) */
 } solver;
 
 struct flow_network {
@@ -127,6 +129,7 @@ flow_network *flow_network_create(size_t num_nodes)
     s->stamp = s->next + n;
     s->dist = s->stamp + n;
     s->orphan = s->dist + n;
+    s->queue_dirty = 1; /* next[] is zeros, not NONE */
     s->first = s->orphan + n; /* n + 1 entries */
     s->tree = (unsigned char *)(s->first + n + 1);
     net->source_side = s->tree + n;
@@ -268,9 +271,10 @@ static int build_rows(flow_network *net)
         s->arcs[b].head = u;
         s->arcs[a].pair = b;
         s->arcs[b].pair = a;
-        s->capacity[a] = net->edge_capacity[e];
-        s->capacity[b] = 0;
+        s->capacity[a] = s->residual[a] = net->edge_capacity[e];
+        s->capacity[b] = s->residual[b] = 0;
     }
+    s->fresh = 1;
     net->num_arcs = arcs;
     net->rows_valid = 1;
     return 0;
@@ -554,10 +558,15 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
     s->time = 0;
     s->active_first = s->active_last = NONE;
     s->orphan_head = s->orphan_count = 0;
-    if (net->num_arcs)
+    /* The first solve finds the residuals that build_rows wrote; next[] is
+     * all NONE after create and after a solve that ran to the end. */
+    if (!s->fresh && net->num_arcs)
         memcpy(s->residual, s->capacity, net->num_arcs * sizeof *s->residual);
+    s->fresh = 0;
     memset(s->tree, FREE, n);
-    memset(s->next, 0xff, n * sizeof *s->next);
+    if (s->queue_dirty)
+        memset(s->next, 0xff, n * sizeof *s->next);
+    s->queue_dirty = 1;
     if (source_roots(s, (uint32_t)source, (uint32_t)sink))
         return FLOW_INFINITY;
     add_root(s, (uint32_t)sink, T_TREE);
@@ -579,6 +588,7 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
         flow += augment(s, a);
         adopt_orphans(s);
     }
+    s->queue_dirty = 0; /* every node was taken off the queue */
     for (v = 0; v < n; v++)
         net->source_side[v] = s->tree[v] != T_TREE;
     net->has_cut = 1;

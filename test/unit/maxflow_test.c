@@ -491,8 +491,8 @@ static int agree(const edge_list *g, size_t s, size_t t, double scale,
                  int *infinite, int *zero)
 {
     edge_list scaled = *g;
-    unsigned char want[MAX_NODES], side[MAX_NODES];
-    double want_flow, flow, tol;
+    unsigned char want[MAX_NODES], side[MAX_NODES], again_side[MAX_NODES];
+    double want_flow, flow, again, tol;
     flow_network *net;
     size_t e, v;
     int before = failures;
@@ -527,6 +527,16 @@ static int agree(const edge_list *g, size_t s, size_t t, double scale,
                   "random: node %zu on the %s side, EK has it on the other",
                   v, side[v] ? "source" : "sink");
     }
+    /* A later solve on the same network, after one with the terminals swapped
+     * (which may stop early at an infinite path), gives the same answer: the
+     * residuals and the search state are reset in full. */
+    flow_network_max_flow(net, t, s);
+    again = flow_network_max_flow(net, s, t);
+    CHECK(again == flow, "random: re-solve gives %.17g, first solve %.17g",
+          again, flow);
+    if (!isinf(flow) && flow_network_source_side(net, again_side) == 0)
+        CHECK(memcmp(side, again_side, g->n) == 0,
+              "random: re-solve moved the cut");
     flow_network_destroy(net);
     return failures == before;
 }
