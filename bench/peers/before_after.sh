@@ -3,7 +3,7 @@
 # same file at git revision REV (its functions renamed before_*) and Boost's
 # Boykov-Kolmogorov (libboost-graph-dev, liblemon-dev for maxflow_peers.cpp's LEMON part).
 # Usage: bench/peers/before_after.sh REV [BUILD]   (default build); then
-#        BUILD/bench-peers/maxflow_before_after RUNS [runs=N] FILE.dimacs...
+#        BUILD/bench-peers/maxflow_before_after RUNS [runs=N] [inf=0|1] FILE.dimacs...
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 REV=$1

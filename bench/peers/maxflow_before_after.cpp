@@ -7,8 +7,12 @@
 // nothing; exit 1 if the values differ, or if the two remat solvers' minimum cuts (source
 // sides) differ ("cuts" column).
 //
-// Usage: maxflow_before_after RUNS ARG...   where an ARG is a DIMACS FILE or `runs=N`,
-// which sets the runs for the files after it (fewer for the largest networks).
+// Usage: maxflow_before_after RUNS ARG...   where an ARG is a DIMACS FILE, `runs=N`, which
+// sets the runs for the files after it (fewer for the largest networks), or `inf=1`
+// (`inf=0`), after which the two remat solvers get FLOW_INFINITY for the edges the file
+// writes as its stand-in for infinity (`c infinite capacity written as X`), as they do in
+// --remat-mincut (nodes reached from the source over infinite edges join the source), or
+// (the default) the stand-in itself, like BK.
 #define main maxflow_peers_main
 #include "maxflow_peers.cpp"
 #undef main
@@ -33,11 +37,12 @@ struct Solver {
 
 // Times a cold and a warm solve of G with S; the value in *value, the source side of the
 // minimum cut in *side.
-void remat_pair(const Solver &s, const Network &g, double *cold, double *warm, double *value,
-                std::vector<unsigned char> *side) {
+void remat_pair(const Solver &s, const Network &g, bool inf, double *cold, double *warm,
+                double *value, std::vector<unsigned char> *side) {
   flow_network *net = s.create(g.nodes);
   for (size_t e = 0; e < g.cap.size(); e++)
-    s.add_edge(net, g.from[e], g.to[e], g.cap[e]);
+    s.add_edge(net, g.from[e], g.to[e],
+               inf && g.cap[e] == g.infinite ? FLOW_INFINITY : g.cap[e]);
   double t0 = now_s();
   *value = s.max_flow(net, g.source, g.sink) * g.scale;
   *cold = now_s() - t0;
@@ -53,22 +58,27 @@ void remat_pair(const Solver &s, const Network &g, double *cold, double *warm, d
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: maxflow_before_after RUNS [runs=N] FILE...\n");
+    std::fprintf(stderr, "usage: maxflow_before_after RUNS [runs=N] [inf=0|1] FILE...\n");
     return 2;
   }
   int runs = std::max(1, std::atoi(argv[1]));
+  bool inf = false;
   const Solver now = {flow_network_create, flow_network_destroy, flow_network_add_edge,
                       flow_network_max_flow, flow_network_source_side};
   const Solver before = {before_flow_network_create, before_flow_network_destroy,
                          before_flow_network_add_edge, before_flow_network_max_flow,
                          before_flow_network_source_side};
   int bad = 0;
-  std::printf("%-20s %8s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %s\n", "network",
-              "nodes", "runs", "now-cold", "now-warm", "bef-cold", "bef-warm", "bk-cold",
+  std::printf("%-20s %3s %8s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %s\n", "network",
+              "inf", "nodes", "runs", "now-cold", "now-warm", "bef-cold", "bef-warm", "bk-cold",
               "bk-warm", "now/bk-c", "now/bk-w", "now/bef-c", "now/bef-w", "values cuts");
   for (int i = 2; i < argc; i++) {
     if (std::strncmp(argv[i], "runs=", 5) == 0) {
       runs = std::max(1, std::atoi(argv[i] + 5));
+      continue;
+    }
+    if (std::strncmp(argv[i], "inf=", 4) == 0) {
+      inf = std::atoi(argv[i] + 4) != 0;
       continue;
     }
     // one file at a time, so the largest networks are not all in memory at once
@@ -86,10 +96,10 @@ int main(int argc, char **argv) {
       std::vector<unsigned char> side[2];
       for (int r = 0; r < runs; r++) {
         double cold, warm;
-        remat_pair(now, g, &cold, &warm, &val[0], &side[0]);
+        remat_pair(now, g, inf, &cold, &warm, &val[0], &side[0]);
         c[0].push_back(cold);
         w[0].push_back(warm);
-        remat_pair(before, g, &cold, &warm, &val[1], &side[1]);
+        remat_pair(before, g, inf, &cold, &warm, &val[1], &side[1]);
         c[1].push_back(cold);
         w[1].push_back(warm);
         auto bg = build_boost(g);
@@ -109,8 +119,8 @@ int main(int argc, char **argv) {
       bool same_cut = side[0] == side[1];
       bad += !same || !same_cut;
       std::printf(
-          "%-20s %8zu %5d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.2f %9.2f %9.2f %9.2f %s %s\n",
-          g.name.c_str(), g.nodes, runs, mc[0], mw[0], mc[1], mw[1], mc[2], mw[2],
+          "%-20s %3s %8zu %5d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.2f %9.2f %9.2f %9.2f %s %s\n",
+          g.name.c_str(), inf ? "inf" : "fin", g.nodes, runs, mc[0], mw[0], mc[1], mw[1], mc[2], mw[2],
           mc[0] / mc[2], mw[0] / mw[2], mc[0] / mc[1], mw[0] / mw[1],
           same ? "equal " : "DIFFER", same_cut ? "equal" : "DIFFER");
       std::fflush(stdout);

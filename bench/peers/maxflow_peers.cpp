@@ -48,6 +48,7 @@ struct Network {
   std::vector<double> cap;
   std::vector<long long> icap;   // cap * scale
   double scale = 1;
+  double infinite = -1;          // the stand-in for FLOW_INFINITY (a `c` line), or -1
 };
 
 // The smallest 10^k (k <= 6) that makes every capacity an integer; false if none does.
@@ -82,6 +83,7 @@ bool read_dimacs(const char *path, std::vector<Network> &out) {
     return false;
   }
   std::string stem = path, line, pending;
+  double pending_infinite = -1;
   stem = stem.substr(stem.find_last_of('/') + 1);
   stem = stem.substr(0, stem.find('.'));
   Network *cur = nullptr;
@@ -97,6 +99,8 @@ bool read_dimacs(const char *path, std::vector<Network> &out) {
       std::string word, fn;
       if (ls >> word >> fn && word == "function")
         pending = fn;
+      else if (word == "infinite" && fn == "capacity" && ls >> word >> fn && fn == "as")
+        ls >> pending_infinite;
     } else if (kind == 'p') {
       std::string what;
       size_t n, m;
@@ -107,6 +111,8 @@ bool read_dimacs(const char *path, std::vector<Network> &out) {
       out.emplace_back();
       cur = &out.back();
       cur->name = stem + (pending.empty() ? "" : ":" + pending);
+      cur->infinite = pending_infinite;
+      pending_infinite = -1;
       cur->nodes = n;
       cur->from.reserve(m);
       cur->to.reserve(m);
