@@ -34,10 +34,13 @@
  * so no solve allocates per-node memory. The residual network (compressed
  * rows: each node's arcs side by side; arrays of heads with pairs, of
  * residuals and of capacities, in one allocation) is built by the first solve
- * after edges were added and kept: a later solve only copies the capacities
- * into the residuals. Rows, and not lists built while edges are added or one
- * record per arc with its residual: both were slower when measured
- * (bench/RESULTS.md, "Pass speed").
+ * after edges were added and kept: the first solve finds the residuals it
+ * wrote, a later one copies the capacities into them. Rows, and not lists
+ * built while edges are added or one record per arc with its residual: both
+ * were slower under push-relabel (bench/RESULTS.md, "Pass speed"). A second
+ * array holding each arc's pair's residual beside it, so that the sink's
+ * tree reads it in sequence, was not measurably faster on the 10^5- and
+ * 10^6-op chains' networks and costs 8 bytes an arc, so it was not kept.
  *
  * Until 2026-12 the solver was push-relabel (highest label, gap and global
  * relabel heuristics, first phase only); on these networks it did several
