@@ -236,9 +236,16 @@ static int build_rows(flow_network *net)
     size_t n = net->num_nodes, arcs = 0, e, v;
     uint32_t *first = s->first, *fill = s->orphan;
 
-    for (e = 0; e < net->num_edges; e++)
-        if (net->edge_from[e] != net->edge_to[e] && net->edge_capacity[e] > 0)
+    /* Row lengths first (first[v + 1] counts v's arcs), then the rows' room. */
+    memset(first, 0, (n + 1) * sizeof *first);
+    for (e = 0; e < net->num_edges; e++) {
+        uint32_t u = net->edge_from[e], w = net->edge_to[e];
+        if (u != w && net->edge_capacity[e] > 0) {
+            first[u + 1]++;
+            first[w + 1]++;
             arcs += 2;
+        }
+    }
     if (arcs > net->arcs_allocated) {
         /* one allocation: arcs, then residuals and capacities (aligned: an arc
          * is 8 bytes) */
@@ -251,14 +258,6 @@ static int build_rows(flow_network *net)
     if (s->arcs) { /* no arithmetic on a null pointer when there are no arcs */
         s->residual = (double *)(s->arcs + net->arcs_allocated);
         s->capacity = s->residual + net->arcs_allocated;
-    }
-    memset(first, 0, (n + 1) * sizeof *first);
-    for (e = 0; e < net->num_edges; e++) {
-        uint32_t u = net->edge_from[e], w = net->edge_to[e];
-        if (u != w && net->edge_capacity[e] > 0) {
-            first[u + 1]++;
-            first[w + 1]++;
-        }
     }
     for (v = 0; v < n; v++)
         first[v + 1] += first[v];
@@ -505,35 +504,51 @@ static void adopt_orphans(solver *s)
 }
 
 /* Makes v a root of tree t. */
-static void add_root(solver *s, uint32_t v, unsigned char t)
+static void make_root(solver *s, uint32_t v, unsigned char t)
 {
     s->tree[v] = t;
     s->parent[v] = ROOT;
     s->stamp[v] = 0;
     s->dist[v] = 0;
-    activate(s, v);
 }
 
 /* The roots of S: the source and every node reachable from it over infinite
  * arcs (the orphan ring serves as the search queue). Returns 1 if the sink is
- * among them. */
+ * among them. The search also does the roots' growth, so they are not queued
+ * to scan their arcs again: free nodes across finite residual arcs join S as
+ * their children (and become roots if an infinite arc reaches them later); a
+ * root with an arc to the sink is queued, to find that path when grown. */
 static int source_roots(solver *s, uint32_t source, uint32_t sink)
 {
     uint32_t head = 0, tail = 0;
     const arc *arcs = s->arcs;
-    const double *capacity = s->capacity;
+    const double *residual = s->residual;
+    const double tolerance = s->tolerance;
+    unsigned char *tree = s->tree;
 
-    add_root(s, source, S_TREE);
+    make_root(s, source, S_TREE);
     s->orphan[tail++] = source;
     while (head < tail) {
         uint32_t x = s->orphan[head++], a, end = s->first[x + 1];
         for (a = s->first[x]; a < end; a++) {
             uint32_t w = arcs[a].head;
-            if (isinf(capacity[a]) && s->tree[w] == FREE) {
-                if (w == sink)
+            if (residual[a] <= tolerance)
+                continue;
+            if (w == sink) {
+                if (isinf(residual[a]))
                     return 1;
-                add_root(s, w, S_TREE);
-                s->orphan[tail++] = w;
+                activate(s, x);
+            } else if (isinf(residual[a])) {
+                if (tree[w] == FREE || s->parent[w] != ROOT) {
+                    make_root(s, w, S_TREE);
+                    s->orphan[tail++] = w;
+                }
+            } else if (tree[w] == FREE) {
+                tree[w] = S_TREE;
+                s->parent[w] = arcs[a].pair;
+                s->stamp[w] = 0;
+                s->dist[w] = 1;
+                activate(s, w);
             }
         }
     }
@@ -572,7 +587,8 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
     s->queue_dirty = 1;
     if (source_roots(s, (uint32_t)source, (uint32_t)sink))
         return FLOW_INFINITY;
-    add_root(s, (uint32_t)sink, T_TREE);
+    make_root(s, (uint32_t)sink, T_TREE);
+    activate(s, (uint32_t)sink);
 
     for (;;) {
         uint32_t a;
