@@ -603,7 +603,11 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
             continue;
         }
         /* cur may have more to give: it is grown again after the orphans */
-        s->time++;
+        if (++s->time == UINT32_MAX) {
+            /* wrapped stamps could pass for exact ones: forget them all */
+            memset(s->stamp, 0, n * sizeof *s->stamp);
+            s->time = 1;
+        }
         flow += augment(s, a);
         adopt_orphans(s);
     }
