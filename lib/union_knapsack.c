@@ -143,13 +143,29 @@ typedef struct part {
   int *order, *cnt;
 } part;
 
+/* The qsort order of (a0, a1, a2) against (b0, b1, b2), lexicographic (-1, 0, 1); a key
+ * passed as (b, a) sorts that key down. */
+static int lex3(uint64_t a0, uint64_t b0, uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2) {
+  if (a0 != b0)
+    return a0 < b0 ? -1 : 1;
+  if (a1 != b1)
+    return a1 < b1 ? -1 : 1;
+  return (a2 > b2) - (a2 < b2);
+}
+
+/* The lowest slot free in USED, now taken; -1 when all UK_WIDTH_MAX are in use. */
+static int take_slot(uint32_t *used) {
+  uint32_t free_bits = ~*used;
+  if (!free_bits || __builtin_ctz(free_bits) >= UK_WIDTH_MAX)
+    return -1;
+  int slot = __builtin_ctz(free_bits);
+  *used |= 1u << slot;
+  return slot;
+}
+
 static int by_state(const void *pa, const void *pb) {
   const label *a = pa, *b = pb;
-  if (a->mask != b->mask)
-    return a->mask < b->mask ? -1 : 1;
-  if (a->w != b->w)
-    return a->w < b->w ? -1 : 1;
-  return a->v > b->v ? -1 : a->v < b->v;
+  return lex3(a->mask, b->mask, a->w, b->w, b->v, a->v);
 }
 
 /* Keeps, per state, the labels no other label of that state dominates; returns the new
@@ -254,13 +270,12 @@ static bool plan_walk(const uk *u, const int *order, int k, walk_plan *w) {
         w->and_slot[nand++] = cslot[c];
         continue;
       }
-      uint32_t freebits = ~used;
-      if (!freebits || __builtin_ctz(freebits) >= UK_WIDTH_MAX) {
+      int slot = take_slot(&used);
+      if (slot < 0) {
         ok = false;
         break;
       }
-      int n = ncls++, slot = __builtin_ctz(freebits);
-      used |= 1u << slot;
+      int n = ncls++;
       cslot[n] = slot, csize[n] = ccount[c], ccount[n] = 0;
       csize[c] -= ccount[c];
       cto[c] = n;
@@ -281,13 +296,12 @@ static bool plan_walk(const uk *u, const int *order, int k, walk_plan *w) {
     for (int j = u->istart[i]; j < u->istart[i + 1]; j++)
       nstart += first[u->igroup[j]] == t;
     if (nstart) {
-      uint32_t freebits = ~used;
-      if (!freebits || __builtin_ctz(freebits) >= UK_WIDTH_MAX) {
+      int slot = take_slot(&used);
+      if (slot < 0) {
         ok = false;
         break;
       }
-      int n = ncls++, slot = __builtin_ctz(freebits);
-      used |= 1u << slot;
+      int n = ncls++;
       cslot[n] = slot, csize[n] = nstart, ccount[n] = 0;
       s->start = slot;
       for (int j = u->istart[i]; j < u->istart[i + 1]; j++)
@@ -730,9 +744,7 @@ typedef struct mlabel {
 
 static int by_weight(const void *pa, const void *pb) {
   const mlabel *a = pa, *b = pb;
-  if (a->w != b->w)
-    return a->w < b->w ? -1 : 1;
-  return a->v > b->v ? -1 : a->v < b->v;
+  return lex3(a->w, b->w, b->v, a->v, 0, 0);
 }
 
 /* The exact merge (see the file comment). Returns 1 and fills choice[] when it finds a
@@ -826,11 +838,7 @@ typedef struct single {
 
 static int by_weight_value(const void *pa, const void *pb) {
   const single *a = pa, *b = pb;
-  if (a->w != b->w)
-    return a->w < b->w ? -1 : 1;
-  if (a->v != b->v)
-    return a->v < b->v ? -1 : 1;
-  return (a->item > b->item) - (a->item < b->item);
+  return lex3(a->w, b->w, a->v, b->v, (uint64_t)a->item, (uint64_t)b->item); /* items >= 0 */
 }
 
 void uk_solve(const uk_problem *p, bool heuristic, bool *take, uk_result *r) {
