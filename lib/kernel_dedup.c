@@ -79,6 +79,13 @@ static void define(numbering *nb, MlirValue v) { ptr_map_put(&nb->values, v.ptr,
 
 static void put_region(seq *s, numbering *nb, MlirRegion r);
 
+/* A value defined here (an op result, a block argument): its type; it takes the next
+ * number. */
+static void put_def(seq *s, numbering *nb, MlirValue v) {
+  put_ptr(s, mlirValueGetType(v).ptr);
+  define(nb, v);
+}
+
 static void put_op(seq *s, numbering *nb, MlirOperation op) {
   put_ptr(s, mlirOperationGetName(op).ptr);
   intptr_t nops = mlirOperationGetNumOperands(op);
@@ -97,11 +104,8 @@ static void put_op(seq *s, numbering *nb, MlirOperation op) {
   /* Results after the regions: values of a region never name the op's own results. */
   intptr_t nres = mlirOperationGetNumResults(op);
   put(s, (uint64_t)nres);
-  for (intptr_t i = 0; i < nres; i++) {
-    MlirValue v = mlirOperationGetResult(op, i);
-    put_ptr(s, mlirValueGetType(v).ptr);
-    define(nb, v);
-  }
+  for (intptr_t i = 0; i < nres; i++)
+    put_def(s, nb, mlirOperationGetResult(op, i));
 }
 
 static void put_region(seq *s, numbering *nb, MlirRegion r) {
@@ -115,11 +119,8 @@ static void put_region(seq *s, numbering *nb, MlirRegion r) {
   for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b)) {
     intptr_t nargs = mlirBlockGetNumArguments(b);
     put(s, (uint64_t)nargs);
-    for (intptr_t i = 0; i < nargs; i++) {
-      MlirValue a = mlirBlockGetArgument(b, i);
-      put_ptr(s, mlirValueGetType(a).ptr);
-      define(nb, a);
-    }
+    for (intptr_t i = 0; i < nargs; i++)
+      put_def(s, nb, mlirBlockGetArgument(b, i));
     size_t count_at = s->n;
     put(s, 0);
     uint64_t nops = 0;
