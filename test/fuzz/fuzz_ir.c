@@ -21,29 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlir-c/Diagnostics.h"
+#include "fuzz_common.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "remat-c/Remat.h"
 #include "remat-c/Translate.h"
-
-/* Diagnostics are the expected outcome of most inputs: count them, print nothing. */
-static MlirLogicalResult swallow(MlirDiagnostic d, void *user_data) {
-  (void)d;
-  ++*(int *)user_data;
-  return mlirLogicalResultSuccess();
-}
-
-static void append(MlirStringRef s, void *user_data) {
-  char **buf = user_data;
-  size_t n = strlen(*buf);
-  char *grown = realloc(*buf, n + s.length + 1);
-  if (!grown)
-    abort();
-  memcpy(grown + n, s.data, s.length);
-  grown[n + s.length] = 0;
-  *buf = grown;
-}
 
 /* Runs the passes named in PASSES (argument, options; NULL-terminated) on a copy of
  * MODULE. Returns the copy when the pipeline succeeded (the caller destroys it), else a
@@ -69,27 +51,6 @@ static MlirOperation run_pipeline(MlirContext ctx, MlirOperation module,
   return (MlirOperation){NULL};
 }
 
-/* The invariants of a successful pipeline: the IR verifies, and prints and parses back. */
-static void check_output(MlirContext ctx, MlirOperation out, const char *pipeline) {
-  if (mlirLogicalResultIsFailure(rematVerify(out))) {
-    fprintf(stderr, "fuzz_ir: pipeline %s succeeded but its output does not verify\n",
-            pipeline);
-    abort();
-  }
-  char *text = calloc(1, 1);
-  if (!text)
-    abort();
-  mlirOperationPrint(out, append, &text);
-  MlirModule back = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
-  if (mlirModuleIsNull(back)) {
-    fprintf(stderr, "fuzz_ir: the output of pipeline %s does not parse back:\n%s\n",
-            pipeline, text);
-    abort();
-  }
-  mlirModuleDestroy(back);
-  free(text);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const pipeline_a[] = {"remat-autodiff", "", "remat-checkpoint", "ac=auto",
                                            "remat-mincut", "", "remat-fuse", "", NULL};
@@ -97,11 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                            "remat-checkpoint", "memory-budget=4096,fsdp=save",
                                            "remat-mincut", "ban=none,scalar-factor=0",
                                            "remat-fuse", "max-ops=3", NULL};
-  MlirContext ctx = mlirContextCreateWithThreading(false);
-  int diagnostics = 0;
-  mlirContextAttachDiagnosticHandler(ctx, swallow, &diagnostics, NULL);
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
-    abort();
+  MlirContext ctx = fuzz_context();
+  int diagnostics = 0; /* the expected outcome of most inputs: counted, not printed */
+  mlirContextAttachDiagnosticHandler(ctx, fuzz_swallow, &diagnostics, NULL);
   MlirStringRef text = mlirStringRefCreate((const char *)data, size);
   if (mlirLogicalResultIsSuccess(
           rematCheckNesting(ctx, text, mlirStringRefCreateFromCString("fuzz")))) {
@@ -111,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (mlirLogicalResultIsSuccess(rematVerify(top))) {
         MlirOperation a = run_pipeline(ctx, top, pipeline_a);
         if (!mlirOperationIsNull(a)) {
-          check_output(ctx, a, "A");
+          fuzz_check_output(ctx, a, "fuzz_ir: pipeline A");
           RematTranslateOptions o;
           rematTranslateOptionsInit(&o);
           o.target = REMAT_TRANSLATE_HOST;
@@ -125,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         MlirOperation b = run_pipeline(ctx, top, pipeline_b);
         if (!mlirOperationIsNull(b)) {
-          check_output(ctx, b, "B");
+          fuzz_check_output(ctx, b, "fuzz_ir: pipeline B");
           mlirOperationDestroy(b);
         }
       }

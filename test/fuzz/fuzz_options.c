@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mlir-c/Diagnostics.h"
+#include "fuzz_common.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "remat-c/Remat.h"
@@ -28,36 +28,17 @@ static MlirContext ctx;
 static MlirModule module;
 static int diagnostics;
 
-static MlirLogicalResult swallow(MlirDiagnostic d, void *user_data) {
-  (void)d;
-  ++*(int *)user_data;
-  return mlirLogicalResultSuccess();
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
-  ctx = mlirContextCreateWithThreading(false);
+  ctx = fuzz_context();
   rematAttachDiagnosticPrinter(ctx, stderr, NULL);
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
-    abort();
   module = rematParseFile(ctx, REMAT_FUZZ_OPTIONS_MODULE);
   if (mlirModuleIsNull(module) ||
       mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
     abort();
   /* From here on diagnostics are expected (a budget too small, ...): count them only. */
-  mlirContextAttachDiagnosticHandler(ctx, swallow, &diagnostics, NULL);
+  mlirContextAttachDiagnosticHandler(ctx, fuzz_swallow, &diagnostics, NULL);
   return 0;
-}
-
-static void append(MlirStringRef s, void *user_data) {
-  char **buf = user_data;
-  size_t n = strlen(*buf);
-  char *grown = realloc(*buf, n + s.length + 1);
-  if (!grown)
-    abort();
-  memcpy(grown + n, s.data, s.length);
-  grown[n + s.length] = 0;
-  *buf = grown;
 }
 
 static void run(MlirPass pass, const char *input) {
@@ -66,23 +47,8 @@ static void run(MlirPass pass, const char *input) {
   mlirPassManagerAddOwnedPass(pm, pass);
   bool ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, copy));
   mlirPassManagerDestroy(pm);
-  if (ok) {
-    if (mlirLogicalResultIsFailure(rematVerify(copy))) {
-      fprintf(stderr, "fuzz_options: '%s' succeeded but its output does not verify\n", input);
-      abort();
-    }
-    char *text = calloc(1, 1);
-    if (!text)
-      abort();
-    mlirOperationPrint(copy, append, &text);
-    MlirModule back = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
-    if (mlirModuleIsNull(back)) {
-      fprintf(stderr, "fuzz_options: the output of '%s' does not parse back\n", input);
-      abort();
-    }
-    mlirModuleDestroy(back);
-    free(text);
-  }
+  if (ok)
+    fuzz_check_output(ctx, copy, "fuzz_options: '%s'", input);
   mlirOperationDestroy(copy);
 }
 
