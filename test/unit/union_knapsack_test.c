@@ -8,17 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                    \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
-      failures++;                                                                           \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
-      printf(__VA_ARGS__);                                                                  \
-      printf("\n");                                                                         \
-    }                                                                                       \
-  } while (0)
+#include "unit_test.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void) { /* splitmix64 */
