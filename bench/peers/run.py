@@ -6,7 +6,8 @@ min-cut partitioner on it (functorch's min_cut_rematerialization_partition, medi
 --runs calls); remat-opt --timing times --remat-mincut in process (MLIR's pass timer,
 median of --runs processes) and dumps its flow network (dump-network=FILE); then
 maxflow_peers solves every dumped network with remat's solver, Boost's Boykov-Kolmogorov
-and push-relabel, and LEMON's Preflow. Prints two Markdown tables (stdout) with the
+and push-relabel, and LEMON's Preflow, cold (the first solve of a fresh graph) and warm
+(solves after the first on one graph), each the median of --runs. Prints two Markdown tables (stdout) with the
 commands that made them and the machine's load.
 
     bench/peers/run.py [--build build] [--out build/bench-peers] [--layers 1,8,32,128]
@@ -150,8 +151,9 @@ def main():
         print(f"- {r['model']} x{r['layers']}: `{imp}` ({r['import_s']:.0f} s with tracing, "
               f"torch partitioner median of {r['torch_runs']}); "
               f"`{cut}` (x{args.runs}, median)")
-    print(f"\nMax-flow on the dumped networks (`{quote(mf_cmd)}`, median of {args.runs} "
-          f"solves each; exit status {mf.returncode}):\n")
+    print(f"\nMax-flow on the dumped networks (`{quote(mf_cmd)}`; ms, cold: median over "
+          f"{args.runs} freshly built graphs of the first solve, warm: median of {args.runs} "
+          f"further solves on one graph; exit status {mf.returncode}):\n")
     print("```")
     print(mf.stdout.rstrip())
     print("```")
