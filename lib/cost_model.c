@@ -4,17 +4,24 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
 
-bool remat_value_is_scalar(MlirValue value) {
-  MlirType t = mlirValueGetType(value);
+bool remat_type_is_scalar(MlirType t) {
   return rt_type_is_scalar(t) || (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 0);
 }
 
-double remat_value_weight(const remat_cost_model *model, MlirValue value, bool is_param) {
+bool remat_value_is_scalar(MlirValue value) {
+  return remat_type_is_scalar(mlirValueGetType(value));
+}
+
+double remat_type_weight(const remat_cost_model *model, MlirType type, bool is_param) {
   uint64_t bytes;
-  if (rt_value_bytes(value, &bytes) != 0)
+  if (rt_type_bytes(type, &bytes) != 0)
     return -1;
   if (is_param && model->params_free)
     return 0;
   double w = (double)bytes;
-  return remat_value_is_scalar(value) ? w * model->scalar_factor : w;
+  return remat_type_is_scalar(type) ? w * model->scalar_factor : w;
+}
+
+double remat_value_weight(const remat_cost_model *model, MlirValue value, bool is_param) {
+  return remat_type_weight(model, mlirValueGetType(value), is_param);
 }

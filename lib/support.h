@@ -67,6 +67,13 @@ int ptr_map_get(const ptr_map *m, const void *key);
 void ptr_map_free(ptr_map *m);
 /* The map's hash of a pointer, for tables keyed by several pointers. */
 size_t remat_ptr_hash(const void *p);
+/* Asks the CPU to fetch KEY's slot ahead of a put or get: a loop over 10^6 keys, each
+ * slot a cache miss, runs several times faster when it prefetches a few keys ahead. */
+static inline void ptr_map_prefetch(const ptr_map *m, const void *key) {
+  size_t i = remat_ptr_hash(key) & (m->cap - 1);
+  __builtin_prefetch(&m->keys[i]);
+  __builtin_prefetch(&m->vals[i]);
+}
 
 /* ---- shapes ------------------------------------------------------------------------- */
 

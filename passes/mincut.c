@@ -24,6 +24,7 @@
  *      function becomes the forward (its forward ops stay in place), the backward ops move
  *      into a new function and only the recomputed ops the forward also runs are cloned,
  *      so the rewrite costs what moves, not the function's size. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +114,16 @@ enum { /* op flags */
   O_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
   O_IN_FWD = 1 << 7,
   O_SINK_SIDE = 1 << 8, /* a result's in-node is on the sink side of the cut */
+  O_CONST_OP = 1 << 9,  /* rt.full, rt.iota, arith.constant without operands (load) */
 };
+
+/* A type of the function's values; types are uniqued, so each is sized once. */
+typedef struct type_info {
+  MlirType type;
+  uint64_t bytes; /* 0 when not sized (the verifier rejects such values) */
+} type_info;
+
+_Static_assert(RT_OP_COUNT <= 256, "op ids are stored in bytes");
 
 typedef struct joint {
   MlirContext ctx;
@@ -127,6 +137,10 @@ typedef struct joint {
   int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
   int *opnd;
   int *ret_val; /* operands of func.return */
+  unsigned char *opid; /* rt_op_id of each op */
+  int *vtype;          /* each value's type: an index into types */
+  type_info *types;
+  int ntypes, cap_types;
   unsigned *vf; /* V_* */
   unsigned *of; /* O_* */
   int *node;    /* in-node of a value in the network (out-node = in-node + 1), or -1 */
@@ -146,6 +160,9 @@ static void joint_free(joint *j) {
   free(j->opnd_start);
   free(j->opnd);
   free(j->ret_val);
+  free(j->opid);
+  free(j->vtype);
+  free(j->types);
   free(j->vf);
   free(j->of);
   free(j->node);
@@ -156,16 +173,83 @@ static bool op_name_is(MlirOperation op, const char *name) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
-/* Ops the pass understands: rt ops and region-free arith ops. */
-static bool op_supported(MlirOperation op) {
-  if (rt_op_lookup(op) != RT_OP_NONE)
-    return true;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length > 6 && !memcmp(name.data, "arith.", 6) &&
-         mlirOperationGetNumRegions(op) == 0;
+#define FOR_OPERANDS(j, i, v)                                                               \
+  for (int _k = (j)->opnd_start[i], v; _k < (j)->opnd_start[(i) + 1] && ((v) = (j)->opnd[_k], 1); \
+       _k++)
+#define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
+
+/* What the pass needs of an op's name, looked up once per distinct name: names are
+ * uniqued identifiers, so a map on their pointers replaces string comparisons per op. */
+typedef struct name_info {
+  rt_op_id id;
+  bool arith;     /* an arith op: supported when it has no regions */
+  bool constant;  /* rt.full, rt.iota, arith.constant: a constant when without operands */
+  bool is_return; /* func.return */
+} name_info;
+
+typedef struct name_cache {
+  ptr_map map;
+  name_info *items;
+  int n, cap, last;
+  const void *last_name;
+} name_cache;
+
+static void name_cache_init(name_cache *c) {
+  ptr_map_init(&c->map, 16);
+  c->cap = 16;
+  c->n = 0;
+  c->items = xmalloc((size_t)c->cap * sizeof *c->items);
+  c->last = -1;
+  c->last_name = NULL;
 }
 
-/* Reads the body of J->func into arrays. 0, or -1 after a diagnostic. */
+static void name_cache_free(name_cache *c) {
+  ptr_map_free(&c->map);
+  free(c->items);
+}
+
+/* OP's name facts; also whether OP is supported (rt ops, and arith ops without regions). */
+static const name_info *name_cache_get(name_cache *c, MlirOperation op, bool *supported) {
+  MlirIdentifier name = mlirOperationGetName(op);
+  int i = name.ptr == c->last_name ? c->last : ptr_map_get(&c->map, name.ptr);
+  if (i < 0) {
+    if (c->n == c->cap)
+      c->items = xrealloc(c->items, c->cap *= 2, sizeof *c->items);
+    MlirStringRef s = mlirIdentifierStr(name);
+    name_info *ni = &c->items[i = c->n++];
+    ni->id = rt_op_lookup(op);
+    ni->arith = s.length > 6 && !memcmp(s.data, "arith.", 6);
+    ni->constant = ni->id == RT_OP_FULL || ni->id == RT_OP_IOTA || rt_str_eq(s, "arith.constant");
+    ni->is_return = rt_str_eq(s, "func.return");
+    ptr_map_put(&c->map, name.ptr, i);
+  }
+  c->last = i;
+  c->last_name = name.ptr;
+  const name_info *ni = &c->items[i];
+  *supported = ni->id != RT_OP_NONE || (ni->arith && mlirOperationGetNumRegions(op) == 0);
+  return ni;
+}
+
+/* The index in j->types of TYPE, added when new; LAST: the previous answer (a run of
+ * values of one type costs no map lookup). */
+static int type_index(joint *j, ptr_map *tmap, int *last, MlirType t) {
+  int ti = *last >= 0 && j->types[*last].type.ptr == t.ptr ? *last : ptr_map_get(tmap, t.ptr);
+  if (ti < 0) {
+    if (j->ntypes == j->cap_types)
+      j->types = xrealloc(j->types, j->cap_types *= 2, sizeof *j->types);
+    type_info *info = &j->types[ti = j->ntypes++];
+    info->type = t;
+    rt_type_bytes(t, &info->bytes); /* 0 when it fails */
+    ptr_map_put(tmap, t.ptr, ti);
+  }
+  return *last = ti;
+}
+
+/* Reads the body of J->func into arrays. 0, or -1 after a diagnostic.
+ *
+ * At 10^6 ops every touch of an op or of a map slot is a cache miss, so: facts about op
+ * names and types are looked up once per distinct name or type (both are uniqued by the
+ * context), and the value -> index map is filled and read in batches with prefetching. */
 static int load(joint *j) {
   MlirOperation f = j->func;
   MlirStringRef fname = rt_func_name(f);
@@ -180,87 +264,118 @@ static int load(joint *j) {
                   fname.data);
     return -1;
   }
-  j->nargs = (int)mlirBlockGetNumArguments(entry);
-  int nops = 0, nvals = j->nargs, nopnds = 0;
+  int nargs = j->nargs = (int)mlirBlockGetNumArguments(entry);
+  /* First walk: check and count (arrays sized exactly: growing them by realloc in a heap
+   * that parsing left fragmented cost more than this walk, perf). */
+  name_cache names;
+  name_cache_init(&names);
+  size_t nops = 0, nvals = (size_t)nargs, nopnds = 0;
   MlirOperation op = mlirBlockGetFirstOperation(entry);
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) && op_name_is(op, "func.return"))
+  for (MlirOperation next; !mlirOperationIsNull(op); op = next) {
+    next = mlirOperationGetNextInBlock(op);
+    bool supported;
+    const name_info *ni = name_cache_get(&names, op, &supported);
+    if (mlirOperationIsNull(next) && ni->is_return)
       break;
-    if (!op_supported(op)) {
+    if (!supported) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
       rt_emit_error(op, "'%.*s' is not supported by --remat-mincut: a joint function may hold "
                         "only rt and arith ops", (int)n.length, n.data);
+      name_cache_free(&names);
       return -1;
     }
     nops++;
-    nvals += (int)mlirOperationGetNumResults(op);
-    nopnds += (int)mlirOperationGetNumOperands(op);
+    nvals += (size_t)mlirOperationGetNumResults(op);
+    nopnds += (size_t)mlirOperationGetNumOperands(op);
   }
   if (mlirOperationIsNull(op))
     remat_fatal("verified func.func without a func.return terminator");
+  if (nops >= INT_MAX || nvals >= INT_MAX || nopnds >= INT_MAX)
+    remat_fatal("a joint function of 2^31 ops, values or operands");
   j->ret = op;
-  j->nops = nops;
-  j->nvals = nvals;
-  j->ops = xcalloc(nops, sizeof *j->ops);
-  j->vals = xcalloc(nvals, sizeof *j->vals);
-  j->val_op = xcalloc(nvals, sizeof *j->val_op);
-  j->op_res = xcalloc(nops + 1, sizeof *j->op_res);
-  j->opnd_start = xcalloc(nops + 1, sizeof *j->opnd_start);
-  j->opnd = xcalloc(nopnds, sizeof *j->opnd);
-  j->vf = xcalloc(nvals, sizeof *j->vf);
-  j->of = xcalloc(nops, sizeof *j->of);
-  j->node = xcalloc(nvals, sizeof *j->node);
-
-  ptr_map map; /* value pointer -> value index */
-  ptr_map_init(&map, (size_t)nvals);
-  for (int a = 0; a < j->nargs; a++) {
+  j->ops = xmalloc(nops * sizeof *j->ops);
+  j->opid = xmalloc(nops * sizeof *j->opid);
+  j->of = xmalloc(nops * sizeof *j->of);
+  j->op_res = xmalloc((nops + 1) * sizeof *j->op_res);
+  j->opnd_start = xmalloc((nops + 1) * sizeof *j->opnd_start);
+  j->vals = xmalloc(nvals * sizeof *j->vals);
+  j->val_op = xmalloc(nvals * sizeof *j->val_op);
+  j->vtype = xmalloc(nvals * sizeof *j->vtype);
+  const void **opnd_ptr = xmalloc(nopnds * sizeof *opnd_ptr);
+  ptr_map tmap; /* type -> index in j->types */
+  ptr_map_init(&tmap, 16);
+  j->cap_types = 16;
+  j->types = xmalloc((size_t)j->cap_types * sizeof *j->types);
+  int last_type = -1;
+  /* Second walk: the arrays. */
+  int v = nargs, k = 0, i = 0;
+  for (int a = 0; a < nargs; a++) {
     j->vals[a] = mlirBlockGetArgument(entry, a);
     j->val_op[a] = -1;
-    ptr_map_put(&map, j->vals[a].ptr, a);
+    j->vtype[a] = type_index(j, &tmap, &last_type, mlirValueGetType(j->vals[a]));
+  }
+  for (op = mlirBlockGetFirstOperation(entry); (size_t)i < nops;
+       op = mlirOperationGetNextInBlock(op), i++) {
+    bool supported;
+    const name_info *ni = name_cache_get(&names, op, &supported);
+    j->ops[i] = op;
+    j->opid[i] = (unsigned char)ni->id;
+    j->op_res[i] = v;
+    j->opnd_start[i] = k;
+    intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
+    j->of[i] = no == 0 && ni->constant ? O_CONST_OP : 0;
+    for (intptr_t o = 0; o < no; o++)
+      opnd_ptr[k++] = mlirOperationGetOperand(op, o).ptr;
+    for (intptr_t r = 0; r < nr; r++, v++) {
+      j->vals[v] = mlirOperationGetResult(op, r);
+      j->val_op[v] = i;
+      j->vtype[v] = type_index(j, &tmap, &last_type, mlirValueGetType(j->vals[v]));
+    }
+  }
+  ptr_map_free(&tmap);
+  name_cache_free(&names);
+  j->nops = (int)nops;
+  j->nvals = (int)nvals;
+  j->op_res[nops] = (int)nvals;
+  j->opnd_start[nops] = (int)nopnds;
+  j->vf = xcalloc(nvals, sizeof *j->vf);
+  j->node = xmalloc(nvals * sizeof *j->node);
+  for (int a = 0; a < nargs; a++) {
     if (rt_func_arg_has_attr(f, a, "rt.tangent"))
       j->vf[a] |= V_TANGENT;
     if (rt_func_arg_has_attr(f, a, "rt.param"))
       j->vf[a] |= V_PARAM;
   }
-  int v = j->nargs, k = 0, i = 0;
-  for (op = mlirBlockGetFirstOperation(entry); i < nops; op = mlirOperationGetNextInBlock(op), i++) {
-    j->ops[i] = op;
-    j->op_res[i] = v;
-    j->opnd_start[i] = k;
-    for (intptr_t o = 0, n = mlirOperationGetNumOperands(op); o < n; o++) {
-      int idx = ptr_map_get(&map, mlirOperationGetOperand(op, o).ptr);
-      if (idx < 0)
-        remat_fatal("operand defined outside the joint function's block");
-      j->opnd[k++] = idx;
-    }
-    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; r++, v++) {
-      j->vals[v] = mlirOperationGetResult(op, r);
-      j->val_op[v] = i;
-      ptr_map_put(&map, j->vals[v].ptr, v);
-    }
+
+  /* value -> index, then operands -> indices: each slot is a cache miss, so the loops
+   * prefetch PREFETCH keys ahead */
+  enum { PREFETCH = 16 };
+  ptr_map map;
+  ptr_map_init(&map, nvals);
+  for (int v = 0; v < j->nvals; v++) {
+    if (v + PREFETCH < j->nvals)
+      ptr_map_prefetch(&map, j->vals[v + PREFETCH].ptr);
+    ptr_map_put(&map, j->vals[v].ptr, v);
   }
-  j->op_res[nops] = v;
-  j->opnd_start[nops] = k;
+  j->opnd = xmalloc(nopnds * sizeof *j->opnd);
+  for (int k = 0; k < (int)nopnds; k++) {
+    if (k + PREFETCH < (int)nopnds)
+      ptr_map_prefetch(&map, opnd_ptr[k + PREFETCH]);
+    if ((j->opnd[k] = ptr_map_get(&map, opnd_ptr[k])) < 0)
+      remat_fatal("operand defined outside the joint function's block");
+  }
+  free(opnd_ptr);
   j->nret = (int)mlirOperationGetNumOperands(j->ret);
   j->ret_val = xcalloc(j->nret, sizeof *j->ret_val);
   for (int r = 0; r < j->nret; r++)
     if ((j->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(j->ret, r).ptr)) < 0)
       remat_fatal("returned value defined outside the joint function's block");
   ptr_map_free(&map);
+
   return 0;
 }
 
 /* ---- classification --------------------------------------------------------------- */
-
-static bool is_constant_op(MlirOperation op, rt_op_id id) {
-  return mlirOperationGetNumOperands(op) == 0 &&
-         (id == RT_OP_FULL || id == RT_OP_IOTA || op_name_is(op, "arith.constant"));
-}
-
-#define FOR_OPERANDS(j, i, v)                                                               \
-  for (int _k = (j)->opnd_start[i], v; _k < (j)->opnd_start[(i) + 1] && ((v) = (j)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
 
 /* Backward ops, constants, policy tags, bans, and which candidates the backward reads.
  * 0, or -1 after a diagnostic. */
@@ -280,16 +395,16 @@ static int classify(joint *j, const mincut_pass *p) {
   }
   for (int i = 0; i < j->nops; i++) {
     MlirOperation op = j->ops[i];
-    rt_op_id id = rt_op_lookup(op);
+    rt_op_id id = (rt_op_id)j->opid[i];
     rt_policy pol = rt_policy_get(op);
     bool bw = false;
     FOR_OPERANDS(j, i, v) bw |= (j->vf[v] & V_BW) != 0;
-    unsigned f = bw ? O_BW : 0;
+    unsigned f = (bw ? O_BW : 0) | (j->of[i] & O_CONST_OP);
     if (rt_policy_is_save(pol))
       f |= O_SAVE_TAG;
     if (rt_policy_is_recompute(pol))
       f |= O_RECOMPUTE_TAG;
-    if (!bw && !(f & O_SAVE_TAG) && is_constant_op(op, id))
+    if (!bw && !(f & O_SAVE_TAG) && (f & O_CONST_OP))
       f |= O_CONST;
     if (id != RT_OP_NONE && p->banned[id] && !rt_policy_is_recompute(pol))
       f |= O_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
@@ -384,6 +499,9 @@ static bool has_source_edge(const joint *j, int v) {
  * V_SAVED. 0, or -1 after a diagnostic. */
 static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
+  double *tw = xmalloc((size_t)j->ntypes * sizeof *tw); /* weight of each type */
+  for (int t = 0; t < j->ntypes; t++)
+    tw[t] = remat_type_weight(&model, j->types[t].type, false);
   int nodes = 2;
   for (int v = 0; v < j->nvals; v++) {
     j->node[v] = -1;
@@ -411,7 +529,8 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
     if (j->node[v] < 0)
       continue;
     int in = j->node[v], out = in + 1, op = j->val_op[v];
-    double w = remat_value_weight(&model, j->vals[v], (j->vf[v] & V_PARAM) != 0);
+    double w = j->vf[v] & V_PARAM ? remat_type_weight(&model, j->types[j->vtype[v]].type, true)
+                                  : tw[j->vtype[v]];
     if (w < 0)
       remat_fatal("value without a byte size after rt_verify");
     add_edge(net, in, out, w);
@@ -437,6 +556,7 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
     }
   }
   free(anode);
+  free(tw);
   if (dump) {
     MlirStringRef name = rt_func_name(j->func);
     fprintf(dump, "c function @%.*s\n", (int)name.length, name.data);
@@ -818,8 +938,7 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
  * reads, constants excepted). 0, or -1 after a diagnostic on overflow. */
 static int count_bytes(joint *j) {
   for (int v = 0; v < j->nvals; v++) {
-    uint64_t b = 0;
-    rt_value_bytes(j->vals[v], &b);
+    uint64_t b = j->types[j->vtype[v]].bytes;
     if ((j->vf[v] & V_SAVED) && (j->vf[v] & V_PARAM))
       j->param_bytes += b; /* <= saved_bytes, checked below */
     if (((j->vf[v] & V_SAVED) && __builtin_add_overflow(j->saved_bytes, b, &j->saved_bytes)) ||
