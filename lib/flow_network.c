@@ -32,12 +32,13 @@
  *
  * Memory: every per-node array is one block allocated by flow_network_create,
  * so no solve allocates per-node memory. The residual network (compressed
- * rows: each node's arcs side by side; arrays of heads with pairs, of
- * residuals and of capacities, in one allocation) is built by the first solve
- * after edges were added and kept: the first solve finds the residuals it
- * wrote, a later one copies the capacities into them. Rows, and not lists
- * built while edges are added or one record per arc with its residual: both
- * were slower under push-relabel (bench/RESULTS.md, "Pass speed"). A second
+ * rows: each node's arcs side by side; an array of heads with pairs and one
+ * of residuals, in one allocation: 16 bytes an arc) is built by the first
+ * solve after edges were added and kept: the first solve finds the residuals
+ * it wrote, a later one writes them again from the edge list (no copy of the
+ * capacities per arc: --remat-mincut solves each network once). Rows, and not
+ * lists built while edges are added or one record per arc with its residual:
+ * both were slower under push-relabel (bench/RESULTS.md, "Pass speed"). A second
  * array holding each arc's pair's residual beside it, so that the sink's
  * tree reads it in sequence, was not measurably faster on the 10^5- and
  * 10^6-op chains' networks and costs 8 bytes an arc, so it was not kept.
@@ -75,8 +76,7 @@ typedef struct solver {
     double tolerance;  /* residuals at or below this are saturated */
     uint32_t *first;   /* arcs of v: first[v] .. first[v+1]-1 */
     arc *arcs;
-    double *residual;
-    double *capacity;  /* what a solve resets the residuals to */
+    double *residual;  /* reset from the edges' capacities, no copy kept */
     uint32_t *parent;
     uint32_t *next;    /* active queue: NONE if not queued, v if last */
     uint32_t *stamp;   /* the time at which dist was exact */
@@ -227,6 +227,37 @@ int flow_network_source_side(const flow_network *net,
     return 0;
 }
 
+/* Walks the edges in order as build_rows placed them, writing each used
+ * edge's capacity into its arc's residual and 0 into the reverse arc's, and
+ * with arcs_too the arcs themselves. orphan[] serves as the fill position of
+ * each row. */
+static void fill_rows(flow_network *net, int arcs_too)
+{
+    solver *s = &net->s;
+    uint32_t *fill = s->orphan;
+    const uint32_t *from = net->edge_from, *to = net->edge_to;
+    const double *capacity = net->edge_capacity;
+    double *residual = s->residual;
+    size_t e;
+
+    memcpy(fill, s->first, net->num_nodes * sizeof *fill);
+    for (e = 0; e < net->num_edges; e++) {
+        uint32_t u = from[e], w = to[e], a, b;
+        if (u == w || !(capacity[e] > 0))
+            continue;
+        a = fill[u]++;
+        b = fill[w]++;
+        residual[a] = capacity[e];
+        residual[b] = 0;
+        if (arcs_too) {
+            s->arcs[a].head = w;
+            s->arcs[b].head = u;
+            s->arcs[a].pair = b;
+            s->arcs[b].pair = a;
+        }
+    }
+}
+
 /* Builds the rows: each used edge becomes an arc at its tail with the
  * capacity and a reverse arc at its head with nothing; self loops and zero
  * capacities carry nothing and are left out. 0, or -1 if memory runs out. */
@@ -234,7 +265,7 @@ static int build_rows(flow_network *net)
 {
     solver *s = &net->s;
     size_t n = net->num_nodes, arcs = 0, e, v;
-    uint32_t *first = s->first, *fill = s->orphan;
+    uint32_t *first = s->first;
 
     /* Row lengths first (first[v + 1] counts v's arcs), then the rows' room. */
     memset(first, 0, (n + 1) * sizeof *first);
@@ -247,9 +278,8 @@ static int build_rows(flow_network *net)
         }
     }
     if (arcs > net->arcs_allocated) {
-        /* one allocation: arcs, then residuals and capacities (aligned: an arc
-         * is 8 bytes) */
-        unsigned char *b = realloc(s->arcs, arcs * (sizeof(arc) + 2 * sizeof(double)));
+        /* one allocation: arcs, then residuals (aligned: an arc is 8 bytes) */
+        unsigned char *b = realloc(s->arcs, arcs * (sizeof(arc) + sizeof(double)));
         if (!b)
             return -1;
         s->arcs = (arc *)b;
@@ -257,25 +287,10 @@ static int build_rows(flow_network *net)
     }
     if (s->arcs) { /* no arithmetic on a null pointer when there are no arcs */
         s->residual = (double *)(s->arcs + net->arcs_allocated);
-        s->capacity = s->residual + net->arcs_allocated;
     }
     for (v = 0; v < n; v++)
         first[v + 1] += first[v];
-    /* orphan[] serves as the fill position of each row here. */
-    memcpy(fill, first, n * sizeof *fill);
-    for (e = 0; e < net->num_edges; e++) {
-        uint32_t u = net->edge_from[e], w = net->edge_to[e], a, b;
-        if (u == w || !(net->edge_capacity[e] > 0))
-            continue;
-        a = fill[u]++;
-        b = fill[w]++;
-        s->arcs[a].head = w;
-        s->arcs[b].head = u;
-        s->arcs[a].pair = b;
-        s->arcs[b].pair = a;
-        s->capacity[a] = s->residual[a] = net->edge_capacity[e];
-        s->capacity[b] = s->residual[b] = 0;
-    }
+    fill_rows(net, 1);
     s->fresh = 1;
     net->num_arcs = arcs;
     net->rows_valid = 1;
@@ -578,8 +593,8 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink)
     s->orphan_head = s->orphan_count = 0;
     /* The first solve finds the residuals that build_rows wrote; next[] is
      * all NONE after create and after a solve that ran to the end. */
-    if (!s->fresh && net->num_arcs)
-        memcpy(s->residual, s->capacity, net->num_arcs * sizeof *s->residual);
+    if (!s->fresh)
+        fill_rows(net, 0);
     s->fresh = 0;
     memset(s->tree, FREE, n);
     if (s->queue_dirty)
