@@ -16,7 +16,7 @@
  * candidate parents are followed to their root, or to a node whose distance
  * is exact now, and stamped on the way, so no path is walked twice in one
  * adoption; a growing node also adopts a tree neighbour whose distance it
- * would shorten (the paper's section 3.3 and Kolmogorov's later refinement).
+ * would shorten (the marking heuristic of Kolmogorov's implementation).
  *
  * At the end T is exactly the set of nodes that can reach the sink in the
  * residual network (a free or S node with a residual arc into T would have
