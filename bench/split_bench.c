@@ -12,28 +12,13 @@
  * builds too. Usage: split_bench FILE [RUNS]   (default 5) */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "remat-c/Passes.h"
 #include "remat-c/Remat.h"
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "bench_time.h"
 
 /* Runs the pass on a copy of MODULE: its time in ms (-1 on failure); with the verifier
  * off, *verify_ms is the time of verifying the result afterwards. */
@@ -92,8 +77,8 @@ int main(int argc, char **argv) {
   }
   if (rc == 0) {
     double cold = on[0];
-    printf("%s: pass cold %.1f ms, warm %.1f ms; warm without the verifier %.1f ms; "
-           "verifying the result %.1f ms (medians of %d)\n",
+    printf("%s: pass cold %.3f ms, warm %.3f ms; warm without the verifier %.3f ms; "
+           "verifying the result %.3f ms (medians of %d)\n",
            argv[1], cold, median(on + 1, runs - 1), median(off + 1, runs - 1),
            median(ver + 1, runs - 1), runs - 1);
   }
