@@ -1130,10 +1130,7 @@ static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int na
       returned = true;
       break;
     }
-    if (mlirOperationGetNumRegions(op) > 0) {
-      MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-      rt_emit_error(op, "cannot execute '%.*s': operations with regions are not supported",
-                    (int)name.length, name.data);
+    if (rtr_check_no_regions(op)) {
       rc = -1;
       break;
     }

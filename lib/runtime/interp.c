@@ -474,6 +474,15 @@ static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer
 }
 
 /* Checks that ARGS match FUNC's argument types; emits at AT (the call) or FUNC. */
+int rtr_check_no_regions(MlirOperation op) {
+  if (mlirOperationGetNumRegions(op) == 0)
+    return 0;
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  rt_emit_error(op, "cannot execute '%.*s': operations with regions are not supported",
+                (int)name.length, name.data);
+  return -1;
+}
+
 int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
                    int depth, MlirOperation at) {
   MlirBlock entry = rt_func_entry_block(func);
@@ -620,10 +629,7 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       returned = true;
       break;
     }
-    if (mlirOperationGetNumRegions(op) > 0) {
-      MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-      rt_emit_error(op, "cannot execute '%.*s': operations with regions are not supported",
-                    (int)name.length, name.data);
+    if (rtr_check_no_regions(op)) {
       rc = -1;
       break;
     }

@@ -63,6 +63,10 @@ typedef struct rtr_interp_options {
 int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
                    int depth, MlirOperation at);
 
+/* The check before a walk executes OP: it has no regions (the walks run straight-line
+ * bodies only). 0, or -1 after a located error at OP. */
+int rtr_check_no_regions(MlirOperation op);
+
 /* The func.func named NAME in MODULE, or a null operation. */
 MlirOperation rtr_interp_lookup(MlirOperation module, const char *name);
 
