@@ -161,14 +161,12 @@ size_t flow_network_num_edges(const flow_network *net)
     return net ? net->num_edges : 0;
 }
 
-static int grow_edges(flow_network *net)
+/* Room for n edges in all (n >= num_edges). */
+static int resize_edges(flow_network *net, size_t n)
 {
-    size_t n = net->edges_allocated ? 2 * net->edges_allocated : 16;
     uint32_t *from, *to;
     double *cap;
 
-    if (n > FLOW_MAX_EDGES)
-        n = FLOW_MAX_EDGES;
     /* Each array is committed as soon as it is resized, so a later failure
      * leaves the network consistent (just with more room in some arrays). */
     from = realloc(net->edge_from, n * sizeof *from);
@@ -187,6 +185,13 @@ static int grow_edges(flow_network *net)
     return 0;
 }
 
+int flow_network_reserve_edges(flow_network *net, size_t num_edges)
+{
+    if (!net || num_edges > FLOW_MAX_EDGES)
+        return -1;
+    return num_edges <= net->edges_allocated ? 0 : resize_edges(net, num_edges);
+}
+
 int flow_network_add_edge(flow_network *net, size_t from, size_t to,
                           double capacity)
 {
@@ -203,7 +208,9 @@ int flow_network_add_edge(flow_network *net, size_t from, size_t to,
             return -1;
     }
     if (net->num_edges == net->edges_allocated) {
-        if (net->num_edges == FLOW_MAX_EDGES || grow_edges(net) != 0)
+        size_t n = net->edges_allocated ? 2 * net->edges_allocated : 16;
+        if (net->num_edges == FLOW_MAX_EDGES ||
+            resize_edges(net, n < FLOW_MAX_EDGES ? n : FLOW_MAX_EDGES) != 0)
             return -1;
     }
     net->edge_from[net->num_edges] = (uint32_t)from;
