@@ -226,6 +226,16 @@ static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
   return 0;
 }
 
+/* The pipeline flags of the command line, in order. 0, or 1 after an error. */
+static int add_passes(MlirPassManager pm, const options *o, int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (((!strncmp(argv[i], "--remat-", 8) && !is_tool_flag(argv[i])) ||
+         !strncmp(argv[i], "--pass-pipeline=", 16)) &&
+        add_flag(pm, argv[i], o))
+      return 1;
+  return 0;
+}
+
 /* Where the modules go: opened at the first module printed, so a failed run leaves an
  * existing output file alone. */
 typedef struct sink {
@@ -279,11 +289,7 @@ static int process(MlirContext ctx, MlirModule module, const options *o, int arg
   }
   if (o->timing)
     mlirPassManagerEnableTiming(pm);
-  int rc = 0;
-  for (int i = 1; i < argc && rc == 0; i++)
-    if ((!strncmp(argv[i], "--remat-", 8) && !is_tool_flag(argv[i])) ||
-        !strncmp(argv[i], "--pass-pipeline=", 16))
-      rc = add_flag(pm, argv[i], o) ? 1 : 0;
+  int rc = add_passes(pm, o, argc, argv);
   if (rc == 0 && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, top)))
     rc = 1;
   mlirPassManagerDestroy(pm); /* prints the timing report */
@@ -416,6 +422,13 @@ static int run_parts(MlirContext ctx, const options *o, int argc, char **argv, s
 }
 
 static int run(MlirContext ctx, const options *o, int argc, char **argv) {
+  /* Bad pass options are reported before the input is read: parsing 10^6 ops takes
+   * seconds. The check's manager is thrown away; each module gets a fresh one. */
+  MlirPassManager check = mlirPassManagerCreate(ctx);
+  int bad = add_passes(check, o, argc, argv);
+  mlirPassManagerDestroy(check);
+  if (bad)
+    return 1;
   sink out = {o->output, NULL, 0};
   int rc;
   if (o->split_input || o->verify_diagnostics)
