@@ -16,8 +16,8 @@ for n in 10000 30000 100000 300000; do
   for run in 1 2 3; do
     "$OPT" --remat-mincut --timing --remat-report "$DIR/chain.mlir" -o /dev/null 2> "$DIR/log"
     pass=$(awk '/RematMincut/ { printf "%.1f", $1 * 1000 }' "$DIR/log")
-    split=$(sed -n 's/^  time: \([0-9.]*\) ms (max-flow \([0-9.]*\) ms)/\1/p' "$DIR/log")
-    flow=$(sed -n 's/^  time: \([0-9.]*\) ms (max-flow \([0-9.]*\) ms)/\2/p' "$DIR/log")
+    split=$(sed -n 's/^  time: \([0-9.]*\) ms .*max-flow \([0-9.]*\),.*/\1/p' "$DIR/log")
+    flow=$(sed -n 's/^  time: \([0-9.]*\) ms .*max-flow \([0-9.]*\),.*/\2/p' "$DIR/log")
     saved=$(sed -n 's/^  saved bytes: \([0-9]*\) (rt.param: [0-9]*; no-remat baseline: \([0-9]*\).*/\1\/\2/p' "$DIR/log")
     if [ -z "$best" ] || awk "BEGIN { exit !($pass < $best) }"; then
       best=$pass bsplit=$split bflow=$flow

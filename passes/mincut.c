@@ -46,6 +46,13 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The time since *T, which becomes now. */
+static double lap_ms(double *t) {
+  double start = *t;
+  *t = now_ms();
+  return *t - start;
+}
+
 static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
 /* ---- options ---------------------------------------------------------------------- */
@@ -150,6 +157,7 @@ typedef struct joint {
   int *saved; /* value indices, ascending */
   uint64_t saved_bytes, param_bytes, baseline_bytes; /* param_bytes: of saved_bytes */
   double flow, solve_ms;
+  double load_ms, classify_ms, network_ms, plan_ms, rewrite_ms; /* network: cut - solve */
   int recomputed, moved;
 } joint;
 
@@ -942,8 +950,10 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
   if (j->baseline_bytes)
     fprintf(f, ", %.1f%%", 100.0 * (double)j->saved_bytes / (double)j->baseline_bytes);
   fprintf(f, ")\n  recomputed ops: %d (moved to the backward: %d)\n", j->recomputed, j->moved);
-  fprintf(f, "  max-flow value: %g\n  time: %.3f ms (max-flow %.3f ms)\n", j->flow, ms,
-          j->solve_ms);
+  fprintf(f, "  max-flow value: %g\n  time: %.3f ms (load %.3f, classify %.3f, network %.3f, "
+             "max-flow %.3f, plan %.3f, rewrite %.3f ms)\n",
+          j->flow, ms, j->load_ms, j->classify_ms, j->network_ms, j->solve_ms, j->plan_ms,
+          j->rewrite_ms);
 }
 
 /* ---- the pass --------------------------------------------------------------------- */
@@ -1030,17 +1040,23 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   j.func = func;
   if (!rt_func_num_outputs(func, &j.num_outputs))
     remat_fatal("split of a function without rt.num_outputs");
+  double t = now_ms(); /* each phase's time, for the report */
   int rc = load(&j);
+  j.load_ms = lap_ms(&t);
   if (rc == 0)
     rc = classify(&j, p);
+  j.classify_ms = lap_ms(&t);
   if (rc == 0)
     rc = cut(&j, p, dump);
+  j.network_ms = lap_ms(&t) - j.solve_ms;
   if (rc == 0) {
     plan(&j);
     rc = count_bytes(&j);
   }
+  j.plan_ms = lap_ms(&t);
   if (rc == 0) {
     rewrite(&j, fwd_name, bwd_name);
+    j.rewrite_ms = lap_ms(&t);
     if (rep)
       report(rep, &j, fname, fwd_name, bwd_name, now_ms() - t0);
     if (show)
