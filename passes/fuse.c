@@ -1478,11 +1478,10 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
   return rc;
 }
 
-static bool is_host_function(MlirOperation op) {
-  return op_is_named(op, "func.func") &&
-         mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-             op, mlirStringRefCreateFromCString("rt.kernel"))) &&
-         !mlirBlockIsNull(rt_func_entry_block(op));
+/* A func.func with a body that is not a kernel (rt.kernel). */
+static bool is_host_function(MlirOperation func) {
+  return mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+      func, mlirStringRefCreateFromCString("rt.kernel")));
 }
 
 static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
@@ -1494,11 +1493,10 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
     mlirExternalPassSignalFailure(pass);
     return;
   }
-  MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   int nfn = 0, cap = 0;
   MlirOperation *fns = NULL;
-  for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
+  for (MlirOperation op = rt_func_first(module); !mlirOperationIsNull(op);
+       op = rt_func_next(op))
     if (is_host_function(op)) {
       if (nfn == cap) {
         cap = cap ? 2 * cap : 8;
