@@ -253,7 +253,10 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
     for (int i = 0; i < ni; i++)
       args[i] = in[i]->data;
     for (int k = 0; k < nw; k++) {
-      got[k] = rtr_buffer_clone(want[k]);
+      if (!(got[k] = rtr_buffer_clone(want[k]))) {
+        printf("%s: out of memory\n", fn);
+        exit(1);
+      }
       memset(got[k]->data, 0xA5, rtr_elem_size(got[k]->elem) * (size_t)got[k]->numel);
       args[ni + k] = got[k]->data;
     }
@@ -266,6 +269,10 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
     }
   } else { /* a reduction: (input 0, result first_out) */
     rtr_buffer *got = rtr_buffer_clone(want[first_out]);
+    if (!got) {
+      printf("%s: out of memory\n", jitname);
+      exit(1);
+    }
     memset(got->data, 0xA5, rtr_elem_size(got->elem) * (size_t)got->numel);
     void *args[2] = {in[0]->data, got->data};
     call(args, 0, got->numel);

@@ -172,6 +172,10 @@ static void test_pack(MlirContext ctx) {
   int64_t dims[2] = {2, 3};
   rtr_buffer *t = rtr_buffer_new(RTR_F32, false, 2, dims);
   rtr_buffer *m = rtr_buffer_new(RTR_I1, false, 2, dims);
+  if (!seed || !scale || !flag || !t || !m) {
+    printf("pack: out of memory\n");
+    exit(1);
+  }
   rtr_buffer_set_i(seed, 0, -2);
   rtr_buffer_set_f(scale, 0, 1.5);
   rtr_buffer_set_i(flag, 0, 1);
