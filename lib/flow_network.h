@@ -52,7 +52,7 @@ size_t flow_network_num_edges(const flow_network *net);
 /* Makes room for num_edges edges in all, so that adding up to that many
  * allocates nothing more (one allocation instead of a doubling series, each
  * copying what the last held). -1 if num_edges exceeds FLOW_MAX_EDGES or
- * memory runs out; the network is unchanged then, and adding still works. */
+ * memory runs out; the network keeps its edges then, and adding still works. */
 int flow_network_reserve_edges(flow_network *net, size_t num_edges);
 /* Adds a directed edge. -1 if a node is out of range, capacity is negative or
  * NaN, the finite capacities would sum to infinity, or memory runs out. */

@@ -1478,7 +1478,7 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
   return rc;
 }
 
-/* A func.func with a body that is not a kernel (rt.kernel). */
+/* A host function to fuse: not a kernel (rt.kernel). */
 static bool is_host_function(MlirOperation func) {
   return mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
       func, mlirStringRefCreateFromCString("rt.kernel")));
