@@ -710,11 +710,18 @@ static void sig_free(sig *s) {
   free(s->dicts);
 }
 
-static MlirAttribute dicts_attr(MlirContext ctx, const sig *s, bool *any) {
-  *any = false;
+/* The arg_attrs (or res_attrs) of S; a null attribute when every dictionary is empty:
+ * func.func then carries none. */
+static MlirAttribute dicts_attr(MlirContext ctx, const sig *s) {
   for (int i = 0; i < s->n; i++)
-    *any |= mlirDictionaryAttrGetNumElements(s->dicts[i]) > 0;
-  return mlirArrayAttrGet(ctx, s->n, s->dicts);
+    if (mlirDictionaryAttrGetNumElements(s->dicts[i]) > 0)
+      return mlirArrayAttrGet(ctx, s->n, s->dicts);
+  return (MlirAttribute){NULL};
+}
+
+/* The function_type of ARGS -> RES. */
+static MlirAttribute func_type_attr(MlirContext ctx, const sig *args, const sig *res) {
+  return mlirTypeAttrGet(mlirFunctionTypeGet(ctx, args->n, args->types, res->n, res->types));
 }
 
 /* A func.func NAME with the signature ARGS -> RES, an entry block holding the arguments,
@@ -727,15 +734,11 @@ static MlirOperation new_func(joint *j, const char *name, const sig *args, const
   MlirNamedAttribute *attrs = xcalloc((size_t)(5 + ndisc + nextra), sizeof *attrs);
   int n = 0;
   attrs[n++] = named(ctx, "sym_name", mlirStringAttrGet(ctx, str(name)));
-  attrs[n++] = named(ctx, "function_type",
-                     mlirTypeAttrGet(mlirFunctionTypeGet(ctx, args->n, args->types, res->n,
-                                                         res->types)));
-  bool any;
-  MlirAttribute a = dicts_attr(ctx, args, &any);
-  if (any)
+  attrs[n++] = named(ctx, "function_type", func_type_attr(ctx, args, res));
+  MlirAttribute a = dicts_attr(ctx, args);
+  if (!mlirAttributeIsNull(a))
     attrs[n++] = named(ctx, "arg_attrs", a);
-  a = dicts_attr(ctx, res, &any);
-  if (any)
+  if (!mlirAttributeIsNull(a = dicts_attr(ctx, res)))
     attrs[n++] = named(ctx, "res_attrs", a);
   MlirAttribute vis = mlirOperationGetAttributeByName(j->func, str("sym_visibility"));
   if (!mlirAttributeIsNull(vis))
@@ -881,16 +884,10 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   /* the attributes new_func gives a function: the others go */
   mlirOperationSetInherentAttributeByName(func, str("sym_name"),
                                           mlirStringAttrGet(ctx, str(fwd_name)));
-  mlirOperationSetInherentAttributeByName(
-      func, str("function_type"),
-      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, args.n, args.types, res.n, res.types)));
-  bool any;
-  MlirAttribute a = dicts_attr(ctx, &args, &any);
-  mlirOperationSetInherentAttributeByName(func, str("arg_attrs"),
-                                          any ? a : (MlirAttribute){NULL});
-  a = dicts_attr(ctx, &res, &any);
-  mlirOperationSetInherentAttributeByName(func, str("res_attrs"),
-                                          any ? a : (MlirAttribute){NULL});
+  mlirOperationSetInherentAttributeByName(func, str("function_type"),
+                                          func_type_attr(ctx, &args, &res));
+  mlirOperationSetInherentAttributeByName(func, str("arg_attrs"), dicts_attr(ctx, &args));
+  mlirOperationSetInherentAttributeByName(func, str("res_attrs"), dicts_attr(ctx, &res));
   mlirOperationSetInherentAttributeByName(func, str("no_inline"), (MlirAttribute){NULL});
   mlirOperationRemoveDiscardableAttributeByName(func, str("rt.forward"));
   mlirOperationSetDiscardableAttributeByName(
@@ -938,11 +935,9 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
         snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
       if (j->of[op] & O_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
         why = remat_report_tag_why(j->ops[op], whybuf, sizeof whybuf);
-
     }
-    uint64_t bytes = 0;
-    rt_value_bytes(j->vals[v], &bytes);
-    remat_report_row(f, s, name, mlirValueGetType(j->vals[v]), bytes, why, value_loc(j, v));
+    const type_info *t = &j->types[j->vtype[v]];
+    remat_report_row(f, s, name, t->type, t->bytes, why, value_loc(j, v));
   }
   fprintf(f, "  saved bytes: %llu (rt.param: %llu; no-remat baseline: %llu",
           (unsigned long long)j->saved_bytes, (unsigned long long)j->param_bytes,
