@@ -1,15 +1,12 @@
-/* cost_model.c: byte weights of values for the min-cut (see cost_model.h). */
+/* cost_model.c: byte weights of types for the min-cut (see cost_model.h). */
 #include "cost_model.h"
 
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
 
-bool remat_type_is_scalar(MlirType t) {
+/* A scalar ("number") or a 0-d tensor. */
+static bool is_scalar(MlirType t) {
   return rt_type_is_scalar(t) || (mlirTypeIsARankedTensor(t) && mlirShapedTypeGetRank(t) == 0);
-}
-
-bool remat_value_is_scalar(MlirValue value) {
-  return remat_type_is_scalar(mlirValueGetType(value));
 }
 
 double remat_type_weight(const remat_cost_model *model, MlirType type, bool is_param) {
@@ -19,9 +16,5 @@ double remat_type_weight(const remat_cost_model *model, MlirType type, bool is_p
   if (is_param && model->params_free)
     return 0;
   double w = (double)bytes;
-  return remat_type_is_scalar(type) ? w * model->scalar_factor : w;
-}
-
-double remat_value_weight(const remat_cost_model *model, MlirValue value, bool is_param) {
-  return remat_type_weight(model, mlirValueGetType(value), is_param);
+  return is_scalar(type) ? w * model->scalar_factor : w;
 }

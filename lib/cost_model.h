@@ -17,15 +17,10 @@ typedef struct remat_cost_model {
   bool params_free;     /* rt.param arguments weigh 0 */
 } remat_cost_model;
 
-/* A scalar ("number") or a 0-d tensor. */
-bool remat_value_is_scalar(MlirValue value);
-bool remat_type_is_scalar(MlirType type);
-
-/* Weight of keeping VALUE from the forward to the backward; is_param: the value is an
- * rt.param argument. Returns -1 when the value has no byte size (dynamic shape,
- * unsupported type), which the verifier rejects before any pass runs. */
-double remat_value_weight(const remat_cost_model *model, MlirValue value, bool is_param);
-/* The same for a value of TYPE (types are uniqued: a pass can weigh each type once). */
+/* Weight of keeping a value of TYPE from the forward to the backward (types are uniqued:
+ * a pass weighs each type once); is_param: the value is an rt.param argument. Returns -1
+ * when the type has no byte size (dynamic shape, unsupported type), which the verifier
+ * rejects before any pass runs. */
 double remat_type_weight(const remat_cost_model *model, MlirType type, bool is_param);
 
 #endif
