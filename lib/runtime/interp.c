@@ -473,7 +473,6 @@ static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer
   return 0;
 }
 
-/* Checks that ARGS match FUNC's argument types; emits at AT (the call) or FUNC. */
 int rtr_check_no_regions(MlirOperation op) {
   if (mlirOperationGetNumRegions(op) == 0)
     return 0;
@@ -483,6 +482,7 @@ int rtr_check_no_regions(MlirOperation op) {
   return -1;
 }
 
+/* Checks that ARGS match FUNC's argument types; emits at AT (the call) or FUNC. */
 int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
                    int depth, MlirOperation at) {
   MlirBlock entry = rt_func_entry_block(func);
