@@ -17,7 +17,7 @@
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 
-#include "bench_time.h"
+#include "bench.h"
 
 /* N allocations of SIZE bytes into P: their time in ms. */
 static double allocate(void **p, int n, size_t size) {
@@ -50,19 +50,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "heap_bench: error: N and SIZE must be positive\n");
     return 2;
   }
-  MlirContext ctx = rematContextCreate(stderr, NULL);
+  MlirContext ctx = bench_context(false);
   if (mlirContextIsNull(ctx))
     return 1;
-  mlirContextEnableMultithreading(ctx, false);
   double fresh = allocate(p, n, size);
   release(p, n);
   double t0 = now_ms();
-  MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(argv[1]));
+  MlirModule m = bench_parse("heap_bench", ctx, argv[1]);
   double parse = now_ms() - t0;
-  if (mlirModuleIsNull(m)) {
-    fprintf(stderr, "heap_bench: error: cannot parse '%s'\n", argv[1]);
+  if (mlirModuleIsNull(m))
     return 1;
-  }
   double after = allocate(p, n, size);
   release(p, n);
   double again = allocate(p, n, size);

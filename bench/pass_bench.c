@@ -27,7 +27,7 @@
 #include "remat-c/Passes.h"
 #include "remat-c/Remat.h"
 
-#include "bench_time.h"
+#include "bench.h"
 
 /* The sum of the report's "  time: X ms" lines; -1 if there is none. */
 static double split_ms(const char *path) {
@@ -84,15 +84,12 @@ int main(int argc, char **argv) {
   int runs = first ? 1 : argc == 3 ? atoi(argv[2]) : 41;
   if (runs < 3 && !first)
     runs = 3;
-  MlirContext ctx = rematContextCreate(stderr, NULL);
+  MlirContext ctx = bench_context(threads);
   if (mlirContextIsNull(ctx))
     return 1;
-  mlirContextEnableMultithreading(ctx, threads);
-  MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(argv[1]));
-  if (mlirModuleIsNull(m)) {
-    fprintf(stderr, "pass_bench: error: cannot parse '%s'\n", argv[1]);
+  MlirModule m = bench_parse("pass_bench", ctx, argv[1]);
+  if (mlirModuleIsNull(m))
     return 1;
-  }
   char report[] = "/tmp/pass_bench_XXXXXX";
   int fd = mkstemp(report);
   if (fd < 0) {

@@ -18,7 +18,7 @@
 #include "remat-c/Passes.h"
 #include "remat-c/Remat.h"
 
-#include "bench_time.h"
+#include "bench.h"
 
 /* Runs the pass on a copy of MODULE: its time in ms (-1 on failure); with the verifier
  * off, *verify_ms is the time of verifying the result afterwards. */
@@ -57,15 +57,12 @@ int main(int argc, char **argv) {
   int runs = argc == 3 ? atoi(argv[2]) : 5;
   if (runs < 2)
     runs = 2;
-  MlirContext ctx = rematContextCreate(stderr, NULL);
+  MlirContext ctx = bench_context(false);
   if (mlirContextIsNull(ctx))
     return 1;
-  mlirContextEnableMultithreading(ctx, false);
-  MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(argv[1]));
-  if (mlirModuleIsNull(m)) {
-    fprintf(stderr, "split_bench: error: cannot parse '%s'\n", argv[1]);
+  MlirModule m = bench_parse("split_bench", ctx, argv[1]);
+  if (mlirModuleIsNull(m))
     return 1;
-  }
   double *on = calloc((size_t)runs, sizeof *on), *off = calloc((size_t)runs, sizeof *off),
          *ver = calloc((size_t)runs, sizeof *ver);
   int rc = 0;
