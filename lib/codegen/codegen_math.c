@@ -37,10 +37,18 @@ static LLVMValueRef declare_fn(cg_module *m, const char *name, LLVMTypeRef t, un
   return f;
 }
 
+/* Every call is `nobuiltin`: LLVM then treats powf, expf, ... as opaque functions, so it
+ * neither simplifies them (powf(x, 2) -> x*x, pow(x, 0.5) -> sqrt, pow(2^k, x) -> exp2)
+ * nor folds them on constants in double precision, nor lowers them to instructions or
+ * vector library calls. The kernel then calls the same libm (libdevice) function on the
+ * same arguments as the reference interpreter does (docs/design.md, "Exactness"). */
 LLVMValueRef cg_call_float(cg_module *m, const char *name, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef fty;
   LLVMValueRef f = declare_fn(m, name, LLVMTypeOf(args[0]), n, &fty);
-  return LLVMBuildCall2(m->b, fty, f, args, n, "");
+  LLVMValueRef call = LLVMBuildCall2(m->b, fty, f, args, n, "");
+  unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(m->ctx, kind, 0));
+  return call;
 }
 
 LLVMValueRef cg_libm(cg_module *m, const char *name, LLVMValueRef *args, unsigned n) {
