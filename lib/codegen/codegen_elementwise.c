@@ -152,13 +152,21 @@ static LLVMValueRef compare(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef 
   return LLVMBuildICmp(m->b, cg_is_i1(e) ? up : sp, a, b, "");
 }
 
-/* rt.full's value attribute in the result's element type. */
+/* rt.full's value attribute in the result's element type, converted as rt.convert
+ * converts (an integer attribute as an i64 value; i1 attributes read 0/1). */
 static LLVMValueRef full_value(cg_kernel *k, MlirOperation op, MlirType e) {
   MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("value"));
   if (mlirAttributeIsAFloat(a))
     return cg_float_const(k->m, e, mlirFloatAttrGetValueDouble(a));
-  if (mlirAttributeIsAInteger(a))
-    return cg_int_const(k->m, e, mlirIntegerAttrGetValueInt(a));
+  if (mlirAttributeIsAInteger(a) || mlirAttributeIsABool(a)) {
+    MlirType at = mlirAttributeGetType(a);
+    int64_t v = mlirAttributeIsABool(a) ? mlirBoolAttrGetValue(a)
+                : mlirTypeIsAInteger(at) && mlirIntegerTypeGetWidth(at) == 1
+                    ? (int64_t)(mlirIntegerAttrGetValueUInt(a) & 1)
+                    : mlirIntegerAttrGetValueInt(a);
+    MlirType i64 = mlirIntegerTypeGet(mlirTypeGetContext(e), 64);
+    return cg_convert(k->m, cg_i64(k->m, v), i64, e);
+  }
   rt_emit_error(op, "'rt.full' value must be a float or integer attribute");
   k->failed = true;
   return LLVMGetUndef(cg_compute_type(k->m, e));

@@ -219,7 +219,8 @@ float rtr_buffer_get_f32(const rtr_buffer *b, int64_t i) {
   case RTR_F32: return ((const float *)b->data)[i];
   case RTR_F16: return f16_bits_to_f32(((const uint16_t *)b->data)[i]);
   case RTR_BF16: return bf16_bits_to_f32(((const uint16_t *)b->data)[i]);
-  default: return (float)rtr_buffer_get_f(b, i);
+  case RTR_F64: return (float)((const double *)b->data)[i];
+  default: return (float)rtr_buffer_get_i(b, i); /* one rounding, as sitofp */
   }
 }
 

@@ -187,8 +187,11 @@ static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
   }
   if (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a))
     a = mlirDenseElementsAttrGetSplatValue(a);
-  if (scalar_attr(a, &f, &i)) {
-    rtr_fill(out, f, i);
+  if (scalar_attr(a, &f, &i)) { /* the attribute's value, converted as rt.convert */
+    bool fl = mlirAttributeIsAFloat(a);
+    rtr_buffer v = {.elem = fl ? RTR_F64 : RTR_I64, .is_scalar = true, .numel = 1,
+                    .data = fl ? (void *)&f : (void *)&i};
+    rtr_fill(out, &v);
     return 0;
   }
   if (mlirAttributeIsAElements(a) && mlirElementsAttrGetNumElements(a) == out->numel) {
@@ -202,10 +205,10 @@ static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
       MlirAttribute v = mlirElementsAttrGetValue(a, out->rank, idx);
       if (!scalar_attr(v, &f, &i))
         break;
-      if (rtr_elem_is_float(out->elem))
-        rtr_buffer_set_f(out, e, f);
-      else
-        rtr_buffer_set_i(out, e, i);
+      bool fl = mlirAttributeIsAFloat(v);
+      rtr_buffer one = {.elem = fl ? RTR_F64 : RTR_I64, .is_scalar = true, .numel = 1,
+                        .data = fl ? (void *)&f : (void *)&i};
+      rtr_convert_elem(out, e, &one, 0, false);
       if (e == out->numel - 1)
         return 0;
     }

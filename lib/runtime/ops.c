@@ -168,17 +168,9 @@ void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args) {
     int64_t ix[3] = {0, 0, 0};
     for (int k = 0; k < n; k++)
       ix[k] = args[k]->numel == 1 ? 0 : i;
-    if (op == RTR_EW_SELECT) {
-      const rtr_buffer *src = rtr_buffer_get_i(args[0], ix[0]) ? args[1] : args[2];
-      int64_t j = rtr_buffer_get_i(args[0], ix[0]) ? ix[1] : ix[2];
-      if (src->elem == out->elem)
-        copy_elem(out, i, src, j);
-      else if (d == DOM_F32)
-        rtr_buffer_set_f32(out, i, rtr_buffer_get_f32(src, j));
-      else if (d == DOM_F64)
-        rtr_buffer_set_f(out, i, rtr_buffer_get_f(src, j));
-      else
-        rtr_buffer_set_i(out, i, rtr_buffer_get_i(src, j));
+    if (op == RTR_EW_SELECT) { /* a branch of another type converts as rt.convert */
+      bool take_a = rtr_buffer_get_i(args[0], ix[0]) != 0;
+      rtr_convert_elem(out, i, take_a ? args[1] : args[2], take_a ? ix[1] : ix[2], false);
       continue;
     }
     const rtr_buffer *b = n > 1 ? args[1] : args[0];
@@ -282,43 +274,45 @@ void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer
 
 /* ---- conversion, constants ---------------------------------------------------------- */
 
-void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned) {
+void rtr_convert_elem(rtr_buffer *out, int64_t i, const rtr_buffer *in, int64_t j,
+                      bool src_unsigned) {
   domain dout = domain_of(out->elem), din = domain_of(in->elem);
-  for (int64_t i = 0; i < out->numel; i++) {
-    int64_t j = in->numel == 1 ? 0 : i;
-    if (din == DOM_INT) {
-      int64_t v = rtr_buffer_get_i(in, j);
-      uint64_t u = as_unsigned(v, in->elem);
-      if (src_unsigned || in->elem == RTR_I1) {
-        if (dout == DOM_F32)
-          rtr_buffer_set_f32(out, i, (float)u);
-        else if (dout == DOM_F64)
-          rtr_buffer_set_f(out, i, (double)u);
-        else
-          rtr_buffer_set_i(out, i, out->elem == RTR_I1 ? u != 0 : (int64_t)u);
-      } else if (dout == DOM_F32)
-        rtr_buffer_set_f32(out, i, (float)v);
+  if (out->elem == in->elem && !in->view_map) {
+    copy_elem(out, i, in, j);
+  } else if (din == DOM_INT) {
+    int64_t v = rtr_buffer_get_i(in, j);
+    uint64_t u = as_unsigned(v, in->elem);
+    /* one rounding from the integer (an i64 through double would round twice) */
+    if (src_unsigned || in->elem == RTR_I1) {
+      if (dout == DOM_F32)
+        rtr_buffer_set_f32(out, i, (float)u);
       else if (dout == DOM_F64)
-        rtr_buffer_set_f(out, i, (double)v);
+        rtr_buffer_set_f(out, i, (double)u);
       else
-        rtr_buffer_set_i(out, i, out->elem == RTR_I1 ? v != 0 : v);
-    } else if (din == DOM_F32 && dout == DOM_F32) {
-      rtr_buffer_set_f32(out, i, rtr_buffer_get_f32(in, j));
-    } else if (dout == DOM_INT) {
-      rtr_buffer_set_i(out, i, rtr_float_to_int(rtr_buffer_get_f(in, j), out->elem));
-    } else {
-      rtr_buffer_set_f(out, i, rtr_buffer_get_f(in, j));
-    }
+        rtr_buffer_set_i(out, i, out->elem == RTR_I1 ? u != 0 : (int64_t)u);
+    } else if (dout == DOM_F32)
+      rtr_buffer_set_f32(out, i, (float)v);
+    else if (dout == DOM_F64)
+      rtr_buffer_set_f(out, i, (double)v);
+    else
+      rtr_buffer_set_i(out, i, out->elem == RTR_I1 ? v != 0 : v);
+  } else if (din == DOM_F32 && dout == DOM_F32) {
+    rtr_buffer_set_f32(out, i, rtr_buffer_get_f32(in, j));
+  } else if (dout == DOM_INT) {
+    rtr_buffer_set_i(out, i, rtr_float_to_int(rtr_buffer_get_f(in, j), out->elem));
+  } else {
+    rtr_buffer_set_f(out, i, rtr_buffer_get_f(in, j));
   }
 }
 
-void rtr_fill(rtr_buffer *out, double fv, int64_t iv) {
-  for (int64_t i = 0; i < out->numel; i++) {
-    if (rtr_elem_is_float(out->elem))
-      rtr_buffer_set_f(out, i, fv);
-    else
-      rtr_buffer_set_i(out, i, iv);
-  }
+void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned) {
+  for (int64_t i = 0; i < out->numel; i++)
+    rtr_convert_elem(out, i, in, in->numel == 1 ? 0 : i, src_unsigned);
+}
+
+void rtr_fill(rtr_buffer *out, const rtr_buffer *value) {
+  for (int64_t i = 0; i < out->numel; i++)
+    rtr_convert_elem(out, i, value, 0, false);
 }
 
 void rtr_iota(rtr_buffer *out, int dim) {

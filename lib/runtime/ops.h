@@ -51,12 +51,18 @@ void rtr_math_apply(rtr_buffer *out, const rtr_buffer *in, float (*f32)(float),
 /* out (i1) = a PRED b, compared in the domain of DOM (the tensor operands' type). */
 void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer *a,
                   const rtr_buffer *b);
-/* Element type conversion (rt.convert, arith casts): float -> int truncates and
- * saturates (NaN -> 0), anything -> i1 is "not zero", int -> int wraps; with
- * src_unsigned the integer source is read zero-extended. */
+/* The one conversion rule (docs/design.md, "Conversions"), for rt.convert, arith casts,
+ * select branches, scalar operands and rt.full values alike: float -> int truncates
+ * toward zero and saturates (NaN -> 0), anything -> i1 is "not zero", int -> int wraps
+ * (i1 reads as 0/1), int -> float rounds once, f64 -> f16/bf16 rounds through f32; with
+ * src_unsigned the integer source is read zero-extended. Element j of IN goes to
+ * element i of OUT. */
+void rtr_convert_elem(rtr_buffer *out, int64_t i, const rtr_buffer *in, int64_t j,
+                      bool src_unsigned);
+/* rtr_convert_elem over every element (a one-element IN broadcasts). */
 void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned);
-/* Every element = v (read as double for float results, as int for integer ones). */
-void rtr_fill(rtr_buffer *out, double fv, int64_t iv);
+/* Every element = element 0 of VALUE, converted by the same rule. */
+void rtr_fill(rtr_buffer *out, const rtr_buffer *value);
 void rtr_iota(rtr_buffer *out, int dim);
 void rtr_broadcast(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims);
 void rtr_transpose(rtr_buffer *out, const rtr_buffer *in, const int64_t *perm);
