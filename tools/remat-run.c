@@ -44,9 +44,14 @@ static void usage(FILE *f) {
           "mpirun every rank runs it on its own inputs and the collectives go through MPI.\n\n"
           "options:\n"
           "  --fn NAME            the function to run\n"
-          "  --seed N             random inputs from seed N (default 0): floats uniform in\n"
-          "                       [-1,1), integer tensors in [-8,8), i1 0/1, integer\n"
-          "                       scalars (seeds, offsets) full-width\n"
+          "  --seed N             random inputs from seed N (default 0), drawn from\n"
+          "                       --values; i1 0/1, integer scalars (seeds, offsets)\n"
+          "                       full-width\n"
+          "  --values DIST        unit (default): floats uniform in [-1,1), integer\n"
+          "                       tensors in [-8,8); wide: every finite magnitude of the\n"
+          "                       type (subnormals too), integers over their range;\n"
+          "                       special: half signed zeros, inf, NaN, extremes, values\n"
+          "                       near exp's overflow, near 0 and 1, the rest wide\n"
           "  --inputs FILE        inputs in the text format (one 'TYPE values...' per\n"
           "                       argument; see docs/design.md, Runtime)\n"
           "  --reference          run every op with the reference interpreter (default:\n"
@@ -118,6 +123,7 @@ typedef struct options {
   unsigned long long device_ulp;
   bool device_info;
   unsigned long long seed;
+  rtr_values values;
   long long max_ulp;
   int jit_opt, repeat;
   int jit_jobs; /* 0: one per core */
@@ -204,7 +210,7 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
       in = rtr_inputs_read(f, path, &nin, &err);
       free(path);
     } else
-      in = rtr_inputs_random_rank(f, o->seed, rank, &nin, &err);
+      in = rtr_inputs_random_rank(f, o->seed, o->values, rank, &nin, &err);
     print_errors(err);
   }
   if (in)
@@ -398,7 +404,7 @@ static int run_fn_device(MlirOperation module, const options *o, rtr_executor *e
   int nin = 0, nout = 0;
   char *err = NULL;
   rtr_buffer **in = o->inputs ? rtr_inputs_read(f, o->inputs, &nin, &err)
-                              : rtr_inputs_random(f, o->seed, &nin, &err);
+                              : rtr_inputs_random(f, o->seed, o->values, &nin, &err);
   if (!in) {
     print_errors(err);
     return 1;
@@ -460,7 +466,7 @@ static int bench(MlirOperation module, const options *o, rtr_executor *ex) {
     if (mlirOperationIsNull(f[k])) {
       fprintf(stderr, "remat-run: error: no function '@%s' in %s\n", o->fns[k], o->file);
       rc = 1;
-    } else if (!(in[k] = rtr_inputs_random(f[k], o->seed, &nin[k], &ierr))) {
+    } else if (!(in[k] = rtr_inputs_random(f[k], o->seed, o->values, &nin[k], &ierr))) {
       print_errors(ierr);
       rc = 1;
     }
@@ -533,7 +539,8 @@ static int run_device(MlirContext ctx, const options *o) {
       fprintf(stderr, "remat-run: error: cannot compile %s for the CPU: %s\n", o->file, err);
     else {
       rtr_interp_options cpu = rtr_compiled_options(c);
-      rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp, stdout, o->quiet};
+      rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp, stdout, o->quiet,
+                                      o->values};
       rc = rtr_check_device(top, o->check_device, ex, &cpu, &dco, err, sizeof err);
       if (rc == 2 && err[0])
         fprintf(stderr, "remat-run: error: --check-device: %s\n", err);
@@ -567,7 +574,7 @@ static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
   rtr_compiled *cj = NULL, *cs = NULL;
   rtr_sharded_check sc = {.name = o->check_sharded, .coll = c, .repeat = o->repeat};
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet};
+                         o->atol, o->rtol, stdout, o->quiet, o->values};
   int ready = -1, rc = 1;
   if (!mlirModuleIsNull(m) && !mlirModuleIsNull(u = parse(ctx, o->unsharded)) &&
       (!o->split || !mlirModuleIsNull(s = parse(ctx, o->split))) &&
@@ -613,7 +620,7 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
    * --check-split, the file's otherwise. */
   rtr_compiled *c = NULL;
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet};
+                         o->atol, o->rtol, stdout, o->quiet, o->values};
   int rc = 1;
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
                o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
@@ -716,6 +723,11 @@ int main(int argc, char **argv) {
     else if (TAKES("--seed")) {
       if (!parse_u64(val, &o.seed)) {
         fprintf(stderr, "remat-run: error: --seed expects a non-negative integer\n");
+        return 1;
+      }
+    } else if (TAKES("--values")) {
+      if (!rtr_values_parse(val, &o.values)) {
+        fprintf(stderr, "remat-run: error: --values expects unit, wide or special\n");
         return 1;
       }
     } else if (TAKES("--inputs"))
@@ -830,6 +842,11 @@ int main(int argc, char **argv) {
   }
   if (o.check_split && !o.split && !o.check_sharded) {
     fprintf(stderr, "remat-run: error: --check-split needs --split FILE\n");
+    return 1;
+  }
+  if (o.values != RTR_VALUES_UNIT && o.inputs) {
+    fprintf(stderr, "remat-run: error: --values chooses random inputs: it does not apply "
+                    "with --inputs\n");
     return 1;
   }
   /* Options that do not apply to the mode are errors, not silently ignored. */

@@ -15,7 +15,7 @@
 static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n,
                                char **err) {
   return o->inputs ? rtr_inputs_read(f, o->inputs, n, err)
-                   : rtr_inputs_random(f, o->seed, n, err);
+                   : rtr_inputs_random(f, o->seed, o->values, n, err);
 }
 
 /* ---- comparing values --------------------------------------------------------------- */

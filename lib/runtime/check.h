@@ -12,6 +12,7 @@
 
 #include "mlir-c/IR.h"
 #include "runtime/interp.h"
+#include "runtime/io.h"
 
 typedef struct rtr_check_options {
   uint64_t seed;      /* inputs: rtr_inputs_random(func, seed) ... */
@@ -24,6 +25,7 @@ typedef struct rtr_check_options {
   double fd_atol, fd_rtol; /* finite differences: |g - fd| <= atol + rtol |fd| */
   FILE *report;
   bool quiet; /* no per-value lines on success */
+  rtr_values values; /* the distribution of the seed's inputs (runtime/io.h) */
 } rtr_check_options;
 
 /* Distance between two values of one type: the largest ulp distance (floats; integers:

@@ -383,7 +383,7 @@ static rtr_buffer **inputs_of(MlirOperation f, const rtr_device_check_options *o
                               int *n, char *err, size_t err_cap) {
   char *e = NULL;
   rtr_buffer **in = o->inputs && !random ? rtr_inputs_read(f, o->inputs, n, &e)
-                                         : rtr_inputs_random(f, o->seed, n, &e);
+                                         : rtr_inputs_random(f, o->seed, o->values, n, &e);
   if (!in) {
     size_t k = 0;
     for (const char *p = e ? e : "cannot make the inputs"; *p && k + 3 < err_cap; p++)

@@ -35,6 +35,7 @@
 #include "mlir-c/IR.h"
 #include "runtime/executor.h"
 #include "runtime/interp.h"
+#include "runtime/io.h"
 
 typedef struct rtr_device_check_options {
   uint64_t seed;
@@ -42,6 +43,7 @@ typedef struct rtr_device_check_options {
   uint64_t math_ulp;  /* bound of kernels with libm/libdevice functions */
   FILE *report;
   bool quiet; /* no per-class lines on success */
+  rtr_values values; /* the distribution of the seed's inputs (runtime/io.h) */
 } rtr_device_check_options;
 
 /* Default math_ulp (docs/design.md, "CUDA backend"). */

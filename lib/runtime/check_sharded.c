@@ -317,7 +317,7 @@ int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
     st.in = rtr_inputs_read(jf, path, &st.nin, &err);
     free(path);
   } else
-    st.in = rtr_inputs_random_rank(jf, o->seed, me, &st.nin, &err);
+    st.in = rtr_inputs_random_rank(jf, o->seed, o->values, me, &st.nin, &err);
   /* Printed here, before the ranks agree: each rank says what it lacks. */
   for (char *line = err, *next; line && *line; line = next) {
     next = strchr(line, '\n');

@@ -26,7 +26,125 @@ static double random_unit(uint64_t r, rtr_elem e) {
   return ldexp((double)(r >> (64 - p)), 1 - p) - 1.0;
 }
 
-rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, char **err) {
+bool rtr_values_parse(const char *name, rtr_values *out) {
+  static const char *const names[] = {"unit", "wide", "special"};
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(name, names[k])) {
+      *out = (rtr_values)k;
+      return true;
+    }
+  return false;
+}
+
+/* Layout of a float type's bits: exponent and mantissa widths (sign on top). */
+static void float_layout(rtr_elem e, int *ebits, int *mbits) {
+  *ebits = e == RTR_F64 ? 11 : e == RTR_F16 ? 5 : 8;
+  *mbits = e == RTR_F64 ? 52 : e == RTR_F32 ? 23 : e == RTR_F16 ? 10 : 7;
+}
+
+/* The value of the float of type E with these fields (exact in a double). */
+static double float_from_fields(rtr_elem e, int sign, int64_t expo, uint64_t mant) {
+  int eb, mb;
+  float_layout(e, &eb, &mb);
+  int64_t bias = ((int64_t)1 << (eb - 1)) - 1;
+  double v;
+  if (expo == ((int64_t)1 << eb) - 1)
+    v = mant ? NAN : INFINITY;
+  else if (expo == 0)
+    v = ldexp((double)mant, (int)(1 - bias - mb));
+  else
+    v = ldexp((double)(mant | ((uint64_t)1 << mb)), (int)(expo - bias - mb));
+  return sign ? -v : v;
+}
+
+/* WIDE: every finite value of the type, by fields: sign, exponent field (0, the
+ * subnormals, included; the all-ones field excluded) and mantissa uniform. */
+static double random_wide(uint64_t r, rtr_elem e) {
+  int eb, mb;
+  float_layout(e, &eb, &mb);
+  uint64_t fields = ((uint64_t)1 << eb) - 1; /* finite exponent fields */
+  return float_from_fields(e, (int)(r >> 63), (int64_t)((r >> mb) % fields),
+                           r & (((uint64_t)1 << mb) - 1));
+}
+
+/* SPECIAL's list for a float type; k picks one of FLOAT_SPECIALS. */
+enum { FLOAT_SPECIALS = 32, INT_SPECIALS = 12 };
+static double special_float(int k, rtr_elem e) {
+  int eb, mb;
+  float_layout(e, &eb, &mb);
+  int64_t top = ((int64_t)1 << eb) - 2; /* largest finite exponent field */
+  uint64_t mmax = ((uint64_t)1 << mb) - 1;
+  double ovf = e == RTR_F64 ? 709.782712893384 : e == RTR_F16 ? 11.0898664 : 88.7228394;
+  double unf = e == RTR_F64 ? -745.1 : e == RTR_F16 ? -17.3 : -103.97;
+  switch (k) {
+  case 0: return 0.0;
+  case 1: return -0.0;
+  case 2: return INFINITY;
+  case 3: return -INFINITY;
+  case 4: return NAN;
+  case 5: return float_from_fields(e, 0, 0, 1);    /* smallest subnormal */
+  case 6: return float_from_fields(e, 1, 0, mmax); /* largest subnormal, negative */
+  case 7: return float_from_fields(e, 0, 1, 0);    /* smallest normal */
+  case 8: return float_from_fields(e, 0, top, mmax); /* largest finite */
+  case 9: return float_from_fields(e, 1, top, mmax);
+  case 10: return 1.0;
+  case 11: return -1.0;
+  case 12: return 2.0;
+  case 13: return 0.5;
+  case 14: return 3.0;
+  case 15: return -2.0;
+  case 16: return ovf; /* exp's overflow (rounded to the type by the store) */
+  case 17: return -ovf;
+  case 18: return unf; /* exp's underflow to 0 */
+  case 19: return ovf * 0.99;
+  case 20: return 1e-30; /* near 0: log, rsqrt */
+  case 21: return float_from_fields(e, 0, 1, 1);
+  case 22: return 1.0 + ldexp(1.0, -mb); /* next to 1: log, log1p, pow */
+  case 23: return 1.0 - ldexp(1.0, -mb - 1);
+  case 24: return 7.0;
+  case 25: return -100.0;
+  case 26: return 1024.0;
+  case 27: return 0.1;
+  case 28: return -1e-7;
+  case 29: return 65504.0; /* f16's largest, inf past it */
+  case 30: return 1e5;
+  default: return -3.5;
+  }
+}
+
+static int64_t special_int(int k, rtr_elem e) {
+  int64_t lo = e == RTR_I8 ? INT8_MIN : e == RTR_I32 ? INT32_MIN : INT64_MIN;
+  int64_t hi = e == RTR_I8 ? INT8_MAX : e == RTR_I32 ? INT32_MAX : INT64_MAX;
+  static const int64_t small[] = {0, 1, -1, 2, -2, 3, 7, 64};
+  return k == 8 ? lo : k == 9 ? hi : k == 10 ? lo + 1 : k == 11 ? hi - 1 : small[k];
+}
+
+static void random_element(rtr_buffer *b, int64_t i, uint64_t r, rtr_values values) {
+  bool fl = rtr_elem_is_float(b->elem);
+  if (b->elem == RTR_I1) {
+    rtr_buffer_set_i(b, i, (int64_t)(r >> 63));
+  } else if (!fl && b->is_scalar) {
+    rtr_buffer_set_i(b, i, (int64_t)r);
+  } else if (values == RTR_VALUES_UNIT) {
+    if (fl)
+      rtr_buffer_set_f(b, i, random_unit(r, b->elem));
+    else
+      rtr_buffer_set_i(b, i, (int64_t)(r >> 60) - 8);
+  } else if (values == RTR_VALUES_SPECIAL && (r & 1)) {
+    uint64_t k = (r >> 1) % (fl ? FLOAT_SPECIALS : INT_SPECIALS);
+    if (fl)
+      rtr_buffer_set_f(b, i, special_float((int)k, b->elem));
+    else
+      rtr_buffer_set_i(b, i, special_int((int)k, b->elem));
+  } else if (fl) {
+    rtr_buffer_set_f(b, i, random_wide(r, b->elem));
+  } else { /* the whole range of the type (the store wraps to the width) */
+    rtr_buffer_set_i(b, i, (int64_t)r);
+  }
+}
+
+rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, rtr_values values, int *count,
+                               char **err) {
   (void)err; /* its errors are diagnostics at the argument (see io.h) */
   MlirBlock entry = rt_func_entry_block(func);
   int n = (int)mlirBlockGetNumArguments(entry);
@@ -42,18 +160,9 @@ rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, ch
       rtr_buffers_free(bufs, k);
       return NULL;
     }
-    uint64_t s = seed ^ ((uint64_t)(k + 1) * 0xD1B54A32D192ED03ull);
-    for (int64_t i = 0; i < b->numel; i++) {
-      uint64_t r = splitmix64(&s);
-      if (rtr_elem_is_float(b->elem))
-        rtr_buffer_set_f(b, i, random_unit(r, b->elem));
-      else if (b->elem == RTR_I1)
-        rtr_buffer_set_i(b, i, (int64_t)(r >> 63));
-      else if (b->is_scalar)
-        rtr_buffer_set_i(b, i, (int64_t)r);
-      else
-        rtr_buffer_set_i(b, i, (int64_t)(r >> 60) - 8);
-    }
+    uint64_t s = seed ^ ((uint64_t)(k + 1) * 0xD1B54A32D192ED03ull) ^ (uint64_t)values;
+    for (int64_t i = 0; i < b->numel; i++)
+      random_element(b, i, splitmix64(&s), values);
   }
   *count = n;
   return bufs;

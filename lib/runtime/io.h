@@ -21,13 +21,26 @@
 #include "mlir-c/IR.h"
 #include "runtime/buffer.h"
 
-/* Random inputs for FUNC's arguments from SEED (see docs/design.md, "Runtime"): floats
- * uniform in [-1, 1), integer tensors in [-8, 8), i1 0/1, integer scalars (seeds and
- * offsets) full-width. The k-th argument's values depend only on (seed, k). Returns NULL
- * for an argument type the runtime does not support or one that cannot be allocated,
- * after an MLIR diagnostic at the argument (it is located in the IR); nothing is added to
- * *err then. */
-rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, int *count, char **err);
+/* The value distributions of random inputs (remat-run --values; docs/design.md,
+ * "Runtime"). Integer scalars (seeds and offsets) are full-width and i1 is 0/1 in each.
+ *   UNIT     floats uniform in [-1, 1), integer tensors in [-8, 8)
+ *   WIDE     floats of every finite magnitude of their type: sign, exponent field
+ *            (subnormals included) and mantissa uniform; integers over their whole range
+ *   SPECIAL  half the elements from a list per type (signed zeros, infinities, NaN, the
+ *            smallest subnormal, the largest subnormal, the smallest normal, the largest
+ *            finite, values near exp's overflow and underflow, tiny values for log and
+ *            rsqrt, values next to 1, integer-valued floats; integer MIN, MAX, 0, +-1),
+ *            the other half as WIDE */
+typedef enum rtr_values { RTR_VALUES_UNIT, RTR_VALUES_WIDE, RTR_VALUES_SPECIAL } rtr_values;
+/* "unit", "wide", "special"; false for another name. */
+bool rtr_values_parse(const char *name, rtr_values *out);
+
+/* Random inputs for FUNC's arguments from SEED, drawn from VALUES. The k-th argument's
+ * values depend only on (seed, values, k). Returns NULL for an argument type the runtime
+ * does not support or one that cannot be allocated, after an MLIR diagnostic at the
+ * argument (it is located in the IR); nothing is added to *err then. */
+rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, rtr_values values, int *count,
+                               char **err);
 
 /* Reads the text format from PATH and checks it against FUNC's argument types. Returns
  * NULL with a message added to *err (remat_error_add) on any problem: a located line

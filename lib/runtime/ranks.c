@@ -65,15 +65,15 @@ bool rtr_arg_is_shard(MlirOperation func, int k) {
   return shard;
 }
 
-rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, int rank, int *count,
-                                    char **err) {
-  rtr_buffer **bufs = rtr_inputs_random(func, seed, count, err);
+rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, rtr_values values,
+                                    int rank, int *count, char **err) {
+  rtr_buffer **bufs = rtr_inputs_random(func, seed, values, count, err);
   if (!bufs || rank == 0)
     return bufs;
   int n = 0;
   /* The same argument types as the call above: this one cannot fail. */
   rtr_buffer **mine =
-      rtr_inputs_random(func, seed + (uint64_t)rank * 0x9E3779B97F4A7C15ull, &n, err);
+      rtr_inputs_random(func, seed + (uint64_t)rank * 0x9E3779B97F4A7C15ull, values, &n, err);
   for (int k = 0; k < n; k++)
     if (rtr_arg_is_shard(func, k)) {
       rtr_buffer *t = bufs[k];

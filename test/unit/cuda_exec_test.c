@@ -668,7 +668,7 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
   }
   rtr_interp_options co = rtr_compiled_options(c);
   char *ierr = NULL;
-  if (!(in = rtr_inputs_random(f, seed, &nin, &ierr))) {
+  if (!(in = rtr_inputs_random(f, seed, RTR_VALUES_UNIT, &nin, &ierr))) {
     printf("cannot make inputs: %s\n", ierr ? ierr : "");
     free(ierr);
     goto out;
@@ -720,7 +720,7 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
   int rc = 2;
   if (ex && c) {
     rtr_interp_options co = rtr_compiled_options(c);
-    rtr_device_check_options dco = {7, NULL, 0, stdout, false};
+    rtr_device_check_options dco = {7, NULL, 0, stdout, false, RTR_VALUES_UNIT};
     rc = rtr_check_device(module, name, ex, &co, &dco, err, sizeof err);
     if (rc == 2)
       printf("check-device: %s\n", err);
