@@ -7,19 +7,30 @@
  * compare+select, transpose when square. Its backward is a random DAG that starts from
  * the tangents and mixes in forward values and dropout masks; it is not a true gradient
  * (the runtime checks only need the same ops computed two ways). Output: one module with
- * functions @g0 ... @g{count-1}, deterministic in --seed. */
+ * functions @g0 ... @g{count-1}, deterministic in --seed and --values.
+ *
+ * --values=wide|special (default unit, the graphs above unchanged) draws the scalar
+ * constants from remat-run's distributions of the same name (every finite magnitude;
+ * special values: signed zeros, inf, NaN, extremes, values near exp's overflow, near 0
+ * and 1) and widens the graphs: element types f16, bf16 and f64 besides f32; div, pow
+ * (exponents 0.5, 2, -1, 3 and drawn ones, and constant bases), log, log1p, sqrt, rsqrt,
+ * erf; math functions of rt.full constants. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef enum values { VALUES_UNIT, VALUES_WIDE, VALUES_SPECIAL } values;
+
 typedef struct gen {
   uint64_t s;
   int next;     /* next SSA number */
   int M, N;
   FILE *out;
+  values values;
 } gen;
 
 static uint64_t rnd(gen *g) {
@@ -48,6 +59,44 @@ static int any(gen *g, const pool *p) {
 }
 
 static char T[32];
+static const char *E = "f32"; /* the tensors' element type */
+/* The scalar type of constants: f64 for f64 tensors, f32 otherwise (f16 and bf16 ops
+ * compute in f32). */
+static const char *scalar_type(void) { return strcmp(E, "f64") ? "f32" : "f64"; }
+
+/* A constant drawn from the --values distribution (wide: every finite magnitude of f32;
+ * special: half from a list of special values). */
+static double draw_constant(gen *g) {
+  static const double special[] = {0.0,  -0.0,  INFINITY, -INFINITY, NAN,   1.0,    -1.0,
+                                   2.0,  0.5,   3.0,      -2.0,      88.72, -103.9, 1e-30,
+                                   1e-45, 3e38, 1.0000001, 0.99999994, 7.0, -100.0, 1e-7};
+  uint64_t r = rnd(g);
+  if (g->values == VALUES_SPECIAL && (r & 1))
+    return special[(r >> 1) % (sizeof special / sizeof *special)];
+  uint32_t bits = (uint32_t)(r >> 32);
+  if (((bits >> 23) & 0xff) == 0xff) /* finite only */
+    bits &= ~(1u << 23);
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/* An arith.constant of the scalar type holding C (as its bit pattern: exact, inf and
+ * NaN included); returns its SSA number. */
+static int emit_constant(gen *g, double c) {
+  int k = g->next++;
+  if (!strcmp(scalar_type(), "f64")) {
+    uint64_t b;
+    memcpy(&b, &c, sizeof b);
+    fprintf(g->out, "  %%v%d = arith.constant 0x%016llX : f64\n", k, (unsigned long long)b);
+  } else {
+    float f = (float)c;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    fprintf(g->out, "  %%v%d = arith.constant 0x%08X : f32\n", k, (unsigned)b);
+  }
+  return k;
+}
 
 static int emit_binary(gen *g, const char *op, int a, int b) {
   fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, b,
@@ -56,10 +105,22 @@ static int emit_binary(gen *g, const char *op, int a, int b) {
 }
 
 static int emit_scalar_binary(gen *g, const char *op, int a, double c) {
-  int k = g->next++;
-  fprintf(g->out, "  %%v%d = arith.constant %.9e : f32\n", k, (double)(float)c);
-  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, f32) -> %s\n", g->next, op, a, k,
-          T, T);
+  int k;
+  if (g->values == VALUES_UNIT) {
+    k = g->next++;
+    fprintf(g->out, "  %%v%d = arith.constant %.9e : f32\n", k, (double)(float)c);
+  } else
+    k = emit_constant(g, c);
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, k,
+          T, scalar_type(), T);
+  return g->next++;
+}
+
+/* rt.OP(C, a): a constant first operand (a base of rt.pow). */
+static int emit_scalar_first(gen *g, const char *op, double c, int a) {
+  int k = emit_constant(g, c);
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, k, a,
+          scalar_type(), T, T);
   return g->next++;
 }
 
@@ -71,17 +132,17 @@ static int emit_unary(gen *g, const char *op, int a) {
 static int emit_reduce_bcast(gen *g, int a) {
   const char *op = pick(g, 2) ? "sum" : "amax";
   int r = g->next++;
-  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d) {dims = array<i64: 1>} : (%s) -> tensor<%dxf32>\n",
-          r, op, a, T, g->M);
-  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0>} : (tensor<%dxf32>) "
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d) {dims = array<i64: 1>} : (%s) -> tensor<%dx%s>\n",
+          r, op, a, T, g->M, E);
+  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0>} : (tensor<%dx%s>) "
                   "-> %s\n",
-          g->next, r, g->M, T);
+          g->next, r, g->M, E, T);
   return g->next++;
 }
 
 static int emit_matmul(gen *g, int a, const char *w) {
-  fprintf(g->out, "  %%v%d = \"rt.matmul\"(%%v%d, %%%s) : (%s, tensor<%dx%dxf32>) -> %s\n",
-          g->next, a, w, T, g->N, g->N, T);
+  fprintf(g->out, "  %%v%d = \"rt.matmul\"(%%v%d, %%%s) : (%s, tensor<%dx%dx%s>) -> %s\n",
+          g->next, a, w, T, g->N, g->N, E, T);
   return g->next++;
 }
 
@@ -118,19 +179,49 @@ static int emit_dropout(gen *g, int a, int j, int *mask) {
 static const char *binops[] = {"add", "sub", "mul", "max", "min"};
 static const char *unops[] = {"neg", "tanh", "abs", "sin", "cos", "exp"};
 
+/* --values=wide|special: the ops and constants where libm results are easiest to get
+ * wrong (pow with the exponents LLVM would rewrite, functions of constants). */
+static int emit_wide_op(gen *g, int a, int b) {
+  static const char *const math[] = {"log", "log1p", "sqrt", "rsqrt", "erf", "exp", "tanh",
+                                     "sin", "cos", "abs"};
+  static const char *const bin[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
+  static const double exponents[] = {0.5, 2.0, -1.0, 3.0, -0.5, 0.0, 1.0};
+  int nmath = (int)(sizeof math / sizeof *math);
+  switch (pick(g, 7)) {
+  case 0: return emit_binary(g, pick(g, 2) ? "div" : "pow", a, b);
+  case 1: return emit_scalar_binary(g, "pow", a, pick(g, 4) ? exponents[pick(g, 7)] : draw_constant(g));
+  case 2: return emit_scalar_first(g, "pow", pick(g, 2) ? 8.0 : draw_constant(g), a);
+  case 3: return emit_scalar_binary(g, bin[pick(g, 7)], a, draw_constant(g));
+  case 4: { /* a function of a constant: LLVM must not fold it in double precision */
+    int c = g->next++;
+    double v = draw_constant(g);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    fprintf(g->out, "  %%v%d = \"rt.full\"() {value = 0x%016llX : f64} : () -> %s\n", c,
+            (unsigned long long)bits, T);
+    int f = emit_unary(g, math[pick(g, nmath)], c);
+    return emit_binary(g, "add", a, f);
+  }
+  default: return emit_unary(g, math[pick(g, nmath)], a);
+  }
+}
+
 static void gen_function(gen *g, int index, int *ops_total) {
   g->M = 1 + pick(g, 4);
   g->N = 1 + pick(g, 4);
-  snprintf(T, sizeof T, "tensor<%dx%dxf32>", g->M, g->N);
+  /* f64 draws no dropout: rt.uniform_philox has no f64 results */
+  static const char *const elems[] = {"f32", "f32", "f16", "bf16", "f64"};
+  E = g->values == VALUES_UNIT ? "f32" : elems[pick(g, 5)];
+  snprintf(T, sizeof T, "tensor<%dx%dx%s>", g->M, g->N, E);
   int nprim = 1 + pick(g, 3), nout = 1 + pick(g, 2), ngrad = 1 + pick(g, 2);
-  bool has_w = pick(g, 2), has_rng = pick(g, 3) != 0;
+  bool has_w = pick(g, 2), has_rng = pick(g, 3) != 0 && strcmp(E, "f64");
   g->next = 0;
   FILE *o = g->out;
   fprintf(o, "func.func @g%d(", index);
   for (int k = 0; k < nprim; k++)
     fprintf(o, "%s%%x%d: %s", k ? ", " : "", k, T);
   if (has_w)
-    fprintf(o, ", %%w: tensor<%dx%dxf32> {rt.param}", g->N, g->N);
+    fprintf(o, ", %%w: tensor<%dx%dx%s> {rt.param}", g->N, g->N, E);
   if (has_rng)
     fprintf(o, ", %%seed: i64, %%offset: i64");
   for (int k = 0; k < nout; k++)
@@ -148,6 +239,10 @@ static void gen_function(gen *g, int index, int *ops_total) {
   int nfwd = 3 + pick(g, 8), drops = 0;
   for (int i = 0; i < nfwd; i++) {
     int a = any(g, &fwd), r;
+    if (g->values != VALUES_UNIT && pick(g, 2)) {
+      push(&fwd, emit_wide_op(g, a, any(g, &fwd)));
+      continue;
+    }
     switch (pick(g, 10)) {
     case 0: case 1: case 2: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
     case 3: r = emit_scalar_binary(g, binops[pick(g, 3)], a, (pick(g, 8) - 4) * 0.375); break;
@@ -188,6 +283,10 @@ static void gen_function(gen *g, int index, int *ops_total) {
   int nbwd = 2 + pick(g, 8);
   for (int i = 0; i < nbwd; i++) {
     int a = any(g, &bwd), r;
+    if (g->values != VALUES_UNIT && pick(g, 3) == 0) {
+      push(&bwd, emit_wide_op(g, a, any(g, &fwd)));
+      continue;
+    }
     switch (pick(g, 9)) {
     case 0: case 1: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
     case 2: r = emit_binary(g, binops[pick(g, 3)], a, any(g, &bwd)); break;
@@ -199,12 +298,12 @@ static void gen_function(gen *g, int index, int *ops_total) {
       if (has_w) {
         if (wt < 0) {
           fprintf(o, "  %%v%d = \"rt.transpose\"(%%w) {perm = array<i64: 1, 0>} : "
-                     "(tensor<%dx%dxf32>) -> tensor<%dx%dxf32>\n",
-                  g->next, g->N, g->N, g->N, g->N);
+                     "(tensor<%dx%dx%s>) -> tensor<%dx%dx%s>\n",
+                  g->next, g->N, g->N, E, g->N, g->N, E);
           wt = g->next++;
         }
-        fprintf(o, "  %%v%d = \"rt.matmul\"(%%v%d, %%v%d) : (%s, tensor<%dx%dxf32>) -> %s\n",
-                g->next, a, wt, T, g->N, g->N, T);
+        fprintf(o, "  %%v%d = \"rt.matmul\"(%%v%d, %%v%d) : (%s, tensor<%dx%dx%s>) -> %s\n",
+                g->next, a, wt, T, g->N, g->N, E, T);
         r = g->next++;
       } else
         r = emit_scalar_binary(g, "mul", a, 0.5);
@@ -228,8 +327,18 @@ static void gen_function(gen *g, int index, int *ops_total) {
 int main(int argc, char **argv) {
   unsigned long long seed = 0;
   long count = 1;
+  values values = VALUES_UNIT;
   for (int i = 1; i < argc; i++) {
     char *end = NULL;
+    if (!strncmp(argv[i], "--values=", 9)) {
+      const char *v = argv[i] + 9;
+      if (!strcmp(v, "unit") || !strcmp(v, "wide") || !strcmp(v, "special")) {
+        values = !strcmp(v, "unit") ? VALUES_UNIT : !strcmp(v, "wide") ? VALUES_WIDE : VALUES_SPECIAL;
+        continue;
+      }
+      fprintf(stderr, "remat-gen: error: --values expects unit, wide or special\n");
+      return 1;
+    }
     bool takes = !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--count");
     if (takes && i + 1 == argc) {
       fprintf(stderr, "remat-gen: error: '%s' needs a value\n", argv[i]);
@@ -246,9 +355,12 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--count"))
       count = strtol(argv[++i], &end, 0);
     else if (!strcmp(argv[i], "--help")) {
-      printf("usage: remat-gen [--seed N] [--count K]\n\n"
+      printf("usage: remat-gen [--seed N] [--count K] [--values=unit|wide|special]\n\n"
              "Writes K random joint forward+backward functions @g0..@g{K-1} (rt IR) to\n"
-             "stdout, deterministic in the seed; the op count goes to stderr.\n");
+             "stdout, deterministic in the seed; the op count goes to stderr.\n"
+             "--values=wide|special draws scalar constants from remat-run's distribution\n"
+             "of that name and adds f16/bf16/f64 graphs, div, pow (exponents 0.5, 2, -1,\n"
+             "3), log, log1p, sqrt, rsqrt, erf and functions of constants.\n");
       return 0;
     } else {
       fprintf(stderr, "remat-gen: error: unknown option '%s' (see --help)\n", argv[i]);
@@ -263,11 +375,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-gen: error: --count must be in 1..100000\n");
     return 1;
   }
-  gen g = {seed, 0, 1, 1, stdout};
+  gen g = {seed, 0, 1, 1, stdout, values};
   int ops = 0;
-  printf("// remat-gen --seed %llu --count %ld\n", seed, count);
+  static const char *const names[] = {"unit", "wide", "special"};
+  if (values == VALUES_UNIT)
+    printf("// remat-gen --seed %llu --count %ld\n", seed, count);
+  else
+    printf("// remat-gen --seed %llu --count %ld --values=%s\n", seed, count, names[values]);
   for (long k = 0; k < count; k++) {
-    g.s = seed * 0x2545F4914F6CDD1Dull + (uint64_t)k;
+    g.s = seed * 0x2545F4914F6CDD1Dull + (uint64_t)k + (uint64_t)values * 0x9E3779B97F4A7C15ull;
     rnd(&g);
     gen_function(&g, (int)k, &ops);
   }
