@@ -26,6 +26,12 @@ from . import aot, dropout
 SETUPS = ("remat", "mincut", "default", "eager", "eager-native")
 
 
+def _silu_backward(grad, x):
+    """torch's infinitely_differentiable_silu_backward (FunctionsManual.cpp)."""
+    sigmoid = torch.sigmoid(x)
+    return grad * (sigmoid * (1 + x * (1 - sigmoid)))
+
+
 class decomposed(TorchDispatchMode):
     """Eager torch with remat_torch.decompositions() applied at dispatch (forward and
     backward), so its kernels are the compiled graphs' kernels."""
@@ -33,12 +39,18 @@ class decomposed(TorchDispatchMode):
     def __init__(self):
         super().__init__()
         self.table = aot.decompositions()
+        # autograd's SiLU formula depends on grad mode: AOT autograd traces the backward
+        # with grad mode on and records infinitely_differentiable_silu_backward (sigmoid by
+        # torch.sigmoid), eager backward runs with it off and calls silu_backward (whose
+        # decomposition computes 1 / (1 + exp(-x)), other last bits); use the traced one.
+        self.table[torch.ops.aten.silu_backward.default] = _silu_backward
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         f = self.table.get(func)
         if f is not None:
-            r = f(*args, **kwargs)
+            with self:    # the decomposition's own ops are decomposed too, as make_fx does
+                r = f(*args, **kwargs)
             if r is not NotImplemented:
                 return r
         return func(*args, **kwargs)

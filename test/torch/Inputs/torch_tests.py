@@ -43,7 +43,7 @@ def train_cmd():
             same = torch.equal(l, rl) and T.bit_identical(p, rp)
             print(f"{name} remat vs {s}: {'bit-identical' if same else 'differ'} "
                   f"(losses {T.max_diff([l], [rl]):.3g}, params {T.max_diff(p, rp):.3g})")
-            if s in ("default", "mincut") or (s == "eager" and name != "llama"):
+            if s in ("default", "mincut", "eager"):
                 expect(same, f"{name}: remat and {s} bit-identical")
             else:
                 expect(T.max_diff([l], [rl]) <= 1e-6 and T.max_diff(p, rp) <= 1e-6,
