@@ -23,7 +23,9 @@
 Options (keywords, through functools.partial): the --remat-mincut options in snake case
 (`scalar_factor`, `params_free`, `ban`, `ban_random`, `report`, `dot`, `timeline`,
 `dump_network`), `checkpoint` (None, or --remat-checkpoint's option text: "ac=auto",
-"save-ops=mm,save-every=2"), `fallback` ("error", default: an op the emitter cannot map
+"save-ops=mm,save-every=2"), `sink` (True, default: the backward's recomputed ops move to just
+before their first use, see sink_recomputation; False: the joint graph's order, as
+torch's partitioners leave it), `fallback` ("error", default: an op the emitter cannot map
 raises RematPartitionError naming the ATen op and the model's line; "torch": warn and
 partition with torch's min_cut_rematerialization_partition instead; "default": with
 default_partition), and `stats` (a dict that receives the report, the saved names and
@@ -157,8 +159,47 @@ def saved_nodes(joint_module, fn, saved_names):
     return sorted(out, key=lambda n: order[n])
 
 
+def sink_recomputation(bwd):
+    """Moves each op the backward recomputes (one that depends on no tangent) to just
+    before its first use, everything else keeping its order, as --remat-mincut orders
+    its own @f_bwd. _extract_fwd_bwd_modules keeps the joint graph's order, where the
+    forward comes first: every layer's recomputation would run at the start of the
+    backward and stay alive until its layer's gradients, raising the peak."""
+    g = bwd.graph
+    nodes = list(g.nodes)
+    tangent_dep = set()
+    for n in nodes:
+        if (n.op == "placeholder" and "tangents" in n.target) or \
+                any(a in tangent_dep for a in n.all_input_nodes):
+            tangent_dep.add(n)
+    lazy = {n for n in nodes if n.op == "call_function" and n not in tangent_dep}
+    order, done = [], set()
+    for n in nodes:
+        if n in lazy:
+            continue
+        stack = [(n, False)]
+        while stack:
+            x, ready = stack.pop()
+            if x in done:
+                continue
+            if ready:
+                done.add(x)
+                order.append(x)
+                continue
+            stack.append((x, True))
+            stack.extend((a, False) for a in reversed(x.all_input_nodes)
+                         if a in lazy and a not in done)
+    assert len(order) == len(nodes), "sink_recomputation lost a node"
+    for prev, n in zip(order, order[1:]):
+        if prev.next is not n:
+            prev.append(n)
+    g.lint()
+    bwd.recompile()
+    return bwd
+
+
 def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
-                 fallback="error", stats=None, **mincut):
+                 fallback="error", stats=None, sink=True, **mincut):
     """A partition_fn for functorch.compile.aot_function / aot_module (torch 1.13):
     returns (forward GraphModule, backward GraphModule) with remat's min-cut split."""
     unknown = set(mincut) - set(MINCUT_OPTIONS)
@@ -167,7 +208,7 @@ def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
                         f"takes {', '.join(MINCUT_OPTIONS)}, plus checkpoint=, fallback=, stats=")
     if fallback not in ("error", "torch", "default"):
         raise ValueError("partition_fn: fallback is 'error', 'torch' or 'default'")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     _prepare(joint_module)
     try:
         fn = to_rt(joint_module, joint_inputs)
@@ -180,7 +221,7 @@ def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
         fwd, bwd = part(joint_module, joint_inputs)
         if stats is not None:
             stats.update(partitioner=fallback, fallback=str(e),
-                         seconds=time.perf_counter() - t0)
+                         seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0)
         return fwd, bwd
     t1 = time.perf_counter()
     passes = []
@@ -201,8 +242,11 @@ def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
     t2 = time.perf_counter()
     nodes = saved_nodes(joint_module, fn, saved)
     fwd, bwd = _extract_fwd_bwd_modules(joint_module, list(nodes))
+    if sink:
+        sink_recomputation(bwd)
     if stats is not None:
         stats.update(partitioner="remat", saved_rt=saved, saved_fx=[n.name for n in nodes],
                      report=report, seconds=time.perf_counter() - t0,
+                     cpu_seconds=time.process_time() - c0,
                      emit_seconds=t1 - t0, remat_seconds=t2 - t1, rt=fn.text)
     return fwd, bwd

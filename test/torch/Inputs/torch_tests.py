@@ -49,6 +49,20 @@ def train_cmd():
                 expect(T.max_diff([l], [rl]) <= 1e-6 and T.max_diff(p, rp) <= 1e-6,
                        f"{name}: remat and {s} within 1e-6")
         expect(bool(rl[-1] < rl[0]), f"{name}: the loss goes down ({rl[0]:.4f} -> {rl[-1]:.4f})")
+    # options through the keywords: --remat-checkpoint's ac=auto before the min-cut,
+    # a lower scalar weight, matmuls recomputable: other splits, the same numbers
+    torch.manual_seed(0)
+    model, inputs = gpt.build(layers=2)
+    base_stats = {}
+    base = T.train(model, inputs, "remat", steps=3, stats=base_stats)
+    print(f"gpt default options: saves {len(base_stats['saved_fx'])} fx nodes")
+    for opts in ({"checkpoint": "ac=auto"}, {"scalar_factor": 0.01, "ban": "reduction"}):
+        stats = {}
+        r = T.train(model, inputs, "remat", steps=3, options=opts, stats=stats)
+        print(f"gpt {opts}: saves {len(stats['saved_fx'])} fx nodes")
+        expect(torch.equal(r[0], base[0]) and T.bit_identical(r[1], base[1]),
+               f"gpt {opts}: bit-identical to the default options")
+        expect(stats["saved_fx"] != base_stats["saved_fx"], f"gpt {opts}: another saved set")
     # a real optimizer with state: AdamW
     torch.manual_seed(0)
     model, inputs = gpt.build(layers=2)
@@ -69,6 +83,32 @@ def _graph_ops(gm):
 def _saved(gm):
     out = next(n for n in gm.graph.nodes if n.op == "output")
     return list(out.args[0])[1:]
+
+
+def _recomputed(bwd):
+    dep = set()
+    for n in bwd.graph.nodes:
+        if (n.op == "placeholder" and "tangents" in n.target) or \
+                any(a in dep for a in n.all_input_nodes):
+            dep.add(n)
+    return [n for n in bwd.graph.nodes if n.op == "call_function" and n not in dep]
+
+
+def _recompute_positions(bwd):
+    pos = {n: i for i, n in enumerate(bwd.graph.nodes)}
+    return " ".join(str(pos[n]) for n in _recomputed(bwd))
+
+
+def _recomputation_is_sunk(bwd):
+    """Between a recomputed op and its first user there are only recomputed ops."""
+    nodes = list(bwd.graph.nodes)
+    pos = {n: i for i, n in enumerate(nodes)}
+    rec = set(_recomputed(bwd))
+    for n in rec:
+        first = min(pos[u] for u in n.users)
+        if any(m not in rec for m in nodes[pos[n] + 1:first]):
+            return False
+    return True
 
 
 def dropout_cmd():
@@ -99,6 +139,19 @@ def dropout_cmd():
            "remat's backward redraws the mask from the saved state, without a new state")
     expect(not any(n.target == dropout.philox_uniform_op for n in _graph_ops(graphs["mincut"].bwd)),
            "torch's min-cut saves the mask (it bans random ops from recomputation)")
+    # the backward's order: each recomputed op just before its first use (sink), not
+    # every layer's recomputation up front (the joint graph's order)
+    torch.manual_seed(0)
+    model2, inputs2 = mlp.build(layers=3)
+    for sink in (True, False):
+        cap = T.Capture()
+        f = T.compile_model(copy.deepcopy(model2), "remat", options={"sink": sink}, capture=cap)
+        with remat_torch.philox_dropout(seed=7):
+            T.loss_of(f(*inputs2)).backward()
+        print(f"sink={sink}: backward recomputes at", _recompute_positions(cap.bwd))
+        expect(_recomputation_is_sunk(cap.bwd) == sink,
+               f"sink={sink}: recomputed ops {'just before' if sink else 'not all just before'}"
+               " their first use")
     # the recomputed mask is the forward's, bit for bit: run the forward's and the
     # backward's philox_uniform on the saved state
     st = torch.tensor([7, 0], dtype=torch.int64)
