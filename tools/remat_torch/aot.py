@@ -115,8 +115,33 @@ def _unmapped(e):
                                op, src[0] if src else None, src[1] if src else None)
 
 
+def _torch_random(graph):
+    """The first node that draws from torch's generator (dropout outside philox_dropout:
+    bernoulli_, rand_like, ...), or None. The emitter would write it as
+    rt.uniform_philox, but torch runs the fx graph: a backward that recomputed it would
+    draw other numbers than the forward, a silently wrong gradient. So it is refused."""
+    from functorch._src.compile_utils import get_aten_target, rand_ops
+    import torch
+    aten = torch.ops.aten
+    extra = {aten.bernoulli_, aten.randn_like, aten.randint_like, aten.uniform_,
+             aten.normal_, aten.exponential_}
+    for n in graph.nodes:
+        if n.op == "call_function":
+            t = get_aten_target(n)
+            if (t in rand_ops or t in extra) and t is not torch.ops.remat.philox_state:
+                return n
+    return None
+
+
 def to_rt(joint_module, joint_inputs, fn_name="joint"):
     """The joint graph as an rt function (emit.Function) with names in locations."""
+    from . import dropout  # noqa: F401  (registers remat::philox_state)
+    rnd = _torch_random(joint_module.graph)
+    if rnd is not None:
+        raise _unmapped(emit.ImportError_(
+            f"{emit._op_name(rnd.target)} draws from torch's generator: a recomputed mask "
+            "would differ from the forward's; train under remat_torch.philox_dropout(), "
+            "whose masks remat recomputes from (seed, offset)", rnd))
     args = _primal_args(joint_module.graph, joint_inputs)
     try:
         return emit.write_function(joint_module.graph, args, fn_name,

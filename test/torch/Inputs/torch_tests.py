@@ -226,6 +226,17 @@ def unmapped_cmd():
     except remat_torch.RematPartitionError as e:
         print("error:", e)
         expect(e.op == "aten.cumsum.default" and e.line == 13, "the error names the op and line")
+    # torch's own dropout (outside philox_dropout): refused, not recomputed with new bits
+    drop = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.5))
+    f = aot_module(drop, fw_compiler=nop, bw_compiler=nop,
+                   partition_fn=remat_torch.partition_fn,
+                   decompositions=remat_torch.decompositions())
+    try:
+        f(x).sum().backward()
+        expect(False, "torch's dropout is an error")
+    except remat_torch.RematPartitionError as e:
+        print("error:", str(e).split(": ", 1)[1])
+        expect("philox_dropout" in str(e), "torch's dropout: the error names philox_dropout")
     stats = {}
     net = Net()
     f = aot_module(net, fw_compiler=nop, bw_compiler=nop,
