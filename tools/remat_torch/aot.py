@@ -37,6 +37,7 @@ know each op's model line (for the error message above).
 import time
 import warnings
 
+import torch
 import torch.fx as fx
 import torch.fx.experimental.proxy_tensor as proxy_tensor
 from functorch._src.compile_utils import fx_graph_cse
@@ -88,11 +89,9 @@ def _primal_args(graph, joint_inputs):
         v = values[k] if k < len(values) else None
         if v is None:
             tm = node.meta.get("tensor_meta")
-            import torch
             v = torch.empty(tuple(tm.shape), dtype=tm.dtype, device="meta")
             kind = "input"
         else:
-            import torch
             kind = "param" if isinstance(v, torch.nn.Parameter) else "input"
         args.append(trace.Arg(node.name, kind, v, bool(getattr(v, "requires_grad", False))))
     return args
@@ -121,7 +120,6 @@ def _torch_random(graph):
     rt.uniform_philox, but torch runs the fx graph: a backward that recomputed it would
     draw other numbers than the forward, a silently wrong gradient. So it is refused."""
     from functorch._src.compile_utils import get_aten_target, rand_ops
-    import torch
     aten = torch.ops.aten
     extra = {aten.bernoulli_, aten.randn_like, aten.randint_like, aten.uniform_,
              aten.normal_, aten.exponential_}
