@@ -5,15 +5,20 @@
 #include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "remat-c/Remat.h"
 
 #include "rt.h"
+
+/* The stream that "-" means on this thread while rematRunPasses collects reports; NULL:
+ * stderr. Set and cleared by rematRunPasses alone, around one pass manager run. */
+static _Thread_local FILE *capture;
 
 FILE *remat_report_open(const char *dest, int *failed) {
   *failed = 0;
   if (!dest || !*dest)
     return NULL;
   if (!strcmp(dest, "-"))
-    return stderr;
+    return capture ? capture : stderr;
   FILE *f = fopen(dest, "a");
   if (!f)
     *failed = 1;
@@ -24,7 +29,7 @@ int remat_report_close(FILE *f) {
   if (!f)
     return 0;
   int failed = fflush(f) || ferror(f);
-  if (f != stderr && fclose(f))
+  if (f != stderr && f != capture && fclose(f))
     failed = 1;
   return failed ? -1 : 0;
 }
@@ -83,4 +88,22 @@ void remat_report_row(FILE *f, int index, const char *value, MlirType type, uint
   fprintf(f, "  %3d  %-20s %-24s %12llu  %-8s %s\n", index, value,
           rt_type_str(type, tb, sizeof tb), (unsigned long long)bytes, why,
           remat_report_loc(loc, lb, sizeof lb));
+}
+
+MlirLogicalResult rematRunPasses(MlirPassManager pm, MlirOperation op, char **report) {
+  if (!report)
+    return mlirPassManagerRunOnOp(pm, op);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    remat_fatal("open_memstream: out of memory");
+  FILE *outer = capture; /* a pass manager run inside a pass: restored after */
+  capture = f;
+  MlirLogicalResult r = mlirPassManagerRunOnOp(pm, op);
+  capture = outer;
+  if (fclose(f))
+    remat_fatal("open_memstream: out of memory");
+  *report = text;
+  return r;
 }

@@ -169,6 +169,33 @@ REMAT_API MlirPass rematCreatePass(const char *argument, const char *options, ch
 REMAT_API MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
                                     char *error, size_t error_cap);
 
+/* ---- hosts in other languages (tools/remat_torch/binding.py) ------------------------ */
+
+/* Parses SOURCE, rt text held in memory, after rematCheckNesting (NAME names the text in
+ * its diagnostics; the ops' own loc(...) attributes locate them). Errors are emitted as
+ * diagnostics; returns a null module then. The module is the caller's
+ * (mlirModuleDestroy); SOURCE is not kept. */
+REMAT_API MlirModule rematParseString(MlirContext ctx, MlirStringRef source, MlirStringRef name);
+
+/* Runs PM on OP as mlirPassManagerRunOnOp does. When REPORT is not NULL, what remat's
+ * passes write to the report destination "-" during this run (their `report` option;
+ * stderr otherwise) is collected instead and returned in *REPORT, NUL-terminated and
+ * owned by the caller (rematStringFree); "" when nothing was reported, and set on failure
+ * too. Holds for the passes run on the calling thread (remat's passes run on the
+ * builtin.module, so all of them); other destinations (a file) are unchanged. */
+REMAT_API MlirLogicalResult rematRunPasses(MlirPassManager pm, MlirOperation op, char **report);
+
+/* The saved sets of the splits in MODULE (a builtin.module after --remat-mincut): for each
+ * func.func carrying rt.num_outputs and rt.saved_bytes (a forward @f_fwd), one line per
+ * result after its forward outputs, in order:
+ *   "FORWARD\tINDEX\tNAME\tTYPE\tBYTES\n"
+ * NAME is the name of the value's name location (an argument's loc("x"), an op's
+ * loc("mm_3"(...)): the importer writes the fx node names there), else argN for an
+ * argument or the op's name (rt.matmul) for a result; "#K" is appended for result K of an
+ * op with several. BYTES as the min-cut weighs them (numel x element size). The text is the
+ * caller's (rematStringFree); "" when MODULE has no split. */
+REMAT_API char *rematSplitSavedValues(MlirOperation module);
+
 #ifdef __cplusplus
 }
 #endif

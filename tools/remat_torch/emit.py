@@ -123,8 +123,9 @@ class Writer:
     results nothing uses are dropped (decompositions leave a few: empty_like before
     fill), so the function has no dead code."""
 
-    def __init__(self, graph: fx.Graph, seed=None, offset=None):
+    def __init__(self, graph: fx.Graph, seed=None, offset=None, names=False):
         self.graph = graph
+        self.names_in_locs = names  # each op's loc is loc("<its SSA name>"(<source>))
         self.ops = []
         self.names = set()
         self.consts = {}
@@ -152,9 +153,18 @@ class Writer:
         ops = ", ".join("%" + v.name for v in operands)
         types = ", ".join(v.type for v in operands)
         attr = f" {{{attrs}}}" if attrs else ""
-        text = (f'%{res.name} = "{opname}"({ops}){attr} : ({types}) -> {res.type} {self.loc}')
+        text = (f'%{res.name} = "{opname}"({ops}){attr} : ({types}) -> {res.type} '
+                f'{self.op_loc(res.name)}')
         self.ops.append(Op(res.name, text, [v.name for v in operands]))
         return res
+
+    def op_loc(self, name):
+        """The location of an op defining %name: the node's source line, wrapped in a
+        name location carrying `name` when names_in_locs (so the SSA name survives the
+        parse and rematSplitSavedValues can report it)."""
+        if not self.names_in_locs:
+            return self.loc
+        return f'loc("{name}"({self.loc[4:-1]}))'
 
     def node_base(self):
         return self.node.name if self.node is not None else "v"
@@ -171,8 +181,9 @@ class Writer:
         if key not in self.consts:
             name = self.fresh("c" if elem == "i1" else "cst")
             v = Val(name, None, elem)
-            text = (f"%{name} = arith.constant {lit} : {elem} {self.loc}" if elem != "i1"
-                    else f"%{name} = arith.constant {lit} {self.loc}")
+            loc = self.op_loc(name)
+            text = (f"%{name} = arith.constant {lit} : {elem} {loc}" if elem != "i1"
+                    else f"%{name} = arith.constant {lit} {loc}")
             self.ops.append(Op(name, text, []))
             self.consts[key] = v
         return self.consts[key]
@@ -641,6 +652,16 @@ def rand_like(w, node, x, dtype=None, **_):
                   "lo = 0.0 : f64, hi = 1.0 : f64")
 
 
+def philox_uniform(w, node, state, size):
+    """remat::philox_uniform(state, size): rt.uniform_philox on the state's two i64
+    arguments (write_function makes %<state>.seed and %<state>.offset)."""
+    shape, elem = meta(node)
+    if not isinstance(state, tuple):
+        raise ImportError_("remat::philox_uniform of a state that is not a philox_state", node)
+    return w.emit("rt.uniform_philox", list(state), shape, elem,
+                  "lo = 0.0 : f64, hi = 1.0 : f64")
+
+
 def scalar_tensor(w, node, value, dtype=None, **_):
     _, elem = meta(node)
     return w.const(value, scalar_elem(elem) if elem in FLOATS else elem)
@@ -759,6 +780,26 @@ OPS = {
 }
 
 
+def _remat_ops():
+    """remat_torch.dropout's ops (registered when it is imported)."""
+    try:
+        from . import dropout
+    except Exception:          # an older torch without torch.library: no such ops
+        return {}
+    return {dropout.philox_uniform_op: philox_uniform}
+
+
+OPS.update(_remat_ops())
+
+
+def philox_state_nodes(graph):
+    try:
+        from . import dropout
+    except Exception:
+        return []
+    return [n for n in graph.nodes if n.op == "call_function" and n.target == dropout.philox_state_op]
+
+
 def random_nodes(graph):
     return [n for n in graph.nodes if n.op == "call_function" and n.target == aten.rand_like.default]
 
@@ -778,23 +819,27 @@ def random_offsets(graph):
 class Function:
     """What was written: the text, and how arguments and results map back to torch."""
 
-    def __init__(self, text, arguments, results, values):
+    def __init__(self, text, arguments, results, values, operands=None):
         self.text = text
+        self.operands = operands or {}  # {rt SSA name: [operand SSA names]} of every op
         self.arguments = arguments    # [{"name", "kind", "type", "bytes"}]
         self.results = results        # [{"kind": "output"|"grad", "of": arg name, "type"}]
         self.values = values          # {fx node name: rt SSA name} for the JSON file
 
 
-def write_function(graph, args, fn_name, num_outputs, mode="joint", header=""):
+def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", names=False):
     """graph: the joint graph (mode "joint") or a forward graph (mode "forward": no
     tangents, the function carries rt.autodiff). args: trace.Arg per primals_*
-    placeholder. Returns a Function; raises ImportError_ at an unmapped op."""
+    placeholder. names: every op's location carries its SSA name (partition_fn reads the
+    saved set back by name). Returns a Function; raises ImportError_ at an unmapped op.
+    Each remat::philox_state node becomes two i64 arguments %<node>.seed and
+    %<node>.offset after the primals (the values that node returns at run time)."""
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     primals = [n for n in placeholders if "tangents" not in n.target]
     tangents = [n for n in placeholders if "tangents" in n.target]
     if len(primals) != len(args):
         raise ImportError_(f"{len(primals)} primal placeholders for {len(args)} arguments")
-    w = Writer(graph)
+    w = Writer(graph, names=names)
     sig, arguments = [], []
 
     def add_arg(name, ty, attrs, kind, loc_name, nbytes):
@@ -809,6 +854,10 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header=""):
         attrs = "rt.param" if a.kind in ("param", "buffer") else ""
         w.env[node] = add_arg(a.name, (shape, elem), attrs, a.kind, a.name,
                               numel(shape) * ELEM_BYTES[elem])
+    states = philox_state_nodes(graph)
+    for node in states:
+        w.env[node] = tuple(add_arg(f"{node.name}.{part}", (None, "i64"), "", part,
+                                    f"{node.name}.{part}", 8) for part in ("seed", "offset"))
     if random_nodes(graph):
         w.seed = add_arg("seed", (None, "i64"), "", "seed", "seed", 8)
         w.offset = add_arg("offset", (None, "i64"), "", "offset", "offset", 8)
@@ -819,6 +868,8 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header=""):
 
     out_node = next(n for n in graph.nodes if n.op == "output")
     for node in graph.nodes:
+        if node.op == "call_function" and node in w.env:
+            continue                  # a philox_state: arguments
         if node.op == "call_function":
             w.run_node(node)
         elif node.op not in ("placeholder", "output"):
@@ -844,7 +895,8 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header=""):
         rets.append(v)
         results.append({"kind": kind, "of": of, "type": v.type})
 
-    body = [op.text for op in w.live_ops([v.name for v in rets])]
+    live = w.live_ops([v.name for v in rets])
+    body = [op.text for op in live]
     attrs = (f"rt.num_outputs = {num_outputs} : i64" if mode == "joint" else "rt.autodiff")
     lines = [header] if header else []
     lines.append(f"func.func @{fn_name}(" + ",\n    ".join(sig) + ")")
@@ -857,4 +909,5 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header=""):
     for node, v in w.env.items():
         if isinstance(v, Val):
             values[node.name] = v.name
-    return Function("\n".join(lines) + "\n", arguments, results, values)
+    return Function("\n".join(lines) + "\n", arguments, results, values,
+                    {op.result: op.operands for op in live})

@@ -63,6 +63,7 @@ def decompositions():
         aten.sigmoid_backward, aten.tanh_backward, aten.threshold_backward,
         aten.masked_fill, aten.t, aten.detach, aten.native_dropout_backward,
         aten.leaky_relu_backward, aten.hardtanh_backward,
+        aten.mse_loss, aten.mse_loss_backward,
     ])
     table[aten.addmm.default] = _addmm
     return table

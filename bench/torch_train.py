@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""remat's partition_fn against torch's min-cut and default partitions, in the training
+loop (bench/RESULTS.md, "Inside PyTorch").
+
+    REMAT_LIBRARY=build/lib/libremat.so /usr/bin/python3 bench/torch_train.py \
+        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 5] [--md]
+
+Per model, depth and partitioner (torch 1.13 aot_module, CPU, dropout drawing remat's
+Philox under philox_dropout), per training step:
+- saved bytes: the forward module's outputs after the model's own, summed
+  (numel x element size) at run time, every step; "of which activations": those whose
+  storage is not one of the forward's inputs' (a saved parameter or input, or a view of
+  one, costs no memory of its own);
+- peak bytes: the C heap in use (glibc mallinfo2: uordblks + hblkhd, torch's CPU
+  allocator is malloc) sampled after every fx node of the forward and backward modules,
+  run by an fx.Interpreter, minus the heap in use before the step; one step, after the
+  timed ones;
+- step time: median process CPU time (one torch thread, so wall time on an idle
+  machine; CPU time because the bench machine's 2 cores are shared) of `steps` steps
+  after one warm-up step (forward, backward, SGD), without the sampling;
+- partition time: process CPU time of the partition_fn call alone (remat: DCE and CSE,
+  emit rt, the C API passes, fx extraction and the backward's reorder; torch: its
+  partitioner, DCE, CSE and extraction included), from the first call.
+Setups: remat (partition_fn, defaults), remat-joint-order (sink=False: the backward in
+the joint graph's order, as torch's partitioners leave it), torch's min-cut, torch's
+default partition.
+Ratios are remat / min-cut and default / min-cut from the same run.
+"""
+import argparse
+import copy
+import ctypes
+import functools
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "tools"), HERE]
+
+import torch  # noqa: E402
+import torch.fx as fx  # noqa: E402
+
+from functorch.compile import (aot_module, default_partition,  # noqa: E402
+                               min_cut_rematerialization_partition)
+
+from remat_torch import aot, dropout, training as T  # noqa: E402
+
+SIZES = {  # bigger than the test defaults, small enough for a 2-core machine
+    "mlp": dict(batch=32, d=64, hidden=256),
+    "gpt": dict(batch=4, seq=32, d=64, heads=4),
+    "llama": dict(batch=4, seq=32, d=64, heads=4, hidden=128),
+}
+SETUPS = ("remat", "remat-joint-order", "mincut", "default")
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_size_t) for f in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                 "uordblks", "fordblks", "keepcost")]
+
+
+_libc = ctypes.CDLL("libc.so.6")
+_libc.mallinfo2.restype = _MallInfo2
+
+
+def heap_in_use():
+    m = _libc.mallinfo2()
+    return m.uordblks + m.hblkhd
+
+
+class Probe:
+    """Compilers whose modules count saved bytes and, when `sampling`, run node by node
+    and record the heap's peak."""
+
+    def __init__(self):
+        self.sampling = False
+        self.peak = 0
+        self.saved = []           # per step: (all saved bytes, those not aliasing an input)
+        self.num_outputs = 1
+
+    def _runner(self, gm, count_saved):
+        probe = self
+
+        class Sampler(fx.Interpreter):
+            def run_node(self, n):
+                r = super().run_node(n)
+                probe.peak = max(probe.peak, heap_in_use())
+                return r
+
+        def run(args):
+            if probe.sampling:
+                res = Sampler(gm).run(*args)
+            else:
+                res = gm(*args)
+            if count_saved:
+                ins = {a.storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
+                ts = [t for t in res[probe.num_outputs:] if isinstance(t, torch.Tensor)]
+                probe.saved.append((
+                    sum(t.numel() * t.element_size() for t in ts),
+                    sum(t.numel() * t.element_size() for t in ts
+                        if t.storage().data_ptr() not in ins)))
+            return res
+        run._boxed_call = True
+        return run
+
+    def fw(self, gm, _):
+        return self._runner(gm, True)
+
+    def bw(self, gm, _):
+        return self._runner(gm, False)
+
+
+def measure(name, layers, setup, steps):
+    mod = __import__(f"models.{name}", fromlist=["build"])
+    torch.manual_seed(0)
+    model, inputs = mod.build(layers=layers, **SIZES[name])
+    model = copy.deepcopy(model)
+    inputs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    probe, stats = Probe(), {}
+    if setup.startswith("remat"):
+        pfn = functools.partial(aot.partition_fn, stats=stats, sink=setup == "remat")
+    else:
+        inner = min_cut_rematerialization_partition if setup == "mincut" else default_partition
+
+        def pfn(gm, ji):
+            t0 = time.process_time()
+            r = inner(gm, ji)
+            stats["cpu_seconds"] = time.process_time() - t0
+            return r
+    f = aot_module(model, fw_compiler=probe.fw, bw_compiler=probe.bw, partition_fn=pfn,
+                   decompositions=aot.decompositions())
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    times = []
+    with dropout.philox_dropout(0):
+        for i in range(steps + 2):
+            probe.sampling = i == steps + 1
+            if probe.sampling:
+                base = heap_in_use()
+                probe.peak = base
+            t0 = time.process_time()
+            opt.zero_grad(set_to_none=True)
+            loss = T.loss_of(f(*inputs))
+            loss.backward()
+            opt.step()
+            if 0 < i <= steps:
+                times.append(time.process_time() - t0)
+            del loss
+    return {"saved": probe.saved[-1][0], "activations": probe.saved[-1][1], "peak": probe.peak - base,
+            "step": statistics.median(times), "partition": stats["cpu_seconds"]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--models", default="mlp,gpt,llama")
+    ap.add_argument("--layers", default="1,8,32")
+    ap.add_argument("--steps", type=int, default=10)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    # one-time costs outside the timed calls: libremat.so and an MLIR context (remat),
+    # networkx (torch's min-cut imports it on its first call)
+    import networkx  # noqa: F401
+    from remat_torch import binding
+    binding.Context().close()
+    print("| model | layers | partitioner | saved bytes | of which activations | peak bytes |"
+          " step ms | partition ms | saved | activations | peak | step | partition |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in args.models.split(","):
+        for layers in (int(x) for x in args.layers.split(",")):
+            r = {s: measure(name, layers, s, args.steps) for s in SETUPS}
+            m = r["mincut"]
+            for s in SETUPS:
+                x = r[s]
+                ratio = " | ".join(f"{x[k] / m[k]:.2f}" if m[k] else "-"
+                                   for k in ("saved", "activations", "peak", "step",
+                                             "partition"))
+                print(f"| {name} | {layers} | {s} | {x['saved']} | {x['activations']} | "
+                      f"{x['peak']} | "
+                      f"{1e3 * x['step']:.1f} | {1e3 * x['partition']:.1f} | {ratio} |",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()

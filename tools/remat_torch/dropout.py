@@ -1,0 +1,140 @@
+"""Dropout whose mask a backward can recompute: remat's Philox in torch.
+
+Two ops in the `remat` namespace (torch.library):
+- `remat::philox_state(int blocks) -> Tensor`: the (seed, offset) pair the next draw uses,
+  as an int64 tensor [2]; it advances the offset of the active `philox_dropout` by
+  `blocks` (4-word Philox blocks, docs/design.md "Philox"). It is the only op with a side
+  effect, and it runs in the forward alone: a partition saves its 16 bytes.
+- `remat::philox_uniform(Tensor state, int[] size) -> Tensor`: float32 values in [0, 1),
+  a pure function of (seed, offset, element index): the numbers rt.uniform_philox draws
+  (tools/remat_torch/philox.py, checked against the Random123 known answers), so a
+  backward that runs it again draws the forward's bits.
+
+`philox_dropout(seed=0)` replaces F.dropout (nn.Dropout calls it) by
+`x * (philox_uniform(philox_state(b), x.shape) < keep) / keep`, keep = 1 - p: the same
+arithmetic as the importer's dropout, in eager torch and while aot_module traces (the
+ops become fx nodes that tools/remat_torch/emit.py writes as rt arguments %<node>.seed,
+%<node>.offset and rt.uniform_philox). Calls advance the offset in call order, so an
+eager run and a compiled run of the same steps draw the same masks.
+"""
+import contextlib
+import os
+import sys
+import threading
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import philox
+
+_lib = torch.library.Library("remat", "DEF")
+_lib.define("philox_state(int blocks) -> Tensor")
+_lib.define("philox_uniform(Tensor state, int[] size) -> Tensor")
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.stack = []      # [seed, offset] of each active philox_dropout, innermost last
+
+
+_state = _State()
+
+
+def _compiling():
+    """True while AOT autograd compiles: it runs the function once eagerly (for its
+    outputs' shapes) and traces it twice (make_fx, then make_fx of an fx.Interpreter
+    run with functionalization); each runs the state op for real. Those draws must not
+    move the offset, or the compiled steps would draw other masks than the same eager
+    steps. The compiled forward runs from CompiledFunction.forward, outside these."""
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_name in _AOT_COMPILE and f.f_code.co_filename.endswith(_AOT_FILE):
+            return True
+        f = f.f_back
+    return False
+
+
+_AOT_FILE = os.path.join("functorch", "_src", "aot_autograd.py")
+_AOT_COMPILE = ("aot_dispatch_autograd", "aot_dispatch_base", "create_aot_dispatcher_function")
+
+
+def _philox_state(blocks):
+    if not _state.stack:
+        raise RuntimeError("remat::philox_state outside remat_torch.philox_dropout()")
+    cur = _state.stack[-1]
+    out = torch.tensor([cur[0], cur[1]], dtype=torch.int64)
+    if not _compiling():
+        cur[1] += int(blocks)
+    return out
+
+
+def _philox_state_meta(blocks):
+    return torch.empty(2, dtype=torch.int64, device="meta")
+
+
+def _philox_uniform(state, size):
+    seed, offset = (int(v) for v in state.tolist())
+    u = philox.uniform(seed & (2**64 - 1), offset & (2**64 - 1), tuple(size))
+    return torch.from_numpy(np.ascontiguousarray(u))
+
+
+def _philox_uniform_meta(state, size):
+    return torch.empty(list(size), dtype=torch.float32, device="meta")
+
+
+_lib.impl("philox_state", _philox_state, "CompositeExplicitAutograd")
+_lib.impl("philox_uniform", _philox_uniform, "CPU")
+_lib.impl("philox_uniform", _philox_uniform_meta, "Meta")
+
+philox_state_op = torch.ops.remat.philox_state.default
+philox_uniform_op = torch.ops.remat.philox_uniform.default
+
+
+def _register_random():
+    """torch's CSE (fx_graph_cse, run by its min-cut partitioner and by partition_fn)
+    merges equal calls unless their op is in its list of random ops: two
+    philox_state(32) calls are two draws, so the op goes on that list."""
+    from functorch._src import compile_utils
+    packet = torch.ops.remat.philox_state
+    if packet not in compile_utils.rand_ops:
+        compile_utils.rand_ops.append(packet)
+
+
+_register_random()
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """F.dropout drawing remat's Philox (inplace is not honoured: the result is new)."""
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input * 0.0
+    keep = 1.0 - p
+    blocks = (input.numel() + 3) // 4
+    st = torch.ops.remat.philox_state(blocks)
+    u = torch.ops.remat.philox_uniform(st, list(input.shape))
+    mask = u < keep
+    return input * mask / keep
+
+
+@contextlib.contextmanager
+def philox_dropout(seed=0, offset=0):
+    """Under this context F.dropout and nn.Dropout draw remat's Philox from (seed, offset),
+    the offset advancing by each draw's blocks; on exit F.dropout is torch's again. The
+    offset reached is readable as `state()` inside the context."""
+    _state.stack.append([int(seed), int(offset)])
+    saved = F.dropout
+    F.dropout = dropout
+    try:
+        yield
+    finally:
+        F.dropout = saved
+        _state.stack.pop()
+
+
+def state():
+    """(seed, offset) of the innermost active philox_dropout."""
+    if not _state.stack:
+        raise RuntimeError("no active remat_torch.philox_dropout()")
+    return tuple(_state.stack[-1])
