@@ -239,6 +239,8 @@ static void simulate(const sim *s, const plan *p, const int *order, int norder,
       if (fbuf[x] < 0 && !s->imm[x])
         remat_fatal("a saved value the forward does not compute");
       bbuf[x] = fbuf[x];
+      if (fbuf[x] >= 0) /* returned: live to the forward's end, used or not later */
+        buf_use(&b, fbuf[x], c->nfwd - 1);
       c->saved_bytes = sat_add(c->saved_bytes, s->bytes[x]);
     }
   run_steps(s, c, c->nfwd, nsteps, bbuf, &b);
