@@ -1176,6 +1176,6 @@ static MlirPass create(const void *options) {
 REMAT_PASS_INFO(remat_mincut_pass, RematMincutOptions, REMAT_MINCUT_OPTIONS, "remat-mincut",
                 "min-cut split of joint functions into @f_fwd and @f_bwd",
                 "requires verified rt IR, joint functions of rt/arith ops with rt.tangent "
-                "arguments; keeps op order, locations, tags; replaces each joint @f by @f_fwd "
-                "and @f_bwd",
+                "arguments; keeps op order (@f_bwd recomputes each value just before its "
+                "first use), locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
                 check_options, create)
