@@ -98,49 +98,65 @@ static int cmp_int(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The steps: the forward's ops in program order, then the backward's ops (those that
- * depend on a tangent) in program order, each preceded by the forward ops it needs the
- * backward to run again, recomputed on demand in program order just before their first
- * user (as PyTorch's partitioner reorders recomputation to mimic the autograd engine).
- * Forward ops the gradients return directly come last. */
-static void schedule(const sim *s, const plan *p, remat_mem_schedule *out) {
+/* The backward's order (memory.h): its ops that depend on a tangent in program order,
+ * each preceded by the forward ops it needs the backward to run (recomputed or moved)
+ * that no earlier one needed, in program order, so each runs just before its first user
+ * (as PyTorch's partitioner reorders recomputation to mimic the autograd engine); forward
+ * ops only the gradients read come last. Program order is topological and each list
+ * holds every not yet placed forward op its backward op reaches, so the order is too. */
+int remat_bwd_order(int nops, const int *val_op, const int *opnd_start, const int *opnd,
+                    const unsigned char *bw, const unsigned char *in_b,
+                    const unsigned char *saved, int *order) {
+  unsigned char *done = xcalloc((size_t)nops + 1, 1);
+  /* Each op is expanded once, so the stack holds at most every operand slot once. */
+  int *stack = xcalloc((size_t)opnd_start[nops] + 1, sizeof *stack);
+  int n = 0;
+  for (int a = 0; a < nops; a++) {
+    if (!in_b[a] || !bw[a])
+      continue;
+    int top = 0, first = n;
+    for (int k = opnd_start[a]; k < opnd_start[a + 1]; k++)
+      stack[top++] = opnd[k];
+    while (top > 0) {
+      int u = stack[--top], op = val_op[u];
+      if (op < 0 || saved[u] || !in_b[op] || bw[op] || done[op])
+        continue;
+      done[op] = 1;
+      order[n++] = op;
+      for (int k = opnd_start[op]; k < opnd_start[op + 1]; k++)
+        stack[top++] = opnd[k];
+    }
+    qsort(order + first, (size_t)(n - first), sizeof *order, cmp_int);
+    order[n++] = a;
+  }
+  for (int i = 0; i < nops; i++)
+    if (in_b[i] && !bw[i] && !done[i])
+      order[n++] = i;
+  free(done);
+  free(stack);
+  return n;
+}
+
+/* The steps: the forward's ops in program order, then the backward's in ORDER (the order
+ * @f_bwd runs them: for the split, the one the min-cut emitted), both without the
+ * immediates' ops. */
+static void schedule(const sim *s, const plan *p, const int *order, int norder,
+                     remat_mem_schedule *out) {
   const remat_split_view *v = s->v;
-  out->op = xcalloc(2 * (size_t)v->nops, sizeof *out->op);
+  out->op = xcalloc(2 * (size_t)v->nops + 1, sizeof *out->op);
   int n = 0;
   for (int i = 0; i < v->nops; i++)
     if (p->in_f[i] && s->step_op[i])
       out->op[n++] = i;
   out->nfwd = n;
-  unsigned char *done = xcalloc(v->nops, 1);
-  /* Each op is expanded once, so the stack holds at most every operand slot once. */
-  int *stack = xcalloc((size_t)v->opnd_start[v->nops] + 1, sizeof *stack);
-  int *list = xcalloc(v->nops, sizeof *list);
-  for (int a = 0; a < v->nops; a++) {
-    if (!p->in_b[a] || !(v->oflags[a] & RO_BW))
-      continue;
-    int top = 0, nl = 0;
-    FOR_OPERANDS(v, a, u) stack[top++] = u;
-    while (top > 0) {
-      int u = stack[--top], op = v->val_op[u];
-      if (op < 0 || p->saved[u] || !p->in_b[op] || (v->oflags[op] & RO_BW) || done[op])
-        continue;
-      done[op] = 1;
-      list[nl++] = op;
-      FOR_OPERANDS(v, op, w) stack[top++] = w;
-    }
-    qsort(list, (size_t)nl, sizeof *list, cmp_int);
-    for (int k = 0; k < nl; k++)
-      if (s->step_op[list[k]])
-        out->op[n++] = list[k];
-    out->op[n++] = a;
-  }
-  for (int i = 0; i < v->nops; i++)
-    if (p->in_b[i] && !(v->oflags[i] & RO_BW) && !done[i] && s->step_op[i])
+  for (int k = 0; k < norder; k++) {
+    int i = order[k];
+    if (i < 0 || i >= v->nops || !p->in_b[i])
+      remat_fatal("the backward's order names an op the backward does not run");
+    if (s->step_op[i])
       out->op[n++] = i;
+  }
   out->nsteps = n;
-  free(done);
-  free(stack);
-  free(list);
 }
 
 /* Buffers: allocated at a step, freed after their last step. */
@@ -186,9 +202,10 @@ static void run_steps(const sim *s, const remat_mem_schedule *c, int from, int t
 }
 
 /* Live bytes per step of one case. */
-static void simulate(const sim *s, const plan *p, remat_mem_schedule *c) {
+static void simulate(const sim *s, const plan *p, const int *order, int norder,
+                     remat_mem_schedule *c) {
   const remat_split_view *v = s->v;
-  schedule(s, p, c);
+  schedule(s, p, order, norder, c);
   int nsteps = c->nsteps, end = nsteps - 1;
   buffers b = {0};
   size_t cap = 2 * (size_t)v->nvals + 1;
@@ -222,6 +239,8 @@ static void simulate(const sim *s, const plan *p, remat_mem_schedule *c) {
       if (fbuf[x] < 0 && !s->imm[x])
         remat_fatal("a saved value the forward does not compute");
       bbuf[x] = fbuf[x];
+      if (fbuf[x] >= 0) /* returned: live to the forward's end, used or not later */
+        buf_use(&b, fbuf[x], c->nfwd - 1);
       c->saved_bytes = sat_add(c->saved_bytes, s->bytes[x]);
     }
   run_steps(s, c, c->nfwd, nsteps, bbuf, &b);
@@ -300,7 +319,9 @@ void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
     if (!s.imm[x] && rt_value_bytes(v->vals[x], &s.bytes[x]))
       remat_fatal("a value without a byte size after rt_verify");
   }
+  unsigned char *bw = xcalloc((size_t)v->nops + 1, 1);
   for (int i = 0; i < v->nops; i++) {
+    bw[i] = (v->oflags[i] & RO_BW) != 0;
     s.reshape[i] = rt_op_lookup(v->ops[i]) == RT_OP_RESHAPE;
     FOR_RESULTS(v, i, r) s.step_op[i] |= !s.imm[r];
   }
@@ -326,12 +347,23 @@ void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
     case REMAT_MEM_NCASES:
       break;
     }
-    simulate(&s, &p, &e->c[k]);
+    /* the split runs the order the min-cut emitted; the others the same rule's order */
+    const int *order = v->bwd_order;
+    int norder = v->nbwd;
+    int *own = NULL;
+    if (k != REMAT_MEM_SPLIT || !order) {
+      order = own = xcalloc((size_t)v->nops + 1, sizeof *own);
+      norder = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, bw, p.in_b, p.saved,
+                               own);
+    }
+    simulate(&s, &p, order, norder, &e->c[k]);
+    free(own);
     recompute_cost(&s, &p, &e->c[k]);
     free(p.in_f);
     free(p.in_b);
     free(p.saved);
   }
+  free(bw);
   free(s.bytes);
   free(s.imm);
   free(s.reshape);

@@ -43,6 +43,17 @@ typedef struct remat_mem_estimate {
   remat_mem_schedule c[REMAT_MEM_NCASES];
 } remat_mem_estimate;
 
+/* The order in which a backward runs its ops (docs/design.md, "Memory estimate", Steps):
+ * the ops that depend on a tangent (BW) in program order, each preceded, in program order,
+ * by the forward ops it needs the backward to run (IN_B and not BW) that no earlier one
+ * needed: recomputation just in time; forward ops only the gradients read come last.
+ * The graph is the split view's arrays (ops in program order); SAVED per value. Writes
+ * every op with IN_B into ORDER (nops entries) and returns their number. The min-cut
+ * emits @f_bwd in this order and the estimate simulates it. */
+int remat_bwd_order(int nops, const int *val_op, const int *opnd_start, const int *opnd,
+                    const unsigned char *bw, const unsigned char *in_b,
+                    const unsigned char *saved, int *order);
+
 /* Simulates the three schedules of V. Aborts only on an internal inconsistency. */
 void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e);
 void remat_memory_free(remat_mem_estimate *e);

@@ -48,6 +48,8 @@ typedef struct remat_split_view {
   const int *ret_val;                  /* [nret] returned values: outputs, then gradients */
   const unsigned *vflags;              /* [nvals] RV_* */
   const unsigned *oflags;              /* [nops] RO_* */
+  const int *bwd_order;                /* [nbwd] the ops of @f_bwd in its emitted order */
+  int nbwd;
 } remat_split_view;
 
 #endif

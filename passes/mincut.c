@@ -6,12 +6,15 @@
  *             rt.num_outputs) has one block of rt and arith ops ending in func.return,
  *             at least one rt.tangent argument, and forward outputs that do not depend
  *             on a tangent.
- *   keeps:    other functions; ops' relative order, locations and attributes (rt.policy);
+ *   keeps:    other functions; the forward ops' relative order and the backward ops'
+ *             (those that depend on a tangent), locations and attributes (rt.policy);
  *             argument attributes (rt.param, rt.tangent).
  *   breaks:   replaces each joint @f by @f_fwd(primals...) -> (outputs..., saved...)
  *             {rt.num_outputs, rt.saved_bytes} and @f_bwd(saved..., tangents...) ->
  *             (grads...) {rt.forward = @f_fwd}; saved values in value order (primal
- *             arguments first, then op results in op order); dead ops are dropped.
+ *             arguments first, then op results in op order); dead ops are dropped;
+ *             @f_bwd runs each forward op it needs just before its first backward use
+ *             (remat_bwd_order, the order the peak estimate simulates).
  *
  * How (one function at a time, every walk a loop over the op array, so 10^5-op functions
  * need no recursion and no use-list scans):
@@ -22,8 +25,9 @@
  *   4. max-flow; the saved set is the in->out edges crossing the cut closest to the sink;
  *   5. reverse walks pick the backward's recomputed ops and the forward's ops; the joint
  *      function becomes the forward (its forward ops stay in place), the backward ops move
- *      into a new function and only the recomputed ops the forward also runs are cloned,
- *      so the rewrite costs what moves, not the function's size. */
+ *      into a new function, in remat_bwd_order's order, and only the recomputed ops the
+ *      forward also runs are cloned, so the rewrite costs what moves, not the function's
+ *      size. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,7 @@
 
 #include "cost_model.h"
 #include "flow_network.h"
+#include "memory.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
@@ -155,6 +160,8 @@ typedef struct joint {
   /* results */
   int nsaved;
   int *saved; /* value indices, ascending */
+  int nbwd;
+  int *bwd_order; /* the ops of @f_bwd in the order it runs them (remat_bwd_order) */
   uint64_t saved_bytes, param_bytes, baseline_bytes; /* param_bytes: of saved_bytes */
   double flow, solve_ms;
   double load_ms, classify_ms, network_ms, plan_ms, rewrite_ms; /* network: cut - solve */
@@ -165,6 +172,7 @@ static void joint_free(joint *j) {
   free(j->block);
   free(j->types);
   free(j->saved);
+  free(j->bwd_order);
 }
 
 static bool op_name_is(MlirOperation op, const char *name) {
@@ -658,6 +666,21 @@ static void plan(joint *j) {
   for (int v = 0; v < j->nvals; v++)
     if (j->vf[v] & V_SAVED)
       j->saved[j->nsaved++] = v;
+  /* @f_bwd's order: recomputation just in time, the order the estimate simulates */
+  unsigned char *bw = xcalloc((size_t)j->nops + 1, 1), *in_b = xcalloc((size_t)j->nops + 1, 1);
+  unsigned char *saved = xcalloc((size_t)j->nvals + 1, 1);
+  for (int i = 0; i < j->nops; i++) {
+    bw[i] = (j->of[i] & O_BW) != 0;
+    in_b[i] = (j->of[i] & O_IN_BWD) != 0;
+  }
+  for (int v = 0; v < j->nvals; v++)
+    saved[v] = (j->vf[v] & V_SAVED) != 0;
+  j->bwd_order = xcalloc((size_t)j->nops + 1, sizeof *j->bwd_order);
+  j->nbwd = remat_bwd_order(j->nops, j->val_op, j->opnd_start, j->opnd, bw, in_b, saved,
+                            j->bwd_order);
+  free(bw);
+  free(in_b);
+  free(saved);
   for (int i = 0; i < j->nops; i++) {
     unsigned f = j->of[i];
     if ((f & O_BANNED) && (f & O_RECOMPUTE) && (f & O_IN_FWD))
@@ -795,14 +818,14 @@ static MlirLocation value_loc(joint *j, int v) {
 /* Splits the joint function with work proportional to what moves, not to its size:
  *   - @f_bwd is a new function after it: the backward ops and the recomputed ops the
  *     forward does not run MOVE into it, the recomputed ops the forward also runs are
- *     cloned; operands that change (saved values and tangents become arguments, clones'
+ *     cloned, in j->bwd_order (each recomputed op just before its first use); operands that change (saved values and tangents become arguments, clones'
  *     results) are set through a value-indexed map;
  *   - the joint function itself becomes @f_fwd: its forward ops stay where they are; it
  *     gets the new name, signature, return and attributes.
  * What the forward does not run and the backward does not take (dead ops) and the tangent
  * arguments stay in it until finish_rewrite, so that the report and the pictures can read
  * every op and value of the joint function. The result is what cloning both functions
- * from the joint one gave (bench/split_diff.sh checks it byte for byte). */
+ * from the joint one, @f_bwd's ops in j->bwd_order, gives. */
 static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   MlirContext ctx = j->ctx;
   MlirOperation func = j->func;
@@ -839,10 +862,9 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   for (int a = 0; a < j->nargs; a++)
     if (j->vf[a] & V_TANGENT)
       map[a] = mlirBlockGetArgument(bb, k++);
-  for (int i = 0; i < j->nops; i++) {
+  for (int k = 0; k < j->nbwd; k++) {
+    int i = j->bwd_order[k];
     unsigned f = j->of[i];
-    if (!(f & O_IN_BWD))
-      continue;
     MlirOperation op = j->ops[i];
     if (f & O_IN_FWD) { /* recomputed, and the forward runs it too */
       op = mlirOperationClone(op);
@@ -1005,7 +1027,7 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
                            j->nargs,     j->nops,       j->nvals,     j->nret,
                            (int)j->num_outputs, j->ops, j->vals,      j->val_op,
                            j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
-                           vf,           of};
+                           vf,           of,            j->bwd_order, j->nbwd};
   remat_show_split(show, &view);
   free(name);
   free(vf);
@@ -1154,6 +1176,6 @@ static MlirPass create(const void *options) {
 REMAT_PASS_INFO(remat_mincut_pass, RematMincutOptions, REMAT_MINCUT_OPTIONS, "remat-mincut",
                 "min-cut split of joint functions into @f_fwd and @f_bwd",
                 "requires verified rt IR, joint functions of rt/arith ops with rt.tangent "
-                "arguments; keeps op order, locations, tags; replaces each joint @f by @f_fwd "
-                "and @f_bwd",
+                "arguments; keeps op order (@f_bwd recomputes each value just before its "
+                "first use), locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
                 check_options, create)

@@ -10,6 +10,7 @@
 
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
+#include "report.h"
 #include "runtime/check.h"
 #include "runtime/collective.h"
 #include "runtime/check_device.h"
@@ -91,6 +92,11 @@ static void usage(FILE *f) {
           "  --inputs PATTERN     under mpirun, '%%r' in the file name is the rank\n"
           "  --outputs PATTERN    likewise; without '%%r' only rank 0 writes\n"
           "  --quiet              print only mismatches and the final line\n"
+          "  --peak               with --fn or --check-split: measure the peak of live\n"
+          "                       buffer bytes, each buffer freed after its last use\n"
+          "                       (the conventions of remat-opt's peak estimate)\n"
+          "  --dense-views        compiled: transposes, slices and broadcasts make dense\n"
+          "                       copies, as --reference does, instead of host views\n"
           "  --device=cpu|cuda    where --fn runs (default cpu); cuda: kernels and\n"
           "                       reductions as PTX through the CUDA driver, rt.matmul\n"
           "                       through cuBLAS, other ops on the host (docs/design.md,\n"
@@ -128,7 +134,7 @@ typedef struct options {
   int jit_opt, repeat;
   int jit_jobs; /* 0: one per core */
   double atol, rtol;
-  bool reference, quiet, split_all;
+  bool reference, quiet, split_all, peak, dense_views;
   bool fd_tol, print_set, max_ulp_set, jit_opt_set; /* given on the command line */
 } options;
 
@@ -221,7 +227,9 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
   }
   rtr_buffer **out = NULL;
   rtr_interp_options ro = *run;
+  rtr_peak pk = {0};
   ro.coll = c;
+  ro.peak = o->peak ? &pk : NULL;
   int rc = rtr_interp_run(module, f, &ro, in, nin, &out, &nout) ? 1 : 0;
   if (rc && c && c->size > 1) { /* other ranks may wait in a collective for this one */
     fprintf(stderr, "remat-run: error: rank %d: the run failed; aborting every rank\n", rank);
@@ -249,6 +257,17 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
              (unsigned long long)c->stats.bytes_sent,
              (unsigned long long)c->stats.bytes_received, c->name, c->size,
              c->size == 1 ? "" : "s");
+    if (o->peak) {
+      char loc[256] = "";
+      MlirStringRef n = {"-", 1};
+      if (!mlirOperationIsNull(pk.at)) {
+        n = mlirIdentifierStr(mlirOperationGetName(pk.at));
+        remat_report_loc(mlirOperationGetLocation(pk.at), loc, sizeof loc);
+      }
+      printf("%speak live bytes: %llu (%ld ops; at %.*s %s; %s)\n", prefix,
+             (unsigned long long)pk.peak, pk.ops, (int)n.length, n.data, loc,
+             ro.call_kernel || ro.host_op ? "compiled" : "reference");
+    }
     if (o->outputs && write_outputs(o->outputs, out, nout, c))
       rc = 1;
   }
@@ -389,6 +408,8 @@ static int executor(MlirOperation m, const char *file, const options *o, rtr_com
     return -1;
   }
   *run = rtr_compiled_options(*c);
+  if (o->dense_views)
+    run->lazy_views = false;
   return 0;
 }
 
@@ -574,7 +595,7 @@ static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
   rtr_compiled *cj = NULL, *cs = NULL;
   rtr_sharded_check sc = {.name = o->check_sharded, .coll = c, .repeat = o->repeat};
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet, o->values};
+                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values};
   int ready = -1, rc = 1;
   if (!mlirModuleIsNull(m) && !mlirModuleIsNull(u = parse(ctx, o->unsharded)) &&
       (!o->split || !mlirModuleIsNull(s = parse(ctx, o->split))) &&
@@ -620,7 +641,7 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
    * --check-split, the file's otherwise. */
   rtr_compiled *c = NULL;
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet, o->values};
+                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values};
   int rc = 1;
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
                o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
@@ -789,6 +810,10 @@ int main(int argc, char **argv) {
       o.split_all = true, o.quiet = true, o.check_split = "*";
     else if (!strcmp(a, "--quiet"))
       o.quiet = true;
+    else if (!strcmp(a, "--peak"))
+      o.peak = true;
+    else if (!strcmp(a, "--dense-views"))
+      o.dense_views = true;
     else if (!strncmp(a, "--print=", 8)) {
       o.print = a + 8;
       o.print_set = true;
@@ -858,10 +883,15 @@ int main(int argc, char **argv) {
                       : o.max_ulp_set && !o.check_split && !o.check_sharded ? "--max-ulp"
                       : o.unsharded && !o.check_sharded  ? "--unsharded"
                       : o.jit_opt_set && o.reference     ? "--jit-opt"
-                                                         : NULL;
+                      : o.dense_views && (o.reference || cuda) ? "--dense-views"
+                      : o.peak && ((!o.fn && !o.check_split) || o.check_sharded || cuda)
+                          ? "--peak"
+                          : NULL;
   if (stray) {
     fprintf(stderr, "remat-run: error: %s does not apply to %s (see --help)\n", stray,
-            o.fn ? "--fn" : o.check_split ? "--check-split" : o.check_fd ? "--check-fd"
+            cuda ? "--device=cuda"
+            : o.dense_views && o.reference ? "--reference"
+            : o.fn ? "--fn" : o.check_split ? "--check-split" : o.check_fd ? "--check-fd"
             : o.check_sharded ? "--check-sharded" : o.check_device ? "--check-device"
             : o.reference ? "--reference" : "--check-compiled");
     return 1;

@@ -7,6 +7,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "report.h"
 #include "rt.h"
 #include "runtime/io.h"
 #include "runtime/ops.h"
@@ -143,11 +144,33 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *res, int nres)
 }
 
 static int run_traced(MlirOperation module, MlirOperation f, const rtr_interp_options *base,
-                      trace *t, rtr_buffer *const *in, int nin, rtr_buffer ***out, int *nout) {
+                      trace *t, rtr_buffer *const *in, int nin, rtr_buffer ***out, int *nout,
+                      rtr_peak *pk) {
   rtr_interp_options o = *base;
   o.trace = on_op;
   o.trace_ctx = t;
+  o.peak = pk;
   return rtr_interp_run(module, f, &o, in, nin, out, nout);
+}
+
+/* Bytes of F's rt.param arguments (ARGS are its inputs). */
+static uint64_t param_bytes(MlirOperation f, rtr_buffer *const *args, int nargs) {
+  uint64_t n = 0;
+  for (int k = 0; k < nargs; k++)
+    if (rt_func_arg_has_attr(f, k, "rt.param"))
+      n += (uint64_t)args[k]->numel * rtr_elem_size(args[k]->elem);
+  return n;
+}
+
+/* " at rt.op file:line:col" of the op at a measured peak. */
+static const char *peak_at(const rtr_peak *pk, char *buf, size_t cap) {
+  if (mlirOperationIsNull(pk->at))
+    return "";
+  char loc[256];
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(pk->at));
+  snprintf(buf, cap, " at %.*s %s", (int)n.length, n.data,
+           remat_report_loc(mlirOperationGetLocation(pk->at), loc, sizeof loc));
+  return buf;
 }
 
 static MlirOperation need_func(MlirOperation module, const char *name, const char *file_what,
@@ -188,8 +211,9 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
       primals[np++] = in[k];
   nt = nin - np;
   rtr_interp_options ref = {.promote_f64 = false};
-  if (run_traced(joint, jf, &ref, &tj, in, nin, &J, &nj) ||
-      run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf))
+  rtr_peak pj = {0}, pf = {0}, pb = {0};
+  if (run_traced(joint, jf, &ref, &tj, in, nin, &J, &nj, o->peak ? &pj : NULL) ||
+      run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf, o->peak ? &pf : NULL))
     goto out;
   int nsaved = nf - (int)num_out;
   if (nsaved < 0) {
@@ -217,12 +241,16 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
    * kernels they are not visible. */
   trace tc = {false, tj.bufs, tj.n, 0, 0, 0, 0};
   bool compiled = o->run.call_kernel || o->run.host_op;
-  if (run_traced(split, bf, &o->run, compiled ? &tc : &tb, bargs, nsaved + nt, &B, &nb))
+  /* the joint function's parameters stay live while the backward runs, taken or not */
+  uint64_t jparams = param_bytes(jf, in, nin), bparams = param_bytes(bf, bargs, nsaved + nt);
+  pb.base = jparams > bparams ? jparams - bparams : 0;
+  if (run_traced(split, bf, &o->run, compiled ? &tc : &tb, bargs, nsaved + nt, &B, &nb,
+                 o->peak ? &pb : NULL))
     goto out;
   if (compiled) {
     rtr_buffer **R = NULL;
     int nr = 0;
-    if (run_traced(split, bf, &ref, &tb, bargs, nsaved + nt, &R, &nr))
+    if (run_traced(split, bf, &ref, &tb, bargs, nsaved + nt, &R, &nr, NULL))
       goto out;
     rtr_buffers_free(R, nr);
     tb.ops = tc.ops;
@@ -245,6 +273,17 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
     fprintf(o->report, "  random tensors recomputed in the backward: %d, %d bit-exact with "
                        "the joint function's\n",
             tb.matched + tb.unmatched, tb.matched);
+  if (o->peak) {
+    char af[512], ab[512], aj[512];
+    fprintf(o->report, "  measured peak @%s: split %llu (forward %llu%s; backward %llu%s, "
+                       "%llu of it parameters it does not take; %s); joint function as "
+                       "written %llu%s\n",
+            name, (unsigned long long)(pf.peak > pb.peak ? pf.peak : pb.peak),
+            (unsigned long long)pf.peak, peak_at(&pf, af, sizeof af),
+            (unsigned long long)pb.peak, peak_at(&pb, ab, sizeof ab),
+            (unsigned long long)pb.base, compiled ? "compiled" : "reference",
+            (unsigned long long)pj.peak, peak_at(&pj, aj, sizeof aj));
+  }
   if (stats) {
     stats->values += num_out + ngrads;
     stats->ops += tj.ops + tf.ops + tb.ops;

@@ -25,6 +25,7 @@ typedef struct rtr_check_options {
   double fd_atol, fd_rtol; /* finite differences: |g - fd| <= atol + rtol |fd| */
   FILE *report;
   bool quiet; /* no per-value lines on success */
+  bool peak;  /* --check-split: also measure the peak live bytes (interp.h, rtr_peak) */
   rtr_values values; /* the distribution of the seed's inputs (runtime/io.h) */
 } rtr_check_options;
 
@@ -44,7 +45,9 @@ typedef struct rtr_split_stats {
 /* Runs NAME of JOINT and NAME_fwd / NAME_bwd of SPLIT on the same inputs and compares
  * every forward output and gradient; checks that every random tensor the backward
  * recomputes equals, bit for bit, one the joint function drew. Adds to *stats (may be
- * NULL). */
+ * NULL). With o->peak, prints the measured peak of the split (docs/design.md, "The
+ * measured peak"): the larger of the forward's and the backward's, where the backward
+ * also counts the joint function's rt.param arguments it does not take. */
 int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
                     const rtr_check_options *o, rtr_split_stats *stats, char **err);
 

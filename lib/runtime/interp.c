@@ -18,6 +18,7 @@ typedef struct slot {
   rtr_buffer *buf;
   bool owned;
   void *req; /* a collective's request until its result is complete (collective.h) */
+  uint64_t bytes; /* counted in the run's rtr_peak while the value is live */
 } slot;
 
 /* Values map to slots through the pointer map (MlirValue.ptr -> slot index). */
@@ -32,14 +33,14 @@ static void frame_put(frame *f, MlirValue v, rtr_buffer *buf, bool owned) {
   if (i >= 0) {
     if (f->slots[i].owned)
       rtr_buffer_free(f->slots[i].buf);
-    f->slots[i] = (slot){buf, owned, NULL};
+    f->slots[i] = (slot){buf, owned, NULL, 0};
     return;
   }
   if (f->count == f->cap) {
     f->cap = f->cap ? 2 * f->cap : 64;
     f->slots = xrealloc(f->slots, f->cap, sizeof *f->slots);
   }
-  f->slots[f->count] = (slot){buf, owned, NULL};
+  f->slots[f->count] = (slot){buf, owned, NULL, 0};
   ptr_map_put(&f->index, v.ptr, (int)f->count++);
 }
 
@@ -81,9 +82,12 @@ static int frame_free(interp *in, frame *f, MlirOperation at) {
   for (size_t i = 0; i < f->count; i++)
     if (complete(in, f, i, at))
       rc = -1;
-  for (size_t i = 0; i < f->count; i++)
+  for (size_t i = 0; i < f->count; i++) {
+    if (in->opts->peak)
+      in->opts->peak->live -= f->slots[i].bytes;
     if (f->slots[i].owned)
       rtr_buffer_free(f->slots[i].buf);
+  }
   free(f->slots);
   ptr_map_free(&f->index);
   return rc;
@@ -578,23 +582,169 @@ static int start_collective(interp *in, MlirOperation op, const rtr_coll_op *cop
   return 0;
 }
 
+/* ---- the measured peak (rtr_peak, interp.h) ----------------------------------------- */
+
+/* Bytes a buffer holds of its own: none for an alias or a view. */
+static uint64_t data_bytes(const rtr_buffer *b) {
+  return b && b->data && !b->borrowed ? (uint64_t)b->numel * rtr_elem_size(b->elem) : 0;
+}
+
+/* Whether the walk makes OP's result borrow its operand's buffer: a reshape of a tensor
+ * is an alias, and with lazy_views a transpose, slice or broadcast is a view (call_func
+ * decides the same way from the operand's buffer, whose rank is its type's). */
+static bool borrows(const interp *in, MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 1 || mlirOperationGetNumResults(op) != 1 ||
+      !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, 0))))
+    return false;
+  rt_op_id id = rt_op_lookup(op);
+  return id == RT_OP_RESHAPE ||
+         (in->opts->lazy_views &&
+          (id == RT_OP_TRANSPOSE || id == RT_OP_SLICE || id == RT_OP_BROADCAST));
+}
+
+/* When each value of a block dies: DEAD[T] holds the values whose last use is op T (a
+ * func.return's is the number of ops before it; a result nothing reads dies at its own
+ * op), extended through aliases and views to the last use of any value that borrows its
+ * buffer. Values never used (arguments) have none; LAST maps each value to its op. */
+typedef struct deaths {
+  ptr_map last;
+  int *start;         /* [n+2]: the values of op T are vals[start[T] .. start[T+1]) */
+  const void **vals;  /* MlirValue.ptr */
+} deaths;
+
+static void deaths_free(deaths *d) {
+  ptr_map_free(&d->last);
+  free(d->start);
+  free(d->vals);
+}
+
+/* A reverse walk extends each source to the last use of what borrows it, so a chain of
+ * aliases extends its root. */
+static void deaths_of(const interp *in, MlirBlock entry, deaths *d) {
+  ptr_map *last = &d->last;
+  ptr_map_init(last, 64);
+  MlirOperation *ops = NULL;
+  int n = 0, cap = 0, nvals = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), n++) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      ops = xrealloc(ops, (size_t)cap, sizeof *ops);
+    }
+    ops[n] = op;
+    for (intptr_t k = 0; k < mlirOperationGetNumResults(op); k++)
+      ptr_map_put(last, mlirOperationGetResult(op, k).ptr, n);
+    for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++)
+      ptr_map_put(last, mlirOperationGetOperand(op, k).ptr, n);
+    nvals += (int)mlirOperationGetNumResults(op);
+  }
+  for (int i = n - 1; i >= 0; i--)
+    if (borrows(in, ops[i])) {
+      const void *src = mlirOperationGetOperand(ops[i], 0).ptr;
+      int r = ptr_map_get(last, mlirOperationGetResult(ops[i], 0).ptr);
+      if (r > ptr_map_get(last, src))
+        ptr_map_put(last, src, r);
+    }
+  /* bucket the values by the op they die at (counting sort) */
+  intptr_t nargs = mlirBlockGetNumArguments(entry);
+  nvals += (int)nargs;
+  d->start = xcalloc((size_t)n + 2, sizeof *d->start);
+  d->vals = xcalloc((size_t)nvals + 1, sizeof *d->vals);
+  const void **all = xcalloc((size_t)nvals + 1, sizeof *all);
+  int m = 0;
+  for (intptr_t k = 0; k < nargs; k++)
+    all[m++] = mlirBlockGetArgument(entry, k).ptr;
+  for (int i = 0; i < n; i++)
+    for (intptr_t k = 0; k < mlirOperationGetNumResults(ops[i]); k++)
+      all[m++] = mlirOperationGetResult(ops[i], k).ptr;
+  for (int k = 0; k < m; k++) {
+    int t = ptr_map_get(last, all[k]);
+    if (t >= 0)
+      d->start[t + 1]++;
+  }
+  for (int t = 0; t <= n; t++)
+    d->start[t + 1] += d->start[t];
+  int *fill = xcalloc((size_t)n + 1, sizeof *fill);
+  for (int k = 0; k < m; k++) {
+    int t = ptr_map_get(last, all[k]);
+    if (t >= 0)
+      d->vals[d->start[t] + fill[t]++] = all[k];
+  }
+  free(fill);
+  free(all);
+  free(ops);
+}
+
+/* Counts VAL's buffer (slot of FR) as live: BYTES of it. */
+static void peak_count(rtr_peak *pk, frame *fr, MlirValue val, uint64_t bytes) {
+  fr->slots[ptr_map_get(&fr->index, val.ptr)].bytes = bytes;
+  pk->live += bytes;
+}
+
+/* After op T (at OP) ran: its live bytes may be the peak; then every value that dies at
+ * it is released: its bytes leave the count and a buffer the frame owns is freed (a
+ * collective still writing it completes first). */
+static int peak_step(interp *in, frame *fr, const deaths *d, MlirOperation op, int t) {
+  rtr_peak *pk = in->opts->peak;
+  pk->ops++;
+  if (mlirOperationIsNull(pk->at) || pk->live > pk->peak) {
+    pk->peak = pk->live;
+    pk->at = op;
+  }
+  int rc = 0;
+  for (int k = d->start[t]; k < d->start[t + 1]; k++) {
+    int i = ptr_map_get(&fr->index, d->vals[k]);
+    if (i < 0 || !fr->slots[i].buf || ptr_map_get(&d->last, d->vals[k]) != t)
+      continue; /* (a parameter: kept) */
+    if (complete(in, fr, (size_t)i, op))
+      rc = -1;
+    pk->live -= fr->slots[i].bytes;
+    fr->slots[i].bytes = 0;
+    if (fr->slots[i].owned)
+      rtr_buffer_free(fr->slots[i].buf);
+    fr->slots[i].buf = NULL;
+  }
+  return rc;
+}
+
+/* An immediate of the estimate: a scalar constant (arith.constant of a scalar type). */
+static bool is_immediate(MlirOperation op, const rtr_buffer *res) {
+  return res->is_scalar && mlirOperationGetNumOperands(op) == 0 && name_is(op, "arith.constant");
+}
+
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at) {
   if (rtr_check_call(func, args, nargs, in->opts->promote_f64, in->depth, at))
     return -1;
   MlirBlock entry = rt_func_entry_block(func);
+  bool top = in->depth == 0;
   in->depth++;
   frame fr = {.slots = NULL};
   ptr_map_init(&fr.index, 64);
-  int rc = 0;
-  for (int k = 0; k < nargs; k++)
-    frame_put(&fr, mlirBlockGetArgument(entry, k), args[k], false);
+  int rc = 0, t = 0; /* t: the index of the op in the block */
+  rtr_peak *pk = in->opts->peak;
+  deaths dd = {{0}, NULL, NULL};
+  if (pk)
+    deaths_of(in, entry, &dd);
+  if (pk && top)
+    pk->live += pk->base;
+  for (int k = 0; k < nargs; k++) {
+    MlirValue a = mlirBlockGetArgument(entry, k);
+    frame_put(&fr, a, args[k], false);
+    /* the run's own arguments: rt.param ones throughout, the others until their last
+     * use; a callee's are its caller's */
+    if (pk && top && rt_func_arg_has_attr(func, k, "rt.param")) {
+      peak_count(pk, &fr, a, data_bytes(args[k]));
+      ptr_map_put(&dd.last, a.ptr, INT32_MAX); /* the op of no T: never released */
+    } else if (pk && top && ptr_map_get(&dd.last, a.ptr) >= 0)
+      peak_count(pk, &fr, a, data_bytes(args[k]));
+  }
   rtr_buffer **ops = NULL, **res = NULL; /* of the current op; grown as needed */
   rtr_buffer **copies = NULL;            /* dense copies of the current op's view operands */
   intptr_t cap = 0;
   bool returned = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !rc;
-       op = mlirOperationGetNextInBlock(op)) {
+       op = mlirOperationGetNextInBlock(op), t++) {
     intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
     if (no > cap || nr > cap) {
       cap = no > nr ? no : nr;
@@ -648,6 +798,8 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       if (in->opts->trace)
         in->opts->trace(in->opts->trace_ctx, op, res, 1);
       frame_put(&fr, mlirOperationGetResult(op, 0), res[0], true);
+      if (pk && peak_step(in, &fr, &dd, op, t))
+        rc = -1;
       continue;
     }
     /* Only rt.matmul (and other views) read a view in place; anything else gets a dense
@@ -679,6 +831,8 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       if (in->opts->trace)
         in->opts->trace(in->opts->trace_ctx, op, res, 1);
       frame_put(&fr, mlirOperationGetResult(op, 0), res[0], true);
+      if (pk && peak_step(in, &fr, &dd, op, t))
+        rc = -1;
       continue;
     }
     for (intptr_t k = 0; k < nr; k++) {
@@ -726,8 +880,11 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
       rc = exec_op(in, op, ops, (int)no, res, (int)nr);
     if (!rc && in->opts->trace)
       in->opts->trace(in->opts->trace_ctx, op, res, (int)nr);
-    for (int k = 0; k < ncopies; k++)
+    uint64_t copy_bytes = 0; /* the dense copies are live while the op runs */
+    for (int k = 0; k < ncopies; k++) {
+      copy_bytes += data_bytes(copies[k]);
       rtr_buffer_free(copies[k]);
+    }
     for (intptr_t k = 0; k < nr; k++) {
       if (rc)
         rtr_buffer_free(res[k]);
@@ -736,7 +893,14 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
         frame_put(&fr, v, res[k], true);
         if (k == 0 && req)
           fr.slots[ptr_map_get(&fr.index, v.ptr)].req = req;
+        if (pk)
+          peak_count(pk, &fr, v, is_immediate(op, res[k]) ? 0 : data_bytes(res[k]));
       }
+    }
+    if (pk && !rc) {
+      pk->live += copy_bytes;
+      rc = peak_step(in, &fr, &dd, op, t);
+      pk->live -= copy_bytes;
     }
   }
   if (!rc && !returned) {
@@ -745,6 +909,10 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   }
   if (frame_free(in, &fr, func))
     rc = -1;
+  if (pk)
+    deaths_free(&dd);
+  if (pk && top)
+    pk->live -= pk->base;
   free(ops);
   free(res);
   free(copies);

@@ -46,11 +46,32 @@ typedef struct rtr_interp_options {
    * emitting a diagnostic. The compiled path runs reductions this way. */
   int (*host_op)(void *ctx, MlirOperation op, rtr_buffer *const *args, int nargs,
                  rtr_buffer *const *results, int nresults);
+  /* When set, the walk frees each buffer after the last use of its value and measures
+   * the live bytes into *peak (docs/design.md, "The measured peak"). */
+  struct rtr_peak *peak;
   /* Where collectives go (runtime/collective.h); NULL: the single-process simulation. A
    * collective starts at its op and completes at the first use of its result (its
    * rt.wait), or when its function ends. */
   struct rtr_coll *coll;
 } rtr_interp_options;
+
+/* The live buffer bytes of a run, with the conventions of the peak estimate
+ * (lib/memory.c): a buffer is freed after the last use of its value (an op's operand or
+ * the func.return's), a result nothing reads right after its op; an alias (rt.reshape)
+ * or a view (lazy_views) holds no bytes and keeps its source alive as long as itself;
+ * scalar constants (arith.constant of a scalar type) are immediates, 0 bytes. The
+ * function the run starts with counts its arguments: rt.param ones at every op, the
+ * others from the start to their last use (not at all when unused); they are the
+ * caller's buffers, so they are counted as released then, not freed. A callee's
+ * arguments are its caller's values. The live bytes while an op runs are everything
+ * alive then: operands, results, and the dense copies of views it reads. */
+typedef struct rtr_peak {
+  uint64_t base;  /* bytes the caller counts as live throughout (added to every op) */
+  uint64_t live;  /* bytes live now, base included */
+  uint64_t peak;  /* the most bytes live while one op ran (base if none ran) */
+  MlirOperation at; /* the first op that reached peak; null if none */
+  long ops;       /* ops measured */
+} rtr_peak;
 
 /* How deep calls may nest in a run (the interpreter's and the executors' walks). */
 #define RTR_MAX_CALL_DEPTH 64

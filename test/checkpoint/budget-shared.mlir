@@ -50,8 +50,10 @@
 // SPLIT-NEXT: 3  rt.exp               tensor<1024xf32>                 4096  budget
 // SPLIT-NEXT: saved bytes: 16384
 // SPLIT-LABEL: func.func @shared_bwd(
+// SPLIT-NEXT: %[[G:.*]] = "rt.mul"(%arg4, %arg3)
 // SPLIT-NEXT: %[[S:.*]] = "rt.exp"(%arg0)
 // SPLIT-NEXT: "rt.mul"(%[[S]], %arg1)
+// SPLIT-NEXT: "rt.mul"(%[[G]],
 // SPLIT-NEXT: "rt.mul"(%[[S]], %arg2)
 // SPLIT-NOT: "rt.exp"
 

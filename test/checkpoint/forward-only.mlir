@@ -40,8 +40,11 @@
 // SPLIT-NEXT: return %{{[0-9]+}}, %{{[0-9]+}}, %arg3, %arg4, %arg5, %[[A1]], %[[A3]], %[[XT]] :
 // SPLIT-LABEL: func.func @shift_bwd(
 // SPLIT-SAME: %[[W2:[a-z0-9]+]]: tensor<16x16xf32> {rt.param}, %{{[a-z0-9]+}}: tensor<16x16xf32> {rt.param}, %{{[a-z0-9]+}}: tensor<16x16xf32> {rt.param}, %[[SA1:[a-z0-9]+]]: tensor<8x16xf32>,
+// The recomputed h2 and a2 run just before their first backward use:
+// SPLIT: "rt.sub"
 // SPLIT-NEXT: %[[RH2:.*]] = "rt.matmul"(%[[SA1]], %[[W2]]) {{.*}}rt.policy = "prefer_recompute"
-// SPLIT-NEXT: "rt.tanh"(%[[RH2]])
+// SPLIT-NEXT: %[[RA2:.*]] = "rt.tanh"(%[[RH2]])
+// SPLIT-NEXT: "rt.transpose"(%[[RA2]])
 // SPLIT-NOT: "rt.matmul"(%{{.*}}) {rt.ac_reason
 
 func.func @shift(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {rt.param}, %wp: tensor<16x16xf32> {rt.param},
@@ -117,8 +120,8 @@ func.func @shift(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {rt.param}, %wp: t
 // STAGE-SPLIT-NEXT: return %[[L]], %{{.*}} :
 // STAGE-SPLIT-LABEL: func.func @head_bwd(
 // STAGE-SPLIT-SAME: %[[SA:[a-z0-9]+]]: tensor<256xf32>, %{{.*}}: tensor<256xf32> {rt.tangent}
-// STAGE-SPLIT-NEXT: %[[RB:.*]] = "rt.tanh"(%[[SA]])
 // STAGE-SPLIT-NEXT: %[[T:.*]] = "rt.mul"(%{{.*}}, %[[SA]])
+// STAGE-SPLIT-NEXT: %[[RB:.*]] = "rt.tanh"(%[[SA]])
 // STAGE-SPLIT-NEXT: "rt.mul"(%[[T]], %[[RB]])
 
 func.func @head(%x: tensor<256xf32>, %g: tensor<256xf32> {rt.tangent})

@@ -48,6 +48,7 @@
 // SPLIT-NEXT: "rt.wait"
 // SPLIT-NEXT: "rt.mul"
 // SPLIT-NEXT: "rt.reshape"
+// SPLIT-NEXT: "rt.matmul"
 // SPLIT-NEXT: "rt.tanh"(%arg0)
 
 func.func @scaled(%x: tensor<16x16xf32>, %p: tensor<128xf32> {rt.param}, %g: tensor<16x16xf32> {rt.tangent})

@@ -39,14 +39,19 @@
 // REC-SPLIT-LABEL: func.func @fsdp_fwd(
 // REC-SPLIT: return %10, %arg2, %7, %8 : tensor<8x32xf32>, tensor<256xf32>, tensor<8x16xbf16>, tensor<8x32xbf16>
 // REC-SPLIT-LABEL: func.func @fsdp_bwd(%arg0: tensor<256xf32> {rt.param}, %arg1: tensor<8x16xbf16>, %arg2: tensor<8x32xbf16>, %arg3: tensor<8x32xf32> {rt.tangent})
-// REC-SPLIT-NEXT: %0 = "rt.convert"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
-// REC-SPLIT-NEXT: %1 = "rt.all_gather"(%0) {dim = 0 : i64, group = "dp", group_size = 2 : i64, rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
-// REC-SPLIT-NEXT: %2 = "rt.wait"(%1) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
-// REC-SPLIT-NEXT: %3 = "rt.reshape"(%2) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
-// REC-SPLIT: "rt.matmul"(%3, %{{.*}}) : (tensor<16x32xbf16>, tensor<32x8xbf16>)
+// The weight is gathered again just before the matmul that reads it, after the other
+// gradient's reduce_scatter:
+// REC-SPLIT-NOT: rt.all_gather
+// REC-SPLIT: "rt.reduce_scatter"
+// REC-SPLIT: %13 = "rt.convert"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: %14 = "rt.all_gather"(%13) {dim = 0 : i64, group = "dp", group_size = 2 : i64, rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: %15 = "rt.wait"(%14) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: %16 = "rt.reshape"(%15) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "must_recompute"}
+// REC-SPLIT-NEXT: "rt.matmul"(%16, %{{.*}}) : (tensor<16x32xbf16>, tensor<32x8xbf16>)
 // REC-SPLIT-LABEL: func.func @chain_fwd(
 // REC-SPLIT: return %6, %arg0, %arg1, %arg2, %6 :
 // REC-SPLIT-LABEL: func.func @chain_bwd(
+// REC-SPLIT-NEXT: "rt.mul"(%arg4, %arg3)
 // REC-SPLIT-NEXT: "rt.reshape"(%arg0)
 // REC-SPLIT-NEXT: "rt.convert"
 // REC-SPLIT-NEXT: "rt.all_gather"
@@ -57,7 +62,9 @@
 // SAVE-SPLIT-LABEL: func.func @fsdp_fwd(
 // SAVE-SPLIT: return %10, %2, %7, %8 : tensor<8x32xf32>, tensor<512xbf16>, tensor<8x16xbf16>, tensor<8x32xbf16>
 // SAVE-SPLIT-LABEL: func.func @fsdp_bwd(%arg0: tensor<512xbf16>, %arg1: tensor<8x16xbf16>, %arg2: tensor<8x32xbf16>, %arg3: tensor<8x32xf32> {rt.tangent})
-// SAVE-SPLIT-NEXT: %0 = "rt.reshape"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// SAVE-SPLIT-NOT: rt.all_gather
+// SAVE-SPLIT: %13 = "rt.reshape"(%arg0) {rt.ac_reason = "fsdp", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// SAVE-SPLIT-NEXT: "rt.matmul"(%13,
 // SAVE-SPLIT-NOT: rt.all_gather
 // SAVE-SPLIT-LABEL: func.func @chain_fwd(
 // SAVE-SPLIT: return %9, %4, %9, %10 : tensor<8x16xf32>, tensor<512xf32>, tensor<8x16xf32>, tensor<512xf32>

@@ -35,6 +35,8 @@
 // The backward recomputes k (prefer_recompute) and no batched matmul: its bmms are its own
 // (dP = dO v^T, dV = p^T dO, dQ = dS k).
 // DEFAULT-SPLIT-LABEL: func.func @attn_bwd(
+// DEFAULT-SPLIT-NOT: rt.ac_reason
+// DEFAULT-SPLIT: "rt.mul"
 // DEFAULT-SPLIT-NEXT: "rt.matmul"(%arg0, %arg1) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"} : (tensor<8x16xf32>, tensor<16x16xf32>)
 // DEFAULT-SPLIT-NOT: rt.ac_reason
 // DEFAULT-SPLIT: return

@@ -81,14 +81,21 @@
 // AUTO-SPLIT-NEXT: %8 = "rt.matmul"(%7, %arg5)
 // AUTO-SPLIT: %15 = "rt.tanh"(%14)
 // AUTO-SPLIT-NEXT: return %15, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %0, %7, %8, %15 :
+// Each recomputed a_i runs just before the first backward matmul that reads it:
 // AUTO-SPLIT-LABEL: func.func @mlp_bwd(
-// AUTO-SPLIT-NEXT: %0 = "rt.broadcast"(%arg1)
-// AUTO-SPLIT-NEXT: %1 = "rt.add"(%arg8, %0)
-// AUTO-SPLIT-NEXT: %2 = "rt.tanh"(%1)
-// AUTO-SPLIT-NEXT: %3 = "rt.broadcast"(%arg5)
-// AUTO-SPLIT-NEXT: %4 = "rt.add"(%arg10, %3)
-// AUTO-SPLIT-NEXT: %5 = "rt.tanh"(%4)
-// AUTO-SPLIT-NEXT: %6 = "rt.mul"(%arg12, %arg11)
+// AUTO-SPLIT-NEXT: %0 = "rt.mul"(%arg12, %arg11)
+// AUTO-SPLIT-NOT: "rt.matmul"(%{{.*}}, %arg{{.*}}) {rt.ac_reason
+// AUTO-SPLIT: %3 = "rt.transpose"(%2)
+// AUTO-SPLIT-NEXT: %4 = "rt.broadcast"(%arg5)
+// AUTO-SPLIT-NEXT: %5 = "rt.add"(%arg10, %4)
+// AUTO-SPLIT-NEXT: %6 = "rt.tanh"(%5)
+// AUTO-SPLIT-NEXT: %7 = "rt.matmul"(%3, %6)
+// AUTO-SPLIT-NOT: "rt.matmul"(%{{.*}}, %arg{{.*}}) {rt.ac_reason
+// AUTO-SPLIT: %24 = "rt.transpose"(%23)
+// AUTO-SPLIT-NEXT: %25 = "rt.broadcast"(%arg1)
+// AUTO-SPLIT-NEXT: %26 = "rt.add"(%arg8, %25)
+// AUTO-SPLIT-NEXT: %27 = "rt.tanh"(%26)
+// AUTO-SPLIT-NEXT: %28 = "rt.matmul"(%24, %27)
 // AUTO-SPLIT-NOT: "rt.matmul"(%{{.*}}, %arg{{.*}}) {rt.ac_reason
 
 // GIB-SPLIT-LABEL: func.func @mlp_fwd(
@@ -99,11 +106,15 @@
 // GIB-SPLIT: %15 = "rt.tanh"(%14)
 // GIB-SPLIT-NEXT: return %15, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %2, %7, %8, %15 :
 // GIB-SPLIT-LABEL: func.func @mlp_bwd(
-// GIB-SPLIT-NEXT: %0 = "rt.tanh"(%arg8)
-// GIB-SPLIT-NEXT: %1 = "rt.broadcast"(%arg5)
-// GIB-SPLIT-NEXT: %2 = "rt.add"(%arg10, %1)
-// GIB-SPLIT-NEXT: %3 = "rt.tanh"(%2)
-// GIB-SPLIT-NEXT: %4 = "rt.mul"(%arg12, %arg11)
+// GIB-SPLIT-NEXT: %0 = "rt.mul"(%arg12, %arg11)
+// GIB-SPLIT: %3 = "rt.transpose"(%2)
+// GIB-SPLIT-NEXT: %4 = "rt.broadcast"(%arg5)
+// GIB-SPLIT-NEXT: %5 = "rt.add"(%arg10, %4)
+// GIB-SPLIT-NEXT: %6 = "rt.tanh"(%5)
+// GIB-SPLIT-NEXT: %7 = "rt.matmul"(%3, %6)
+// GIB-SPLIT: %24 = "rt.transpose"(%23)
+// GIB-SPLIT-NEXT: %25 = "rt.tanh"(%arg8)
+// GIB-SPLIT-NEXT: %26 = "rt.matmul"(%24, %25)
 
 // REPORT-LABEL: remat-checkpoint: @mlp
 // REPORT-NEXT: #  value                type                            bytes  why      location

@@ -37,11 +37,12 @@
 // SPLIT-NEXT: saved bytes: 3072
 // SPLIT-LABEL: func.func @f_bwd(
 // SPLIT-SAME: %[[X:[a-z0-9]+]]: tensor<256xf32>, %[[SA:[a-z0-9]+]]: tensor<256xf32>, %[[SE:[a-z0-9]+]]: tensor<256xf32>, %[[G:[a-z0-9]+]]: tensor<256xf32> {rt.tangent}
+// Each recomputed op runs just before the backward op that reads it:
+// SPLIT-NEXT: %[[T1:.*]] = "rt.mul"(%[[G]], %[[SE]])
 // SPLIT-NEXT: %[[RM:.*]] = "rt.neg"(%[[SA]])
+// SPLIT-NEXT: %[[T2:.*]] = "rt.mul"(%[[T1]], %[[RM]])
 // SPLIT-NEXT: %[[RB:.*]] = "rt.sin"(%[[X]])
 // SPLIT-NEXT: %[[RC:.*]] = "rt.cos"(%[[RB]])
-// SPLIT-NEXT: %[[T1:.*]] = "rt.mul"(%[[G]], %[[SE]])
-// SPLIT-NEXT: %[[T2:.*]] = "rt.mul"(%[[T1]], %[[RM]])
 // SPLIT-NEXT: "rt.mul"(%[[T2]], %[[RC]])
 
 func.func @f(%x: tensor<256xf32>, %g: tensor<256xf32> {rt.tangent})

@@ -39,7 +39,9 @@
 // SPLIT-NEXT: saved bytes: 6144
 // SPLIT-LABEL: func.func @f_bwd(
 // SPLIT-SAME: %[[X:[a-z0-9]+]]: tensor<256xf32>, %[[SA:[a-z0-9]+]]: tensor<1024xf32>,
-// SPLIT-NEXT: "rt.slice"(%[[SA]])
+// SPLIT-NEXT: %[[T1:.*]] = "rt.mul"
+// SPLIT-NEXT: %[[RM:.*]] = "rt.slice"(%[[SA]])
+// SPLIT-NEXT: %[[T2:.*]] = "rt.mul"(%[[T1]], %[[RM]])
 // SPLIT-NEXT: %[[RB:.*]] = "rt.sin"(%[[X]])
 // SPLIT-NEXT: "rt.cos"(%[[RB]])
 

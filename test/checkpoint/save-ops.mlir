@@ -23,32 +23,37 @@
 // TWO-SPLIT: %8 = "rt.matmul"(%7, %arg5)
 // TWO-SPLIT: return %11, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %0, %4, %8 :
 // TWO-SPLIT-LABEL: func.func @six_bwd(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32> {rt.param}, %arg2: tensor<16x16xf32> {rt.param}, %arg3: tensor<16x16xf32> {rt.param}, %arg4: tensor<16x16xf32> {rt.param}, %arg5: tensor<16x16xf32> {rt.param}, %arg6: tensor<8x16xf32>, %arg7: tensor<8x16xf32>, %arg8: tensor<8x16xf32>, %arg9: tensor<8x16xf32> {rt.tangent})
-// TWO-SPLIT-NEXT: arith.constant
-// TWO-SPLIT-NEXT: %0 = "rt.mul"(%arg6, %arg6)
-// TWO-SPLIT-NEXT: %1 = "rt.matmul"(%0, %arg1) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
-// TWO-SPLIT-NEXT: %2 = "rt.mul"(%1, %1)
-// TWO-SPLIT-NEXT: %3 = "rt.mul"(%arg7, %arg7)
-// TWO-SPLIT-NEXT: %4 = "rt.matmul"(%3, %arg3) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
-// TWO-SPLIT-NEXT: %5 = "rt.mul"(%4, %4)
-// TWO-SPLIT-NEXT: %6 = "rt.mul"(%arg8, %arg8)
-// TWO-SPLIT-NEXT: %7 = "rt.matmul"(%6, %arg5) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
-// TWO-SPLIT-NEXT: %8 = "rt.mul"(%arg9, %7)
+// Each layer is recomputed just before the backward reaches it (last layer first):
+// TWO-SPLIT-NEXT: %0 = "rt.mul"(%arg8, %arg8)
+// TWO-SPLIT-NEXT: %1 = "rt.matmul"(%0, %arg5) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// TWO-SPLIT-NEXT: %2 = "rt.mul"(%arg9, %1)
+// TWO-SPLIT: %11 = "rt.transpose"(%10)
+// TWO-SPLIT-NEXT: %12 = "rt.mul"(%arg7, %arg7)
+// TWO-SPLIT-NEXT: %13 = "rt.matmul"(%12, %arg3) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// TWO-SPLIT-NEXT: %14 = "rt.mul"(%13, %13)
+// TWO-SPLIT-NEXT: %15 = "rt.matmul"(%11, %14)
+// TWO-SPLIT: %28 = "rt.transpose"(%27)
+// TWO-SPLIT-NEXT: %29 = "rt.mul"(%arg6, %arg6)
+// TWO-SPLIT-NEXT: %30 = "rt.matmul"(%29, %arg1) {rt.ac_reason = "save-ops", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
+// TWO-SPLIT-NEXT: %31 = "rt.mul"(%30, %30)
+// TWO-SPLIT-NEXT: %32 = "rt.matmul"(%28, %31)
 // TWO-SPLIT-NOT: rt.ac_reason
 
 // THREE-SPLIT-LABEL: func.func @six_fwd(
 // THREE-SPLIT: return %11, %arg0, %arg2, %arg3, %arg4, %arg5, %arg6, %0, %6 :
 // THREE-SPLIT-LABEL: func.func @six_bwd(
-// THREE-SPLIT-NEXT: arith.constant
-// THREE-SPLIT-NEXT: %0 = "rt.mul"(%arg6, %arg6)
-// THREE-SPLIT-NEXT: %1 = "rt.matmul"(%0, %arg1) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %0 = "rt.mul"(%arg7, %arg7)
+// THREE-SPLIT-NEXT: %1 = "rt.matmul"(%0, %arg4) {{.*}}"prefer_recompute"
 // THREE-SPLIT-NEXT: %2 = "rt.mul"(%1, %1)
-// THREE-SPLIT-NEXT: %3 = "rt.matmul"(%2, %arg2) {{.*}}"prefer_recompute"
-// THREE-SPLIT-NEXT: %4 = "rt.mul"(%3, %3)
-// THREE-SPLIT-NEXT: %5 = "rt.mul"(%arg7, %arg7)
-// THREE-SPLIT-NEXT: %6 = "rt.matmul"(%5, %arg4) {{.*}}"prefer_recompute"
-// THREE-SPLIT-NEXT: %7 = "rt.mul"(%6, %6)
-// THREE-SPLIT-NEXT: %8 = "rt.matmul"(%7, %arg5) {{.*}}"prefer_recompute"
-// THREE-SPLIT-NEXT: %9 = "rt.mul"(%arg8, %8)
+// THREE-SPLIT-NEXT: %3 = "rt.matmul"(%2, %arg5) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %4 = "rt.mul"(%arg8, %3)
+// THREE-SPLIT: %20 = "rt.transpose"(%19)
+// THREE-SPLIT-NEXT: %21 = "rt.mul"(%arg6, %arg6)
+// THREE-SPLIT-NEXT: %22 = "rt.matmul"(%21, %arg1) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %23 = "rt.mul"(%22, %22)
+// THREE-SPLIT-NEXT: %24 = "rt.matmul"(%23, %arg2) {{.*}}"prefer_recompute"
+// THREE-SPLIT-NEXT: %25 = "rt.mul"(%24, %24)
+// THREE-SPLIT-NEXT: %26 = "rt.matmul"(%20, %25)
 // THREE-SPLIT-NOT: rt.ac_reason
 
 // TWO-LABEL: func.func @six(

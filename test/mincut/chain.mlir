@@ -77,15 +77,15 @@ func.func @chain_dropout(%x: tensor<4x8xf32>, %w: tensor<8x16xf32> {rt.param}, %
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @chain_bwd(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG2:[a-z0-9_]+]]: tensor<4x16xf32>, %[[ARG3:[a-z0-9_]+]]: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_fwd} {
-// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.exp"(%[[V0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG2]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.matmul"(%[[V2]], %[[V3]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[V1]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.matmul"(%[[V5]], %[[V2]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[V1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[ARG2]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.matmul"(%[[V0]], %[[V1]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.exp"(%[[ARG1]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.exp"(%[[V3]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[V4]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.matmul"(%[[V5]], %[[V0]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[V2]], %[[V4]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[V3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.mul"(%[[V8]], %[[ARG1]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  return %[[V9]], %[[V6]] : tensor<4x8xf32>, tensor<8x16xf32>
 // CHECK-NEXT:  }
@@ -107,24 +107,24 @@ func.func @chain_dropout(%x: tensor<4x8xf32>, %w: tensor<8x16xf32> {rt.param}, %
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @chain_dropout_bwd(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG1:[a-z0-9_]+]]: i64, %[[ARG2:[a-z0-9_]+]]: i64, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG4:[a-z0-9_]+]]: tensor<4x16xf32>, %[[ARG5:[a-z0-9_]+]]: tensor<4x16xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>) attributes {rt.forward = @chain_dropout_fwd} {
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[ARG4]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.matmul"(%[[V0]], %[[V1]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG1]], %[[ARG2]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.lt"(%[[V0]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
-// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.convert"(%[[V1]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V3]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.exp"(%[[V4]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.exp"(%[[V5]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[ARG4]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.transpose"(%[[ARG0]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.matmul"(%[[V7]], %[[V8]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.transpose"(%[[V6]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
-// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.matmul"(%[[V10]], %[[V7]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.mul"(%[[V9]], %[[V6]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.mul"(%[[V12]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG1]], %[[ARG2]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.lt"(%[[V3]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.convert"(%[[V4]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.mul"(%[[ARG3]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[V6]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.exp"(%[[V7]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.exp"(%[[V8]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.transpose"(%[[V9]]) {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.matmul"(%[[V10]], %[[V0]]) : (tensor<8x4xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.mul"(%[[V2]], %[[V9]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.mul"(%[[V12]], %[[V8]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V14:[a-z0-9_]+]] = "rt.mul"(%[[V13]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.mul"(%[[V14]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.mul"(%[[V14]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V16:[a-z0-9_]+]] = "rt.mul"(%[[V15]], %[[ARG3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  return %[[V16]], %[[V11]] : tensor<4x8xf32>, tensor<8x16xf32>
 // CHECK-NEXT:  }

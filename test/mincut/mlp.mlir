@@ -95,41 +95,41 @@ func.func @mlp(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32> {rt.param},
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @mlp_bwd(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<8x16xf32> {rt.param}, %[[ARG2:[a-z0-9_]+]]: tensor<16x8xf32> {rt.param}, %[[ARG3:[a-z0-9_]+]]: i64, %[[ARG4:[a-z0-9_]+]]: i64, %[[ARG5:[a-z0-9_]+]]: tensor<4x16xf32>, %[[ARG6:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32>, tensor<8x16xf32>, tensor<16x8xf32>) attributes {rt.forward = @mlp_fwd} {
-// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:  %[[CST_1:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG6]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[CST_0:[a-z0-9_]+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG3]], %[[ARG4]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.lt"(%[[V1]], %[[CST_0]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.convert"(%[[V2]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[V3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.transpose"(%[[ARG2]]) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.matmul"(%[[V4]], %[[V5]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[CST_1:[a-z0-9_]+]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:  %[[CST_2:[a-z0-9_]+]] = arith.constant 4.471500e-02 : f32
-// CHECK-NEXT:  %[[CST_3:[a-z0-9_]+]] = arith.constant 1.341450e-01 : f32
-// CHECK-NEXT:  %[[CST_4:[a-z0-9_]+]] = arith.constant 0.797884583 : f32
-// CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[CST_2]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.add"(%[[ARG5]], %[[V2]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V3]], %[[CST_4]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.tanh"(%[[V4]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.add"(%[[V5]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[V6]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.uniform_philox"(%[[ARG3]], %[[ARG4]]) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.lt"(%[[V9]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xi1>
-// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.convert"(%[[V10]]) : (tensor<4x8xi1>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.mul"(%[[ARG6]], %[[CST_1]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.mul"(%[[V12]], %[[V11]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V14:[a-z0-9_]+]] = "rt.transpose"(%[[ARG2]]) {perm = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
-// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.matmul"(%[[V13]], %[[V14]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V16:[a-z0-9_]+]] = "rt.transpose"(%[[V8]]) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>
-// CHECK-NEXT:  %[[V17:[a-z0-9_]+]] = "rt.matmul"(%[[V16]], %[[V13]]) : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
-// CHECK-NEXT:  %[[V18:[a-z0-9_]+]] = "rt.mul"(%[[V5]], %[[V5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V19:[a-z0-9_]+]] = "rt.sub"(%[[CST_0]], %[[V18]]) : (f32, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V20:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[CST_3]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V21:[a-z0-9_]+]] = "rt.add"(%[[V20]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V22:[a-z0-9_]+]] = "rt.mul"(%[[V21]], %[[CST_4]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[CST_3:[a-z0-9_]+]] = arith.constant 0.797884583 : f32
+// CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V8:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V9:[a-z0-9_]+]] = "rt.mul"(%[[V8]], %[[CST_2]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V10:[a-z0-9_]+]] = "rt.add"(%[[ARG5]], %[[V9]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V11:[a-z0-9_]+]] = "rt.mul"(%[[V10]], %[[CST_3]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V12:[a-z0-9_]+]] = "rt.tanh"(%[[V11]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V13:[a-z0-9_]+]] = "rt.add"(%[[V12]], %[[CST_1]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V14:[a-z0-9_]+]] = "rt.mul"(%[[ARG5]], %[[V13]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V15:[a-z0-9_]+]] = "rt.mul"(%[[V14]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V16:[a-z0-9_]+]] = "rt.transpose"(%[[V15]]) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>
+// CHECK-NEXT:  %[[V17:[a-z0-9_]+]] = "rt.matmul"(%[[V16]], %[[V4]]) : (tensor<16x4xf32>, tensor<4x8xf32>) -> tensor<16x8xf32>
+// CHECK-NEXT:  %[[CST_4:[a-z0-9_]+]] = arith.constant 1.341450e-01 : f32
+// CHECK-NEXT:  %[[V18:[a-z0-9_]+]] = "rt.mul"(%[[V12]], %[[V12]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V19:[a-z0-9_]+]] = "rt.sub"(%[[CST_1]], %[[V18]]) : (f32, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V20:[a-z0-9_]+]] = "rt.mul"(%[[V7]], %[[CST_4]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V21:[a-z0-9_]+]] = "rt.add"(%[[V20]], %[[CST_1]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V22:[a-z0-9_]+]] = "rt.mul"(%[[V21]], %[[CST_3]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
 // CHECK-NEXT:  %[[V23:[a-z0-9_]+]] = "rt.mul"(%[[V19]], %[[V22]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK-NEXT:  %[[V24:[a-z0-9_]+]] = "rt.mul"(%[[V23]], %[[ARG5]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V25:[a-z0-9_]+]] = "rt.mul"(%[[V24]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V26:[a-z0-9_]+]] = "rt.mul"(%[[V6]], %[[CST]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V25:[a-z0-9_]+]] = "rt.mul"(%[[V24]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V26:[a-z0-9_]+]] = "rt.mul"(%[[V13]], %[[CST_0]]) : (tensor<4x16xf32>, f32) -> tensor<4x16xf32>
 // CHECK-NEXT:  %[[V27:[a-z0-9_]+]] = "rt.add"(%[[V26]], %[[V25]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:  %[[V28:[a-z0-9_]+]] = "rt.mul"(%[[V15]], %[[V27]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:  %[[V28:[a-z0-9_]+]] = "rt.mul"(%[[V6]], %[[V27]]) : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK-NEXT:  %[[V29:[a-z0-9_]+]] = "rt.transpose"(%[[ARG1]]) {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
 // CHECK-NEXT:  %[[V30:[a-z0-9_]+]] = "rt.matmul"(%[[V28]], %[[V29]]) : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V31:[a-z0-9_]+]] = "rt.transpose"(%[[V28]]) {perm = array<i64: 1, 0>} : (tensor<4x16xf32>) -> tensor<16x4xf32>

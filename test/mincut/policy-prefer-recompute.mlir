@@ -49,9 +49,9 @@ func.func @tagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @untagged_bwd(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @untagged_fwd} {
-// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.mul"(%[[ARG1]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %[[ARG0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
 // CHECK-NEXT:  return %[[V2]] : tensor<4x8xf32>
 // CHECK-NEXT:  }
@@ -63,10 +63,10 @@ func.func @tagged(%x: tensor<4x8xf32>, %g: tensor<4x8xf32> {rt.tangent})
 // CHECK-NEXT:  }
 // CHECK-LABEL: func.func @tagged_bwd(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> tensor<4x8xf32> attributes {rt.forward = @tagged_fwd} {
-// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) {rt.policy = "prefer_recompute"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[ARG1]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.mul"(%[[V1]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[CST:[a-z0-9_]+]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[V2]], %[[CST]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
 // CHECK-NEXT:  return %[[V3]] : tensor<4x8xf32>
 // CHECK-NEXT:  }

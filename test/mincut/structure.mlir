@@ -64,12 +64,12 @@ func.func private @shapes(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %s: f32,
 // CHECK-LABEL: func.func private @shapes_bwd(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<4x8xf32>, %[[ARG1:[a-z0-9_]+]]: f32, %[[ARG2:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}, %[[ARG3:[a-z0-9_]+]]: tensor<4x8xf32> {rt.tangent}) -> (tensor<4x8xf32> {rt.name = "dx"}, tensor<4x8xf32>, tensor<4x8xf32>) attributes {rt.ac_region = 3 : i64, rt.forward = @shapes_fwd} {
 // CHECK-NEXT:  %[[V0:[a-z0-9_]+]] = "rt.exp"(%[[ARG0]]) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.sum"(%[[ARG0]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.broadcast"(%[[V1]]) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V2]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V0]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V2:[a-z0-9_]+]] = "rt.sum"(%[[ARG0]]) {dims = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[V3:[a-z0-9_]+]] = "rt.broadcast"(%[[V2]]) {dims = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[ARG2]], %[[V3]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V5:[a-z0-9_]+]] = "rt.mul"(%[[V4]], %[[ARG1]]) : (tensor<4x8xf32>, f32) -> tensor<4x8xf32>
-// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.add"(%[[V3]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:  %[[V6:[a-z0-9_]+]] = "rt.add"(%[[V1]], %[[V5]]) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT:  %[[V7:[a-z0-9_]+]] = "rt.full"() {value = 0.000000e+00 : f32} : () -> tensor<4x8xf32>
 // CHECK-NEXT:  return %[[V6]], %[[V7]], %[[ARG3]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT:  }
