@@ -1114,6 +1114,10 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   for (size_t i = 0; i < funcs.n && !failed; i++)
     if (split(funcs.items[i], p, rep, show, dump))
       failed = 1;
+  /* An empty report would read as if the pass had not run. */
+  if (rep && funcs.n == 0)
+    fprintf(rep, "remat-mincut: no joint function (func.func with rt.num_outputs): "
+                 "nothing split\n");
   if (remat_show_close(show, &bad)) {
     rt_emit_error(module, "--remat-mincut: cannot write '%s'", bad);
     failed = 1;
