@@ -1073,9 +1073,8 @@ static void report(FILE *f, const graph *g, const plan *p) {
       continue;
     char why[32]; /* the tags are written: the same words as the min-cut's report */
     MlirValue v = mlirOperationGetResult(n->op, 0);
-    remat_report_row(f, row++, rt_op_name(n->id), mlirValueGetType(v), n->bytes,
-                     remat_report_tag_why(n->op, why, sizeof why),
-                     mlirOperationGetLocation(n->op));
+    remat_report_row(f, row++, rt_op_name(n->id), v, n->bytes,
+                     remat_report_tag_why(n->op, why, sizeof why));
   }
   if (p->fsdp != FSDP_OFF)
     fprintf(f, "  fsdp: %d parameter gather%s (%s)\n", g->fsdp_chains,

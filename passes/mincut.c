@@ -936,8 +936,7 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
       if (j->of[op] & O_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
         why = remat_report_tag_why(j->ops[op], whybuf, sizeof whybuf);
     }
-    const type_info *t = &j->types[j->vtype[v]];
-    remat_report_row(f, s, name, t->type, t->bytes, why, value_loc(j, v));
+    remat_report_row(f, s, name, j->vals[v], j->types[j->vtype[v]].bytes, why);
   }
   fprintf(f, "  saved bytes: %llu (rt.param: %llu; no-remat baseline: %llu",
           (unsigned long long)j->saved_bytes, (unsigned long long)j->param_bytes,
