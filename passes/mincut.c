@@ -353,7 +353,9 @@ static int load(joint *j) {
   for (int a = 0; a < nargs; a++) {
     if (rt_func_arg_has_attr(f, a, "rt.tangent"))
       j->vf[a] |= V_TANGENT;
-    if (rt_func_arg_has_attr(f, a, "rt.param"))
+    /* a buffer (rt.buffer: running statistics, masks) is persistent state like a
+     * parameter, only without a gradient */
+    if (rt_func_arg_has_attr(f, a, "rt.param") || rt_func_arg_has_attr(f, a, "rt.buffer"))
       j->vf[a] |= V_PARAM;
   }
 
