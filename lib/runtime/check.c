@@ -414,8 +414,6 @@ static void fd_progress(const rtr_check_options *o, bool arg_done, int g, int ng
   fprintf(o->progress, "%scheck-fd: %d of %d arguments, %ld of %ld elements, %.0f s%s%s",
           o->progress_tty ? "\r" : "", g + arg_done, ngrads, done, total, t - t0, left,
           o->progress_tty ? "\033[K" : "\n");
-  if (o->progress_tty && g + 1 == ngrads && arg_done)
-    fputc('\n', o->progress);
   fflush(o->progress);
 }
 
@@ -436,6 +434,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   int *args = xcalloc((size_t)nin + 1, sizeof *args);
   int *tangent_out = xcalloc((size_t)nin + 1, sizeof *tangent_out);
   int64_t **elems = NULL, *nelems = NULL;
+  double last = 0; /* when progress was printed last; 0: never */
   if (!in)
     goto out;
   int nt = 0, na = 0, nbuf = 0;
@@ -523,7 +522,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   fflush(o->report); /* each line as it comes: a long check shows where it is */
   int bad = 0;
   long checked = 0;
-  double t0 = now_s(), last = 0;
+  double t0 = now_s();
   for (int g = 0; g < ngrads; g++) {
     rtr_buffer *x = P[args[g]];
     double max_abs = 0, max_rel = 0;
@@ -576,6 +575,8 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   } else
     fprintf(o->report, "  %ld gradient elements agree with central differences\n", checked);
 out:
+  if (o->progress && o->progress_tty && last > 0) /* end the line rewritten in place */
+    fputc('\n', o->progress);
   for (int g = 0; elems && g < ngrads; g++)
     free(elems[g]);
   free(elems);
