@@ -99,8 +99,13 @@ def main():
                 failed += 1
                 continue
             prefix = os.path.join(work, "prefix")
-            subprocess.run(["cmake", "--install", a.build, "--prefix", prefix], check=True,
-                           stdout=subprocess.DEVNULL)
+            r = subprocess.run(["cmake", "--install", a.build, "--prefix", prefix],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            if r.returncode != 0:
+                print(f"{name}:{line}: FAILED: cmake --install {a.build} --prefix {prefix}")
+                sys.stdout.write(r.stderr.decode(errors="replace"))
+                failed += 1
+                continue
             text = text.replace(arg, prefix)
         env["PWD"] = work
         try:
