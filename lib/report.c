@@ -47,8 +47,7 @@ char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
       if (!name.data) /* the outermost name: the one the importer gave */
         name = mlirIdentifierStr(mlirLocationNameGetName(loc));
       loc = mlirLocationNameGetChildLoc(loc);
-    }
-    else if (mlirLocationIsACallSite(loc))
+    } else if (mlirLocationIsACallSite(loc))
       loc = mlirLocationCallSiteGetCallee(loc);
     else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) > 0) {
       MlirLocation *all = xcalloc(mlirLocationFusedGetNumLocations(loc), sizeof *all);
