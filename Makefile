@@ -79,7 +79,13 @@ fuzz: build-fuzz
 	done
 
 # The main job on the bundled example: split the dropout joint function, report bytes.
-run: build
+# The build's ~100 lines go to $(BUILD)/build.log, so the result is what shows; on a
+# failure, the log's end and where the rest is.
+run: deps $(BUILD)/CMakeCache.txt
+	@echo "make run: building into $(BUILD)/ (log: $(BUILD)/build.log)"
+	@cmake --build $(BUILD) -j $(JOBS) > $(BUILD)/build.log 2>&1 || \
+	  { tail -n 40 $(BUILD)/build.log; \
+	    echo "make run: the build failed; the whole log is $(BUILD)/build.log"; exit 1; }
 	$(BUILD)/bin/remat-opt --remat-mincut --remat-report examples/dropout.mlir
 
 # Every test: lit (IR tests and C unit tests) on the normal and the sanitizer build, and

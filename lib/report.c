@@ -35,6 +35,7 @@ int remat_report_close(FILE *f) {
 }
 
 char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
+  MlirStringRef name = {NULL, 0};
   for (int depth = 0; depth < 16; depth++) {
     if (mlirLocationIsAFileLineColRange(loc)) {
       MlirStringRef file = mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc));
@@ -47,9 +48,11 @@ char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
                mlirLocationFileLineColRangeGetStartColumn(loc));
       return buf;
     }
-    if (mlirLocationIsAName(loc))
+    if (mlirLocationIsAName(loc)) {
+      if (!name.data) /* the outermost name: the one the importer gave */
+        name = mlirIdentifierStr(mlirLocationNameGetName(loc));
       loc = mlirLocationNameGetChildLoc(loc);
-    else if (mlirLocationIsACallSite(loc))
+    } else if (mlirLocationIsACallSite(loc))
       loc = mlirLocationCallSiteGetCallee(loc);
     else if (mlirLocationIsAFused(loc) && mlirLocationFusedGetNumLocations(loc) > 0) {
       MlirLocation *all = xcalloc(mlirLocationFusedGetNumLocations(loc), sizeof *all);
@@ -59,7 +62,41 @@ char *remat_report_loc(MlirLocation loc, char *buf, size_t cap) {
     } else
       break;
   }
-  snprintf(buf, cap, "?");
+  /* No file position: a name (remat-import-torch names arguments by their module path,
+   * loc("blocks.0.ln1.weight")) is what the user knows the value by. */
+  if (name.data)
+    snprintf(buf, cap, "\"%.*s\"", (int)name.length, name.data);
+  else
+    snprintf(buf, cap, "?");
+  return buf;
+}
+
+static void append(MlirStringRef s, void *ud) {
+  char **text = ud;
+  char *t = xasprintf("%s%.*s", *text, (int)s.length, s.data);
+  free(*text);
+  *text = t;
+}
+
+char *remat_report_value_loc(MlirValue v, char *buf, size_t cap) {
+  remat_report_loc(mlirValueGetLocation(v), buf, cap);
+  if (strcmp(buf, "?"))
+    return buf;
+  /* Nothing located: its SSA name as the IR prints it, and its op. Only here is an
+   * AsmState built (it numbers the function), so located values cost nothing. */
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOpPrintingFlagsUseLocalScope(flags); /* numbered as in its function */
+  MlirAsmState st = mlirAsmStateCreateForValue(v, flags);
+  char *ssa = xasprintf("%s", "");
+  mlirValuePrintAsOperand(v, st, append, &ssa);
+  mlirAsmStateDestroy(st);
+  mlirOpPrintingFlagsDestroy(flags);
+  if (mlirValueIsAOpResult(v)) {
+    MlirStringRef op = mlirIdentifierStr(mlirOperationGetName(mlirOpResultGetOwner(v)));
+    snprintf(buf, cap, "%s = %.*s (no location)", ssa, (int)op.length, op.data);
+  } else
+    snprintf(buf, cap, "%s (no location)", ssa);
+  free(ssa);
   return buf;
 }
 
@@ -82,12 +119,12 @@ void remat_report_table_header(FILE *f) {
           "location");
 }
 
-void remat_report_row(FILE *f, int index, const char *value, MlirType type, uint64_t bytes,
-                      const char *why, MlirLocation loc) {
+void remat_report_row(FILE *f, int index, const char *value, MlirValue v, uint64_t bytes,
+                      const char *why) {
   char tb[128], lb[256];
   fprintf(f, "  %3d  %-20s %-24s %12llu  %-8s %s\n", index, value,
-          rt_type_str(type, tb, sizeof tb), (unsigned long long)bytes, why,
-          remat_report_loc(loc, lb, sizeof lb));
+          rt_type_str(mlirValueGetType(v), tb, sizeof tb), (unsigned long long)bytes, why,
+          remat_report_value_loc(v, lb, sizeof lb));
 }
 
 MlirLogicalResult rematRunPasses(MlirPassManager pm, MlirOperation op, char **report) {

@@ -23,9 +23,15 @@ FILE *remat_report_open(const char *dest, int *failed);
  * reports an error then, as output that is lost must not look like success. */
 int remat_report_close(FILE *f);
 
-/* "file:line:col" of LOC (through name, call-site and fused locations), or "?" when it
- * has none. Returns buf. */
+/* "file:line:col" of LOC (through name, call-site and fused locations); without one, the
+ * outermost name of a name location in quotes ("blocks.0.ln1.weight"); else "?". Returns
+ * buf. */
 char *remat_report_loc(MlirLocation loc, char *buf, size_t cap);
+
+/* Where value V comes from, as remat_report_loc says it for its location; for a value
+ * without either, its SSA name and op ("%5 = rt.mul (no location)"), never "?". Returns
+ * buf. */
+char *remat_report_value_loc(MlirValue v, char *buf, size_t cap);
 
 /* The "why" of a value saved because of its op's rt.policy save tag: "policy" for a tag
  * the user wrote; for one written by --remat-checkpoint, its rule (rt.ac_reason:
@@ -33,9 +39,10 @@ char *remat_report_loc(MlirLocation loc, char *buf, size_t cap);
  * string or buf. */
 const char *remat_report_tag_why(MlirOperation op, char *buf, size_t cap);
 
-/* The table header and one row of it. */
+/* The table header and one row of it: value V (its type and where it comes from) under
+ * the label VALUE. */
 void remat_report_table_header(FILE *f);
-void remat_report_row(FILE *f, int index, const char *value, MlirType type, uint64_t bytes,
-                      const char *why, MlirLocation loc);
+void remat_report_row(FILE *f, int index, const char *value, MlirValue v, uint64_t bytes,
+                      const char *why);
 
 #endif

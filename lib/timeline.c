@@ -29,9 +29,10 @@ static void xml_text(FILE *f, const char *s) {
   }
 }
 
+static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
 /* "512 B", "1.5 KiB", "3.0 MiB", ... */
 static char *human(double b, char *buf, size_t cap) {
-  static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   int u = 0;
   while (b >= 1024 && u < 6) {
     b /= 1024;
@@ -57,6 +58,28 @@ static double nice_ceil(double x) {
       return 5 * p;
     p *= 10;
   }
+}
+
+/* The y axis's ticks: steps of 1, 2 or 5 x 10^k in the unit its labels are written in,
+ * so they read 50 KiB, 100 KiB, not the 39.1 KiB, 78.1 KiB of round byte counts. */
+typedef struct yticks {
+  int u, n;         /* unit[u]; ticks 0..n */
+  double unit, step; /* bytes */
+} yticks;
+
+static yticks yticks_for(double top) {
+  yticks y = {0, 0, 1, 0};
+  while (top >= 1024 * y.unit && y.u < 6) {
+    y.unit *= 1024;
+    y.u++;
+  }
+  y.step = nice_ceil(top / y.unit / 5) * y.unit;
+  if (y.step < 1)
+    y.step = 1; /* no fractions of a byte */
+  y.n = (int)(top / y.step);
+  if (y.n * y.step < top)
+    y.n++;
+  return y;
 }
 
 void remat_timeline_begin(FILE *f, int ncharts) {
@@ -145,7 +168,8 @@ void remat_timeline_chart(FILE *f, int index, const remat_split_view *v,
     if (e->c[k].peak > peak)
       peak = e->c[k].peak;
   }
-  a.ymax = peak ? nice_ceil((double)peak * 1.08) : 1;
+  yticks yt = yticks_for(peak ? (double)peak * 1.08 : 1);
+  a.ymax = yt.step * yt.n;
   char hb[32];
   fprintf(f, "<g id=\"f%d\">\n<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">@",
           index, PLOT_L, a.top + 20);
@@ -165,12 +189,12 @@ void remat_timeline_chart(FILE *f, int index, const remat_split_view *v,
              "y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n",
           PLOT_L, a.top + PLOT_T, PLOT_L, a.top + PLOT_B, PLOT_L, a.top + PLOT_B, PLOT_R,
           a.top + PLOT_B);
-  for (int t = 0; t <= 5; t++) {
-    double b = a.ymax * t / 5, y = py(&a, b);
+  for (int t = 0; t <= yt.n; t++) {
+    double b = yt.step * t, y = py(&a, b);
     fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n",
             PLOT_L + 1, y, PLOT_R, y);
-    fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", PLOT_L - 6, y + 4,
-            human(b, hb, sizeof hb));
+    fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g %s</text>\n",
+            PLOT_L - 6, y + 4, t ? b / yt.unit : 0, t ? unit[yt.u] : "B");
   }
   double xstep = nice_ceil(a.xmax / 6);
   for (double s = 0; s <= a.xmax + 0.5; s += xstep)

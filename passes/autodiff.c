@@ -1304,6 +1304,9 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
                    "(zero: %d)\n  backward ops: %d\n",
               (int)name.length, name.data, st.ntangents, st.ngrads, st.nzero, st.ops);
   }
+  /* An empty report would read as if the pass had not run. */
+  if (rep && funcs.n == 0)
+    fprintf(rep, "remat-autodiff: no function marked rt.autodiff: nothing differentiated\n");
   remat_report_close(rep);
   free(funcs.items);
 }

@@ -1073,9 +1073,8 @@ static void report(FILE *f, const graph *g, const plan *p) {
       continue;
     char why[32]; /* the tags are written: the same words as the min-cut's report */
     MlirValue v = mlirOperationGetResult(n->op, 0);
-    remat_report_row(f, row++, rt_op_name(n->id), mlirValueGetType(v), n->bytes,
-                     remat_report_tag_why(n->op, why, sizeof why),
-                     mlirOperationGetLocation(n->op));
+    remat_report_row(f, row++, rt_op_name(n->id), v, n->bytes,
+                     remat_report_tag_why(n->op, why, sizeof why));
   }
   if (p->fsdp != FSDP_OFF)
     fprintf(f, "  fsdp: %d parameter gather%s (%s)\n", g->fsdp_chains,
@@ -1153,6 +1152,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     mlirExternalPassSignalFailure(pass);
     return;
   }
+  int joint = 0;
   MlirRegion body = mlirOperationGetRegion(module, 0);
   for (MlirBlock b = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b))
@@ -1163,11 +1163,16 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
           !rt_func_num_outputs(op, &num_outputs) ||
           mlirBlockIsNull(rt_func_entry_block(op)))
         continue;
+      joint++;
       if (tag_function(op, num_outputs, p, rep, dump)) {
         mlirExternalPassSignalFailure(pass);
         break;
       }
     }
+  /* An empty report would read as if the pass had not run. */
+  if (rep && joint == 0)
+    fprintf(rep, "remat-checkpoint: no joint function (func.func with rt.num_outputs): "
+                 "nothing tagged\n");
   if (remat_report_close(rep)) {
     rt_emit_error(module, "--remat-checkpoint: cannot write the report to '%s'", p->report);
     mlirExternalPassSignalFailure(pass);

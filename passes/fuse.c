@@ -1266,6 +1266,8 @@ static void stats_print_block(FILE *f, const char *title, const stats *base, con
   fprintf(f, "%s\n", now->nnames ? "" : " none");
   fprintf(f, "  inlined op clones: %d, kernels of view ops only: %d\n", now->inlined_clones,
           now->view_kernels);
+  if (base->kernels == 0) /* say it, rather than leave a table of zeros to decode */
+    fprintf(f, "  nothing to fuse: every op is a host op, a constant or a reshape\n");
 }
 
 /* ---- outlining ---- */

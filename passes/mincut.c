@@ -361,7 +361,9 @@ static int load(joint *j) {
   for (int a = 0; a < nargs; a++) {
     if (rt_func_arg_has_attr(f, a, "rt.tangent"))
       j->vf[a] |= V_TANGENT;
-    if (rt_func_arg_has_attr(f, a, "rt.param"))
+    /* a buffer (rt.buffer: running statistics, masks) is persistent state like a
+     * parameter, only without a gradient */
+    if (rt_func_arg_has_attr(f, a, "rt.param") || rt_func_arg_has_attr(f, a, "rt.buffer"))
       j->vf[a] |= V_PARAM;
   }
 
@@ -958,8 +960,7 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
       if (j->of[op] & O_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
         why = remat_report_tag_why(j->ops[op], whybuf, sizeof whybuf);
     }
-    const type_info *t = &j->types[j->vtype[v]];
-    remat_report_row(f, s, name, t->type, t->bytes, why, value_loc(j, v));
+    remat_report_row(f, s, name, j->vals[v], j->types[j->vtype[v]].bytes, why);
   }
   fprintf(f, "  saved bytes: %llu (rt.param: %llu; no-remat baseline: %llu",
           (unsigned long long)j->saved_bytes, (unsigned long long)j->param_bytes,
@@ -1136,6 +1137,10 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   for (size_t i = 0; i < funcs.n && !failed; i++)
     if (split(funcs.items[i], p, rep, show, dump))
       failed = 1;
+  /* An empty report would read as if the pass had not run. */
+  if (rep && funcs.n == 0)
+    fprintf(rep, "remat-mincut: no joint function (func.func with rt.num_outputs): "
+                 "nothing split\n");
   if (remat_show_close(show, &bad)) {
     rt_emit_error(module, "--remat-mincut: cannot write '%s'", bad);
     failed = 1;

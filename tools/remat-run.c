@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
@@ -35,6 +36,7 @@ static void usage(FILE *f) {
           "       remat-run JOINT --check-split-all --split SPLIT [--seed N]\n"
           "       remat-run FILE --check-compiled NAME [--seed N]\n"
           "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n"
+          "                 [--fd-sample N]\n"
           "       mpirun -np N remat-run FILE --fn NAME [--seed N | --inputs PATTERN]\n"
           "       mpirun -np N remat-run SHARDED --check-sharded NAME --unsharded FILE\n"
           "                 [--split SPLIT] [--seed N | --inputs PATTERN]\n"
@@ -78,9 +80,14 @@ static void usage(FILE *f) {
           "  --max-ulp N          accept differences up to N ulp (default 0: bit-exact)\n"
           "  --check-fd NAME      gradients of the joint function NAME against central\n"
           "                       differences of its forward run in f64\n"
-          "  --wrt I,J,...        the arguments the gradients belong to (default: every\n"
-          "                       floating-point tensor argument that is not a tangent)\n"
+          "  --wrt I,J,...        the arguments the gradients belong to, by number or by\n"
+          "                       name (name location); default: every floating-point\n"
+          "                       tensor argument that is not a tangent, without the\n"
+          "                       rt.buffer ones when the gradients are that many\n"
           "  --fd-tol ATOL,RTOL   |grad - fd| <= ATOL + RTOL |fd| (default 1e-4,1e-3)\n"
+          "  --fd-sample N        check N elements of each argument, chosen the same way\n"
+          "                       on every run and listed (default: every element);\n"
+          "                       progress goes to stderr\n"
           "  --check-sharded NAME (under mpirun -np N) run the joint function NAME of\n"
           "                       FILE sharded on the N ranks, and NAME of --unsharded\n"
           "                       on rank 0 on the concatenated shards; outputs must be\n"
@@ -136,6 +143,7 @@ typedef struct options {
   double atol, rtol;
   bool reference, quiet, split_all, peak, dense_views;
   bool fd_tol, print_set, max_ulp_set, jit_opt_set; /* given on the command line */
+  long long fd_sample; /* --fd-sample N; 0: every element */
 } options;
 
 /* Prints the lines of a library's error message (remat_error_add) and frees it. A line that
@@ -378,21 +386,6 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
   return 0;
 }
 
-/* "0,2,3" -> ints; -1 on a malformed list (negative numbers included). */
-static int parse_list(const char *s, int *out, int cap) {
-  int n = 0;
-  while (*s && n < cap) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || (*end && *end != ',') || *s == '-' || *s == '+' || errno || v > INT_MAX)
-      return -1;
-    out[n++] = (int)v;
-    s = *end ? end + 1 : end;
-  }
-  return *s ? -1 : n;
-}
-
 /* The options that run functions of M: the reference interpreter, or M compiled (*c,
  * destroyed by the caller). -1 when compilation fails (reported). */
 static int executor(MlirOperation m, const char *file, const options *o, rtr_compiled **c,
@@ -595,7 +588,8 @@ static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
   rtr_compiled *cj = NULL, *cs = NULL;
   rtr_sharded_check sc = {.name = o->check_sharded, .coll = c, .repeat = o->repeat};
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values};
+                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values, 0, NULL,
+                         false};
   int ready = -1, rc = 1;
   if (!mlirModuleIsNull(m) && !mlirModuleIsNull(u = parse(ctx, o->unsharded)) &&
       (!o->split || !mlirModuleIsNull(s = parse(ctx, o->split))) &&
@@ -641,7 +635,8 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
    * --check-split, the file's otherwise. */
   rtr_compiled *c = NULL;
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values};
+                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values, 0, NULL,
+                         false};
   int rc = 1;
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
                o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
@@ -652,14 +647,13 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
       rtr_split_stats st = {0, 0, 0};
       rc = check_splits(top, mlirModuleGetOperation(s), o, &co, &st, c);
     } else if (o->check_fd) {
-      int wrt[256], nwrt = -1;
-      if (o->wrt && (nwrt = parse_list(o->wrt, wrt, 256)) < 0)
-        fprintf(stderr, "remat-run: error: --wrt expects a list of argument numbers\n");
-      else {
-        char *err = NULL;
-        rc = rtr_check_fd(top, o->check_fd, o->wrt ? wrt : NULL, nwrt, &co, &err) ? 1 : 0;
-        print_errors(err);
-      }
+      /* Minutes on a real model: progress on stderr, in place on a terminal. */
+      co.fd_sample = o->fd_sample;
+      co.progress = stderr;
+      co.progress_tty = isatty(fileno(stderr));
+      char *err = NULL;
+      rc = rtr_check_fd(top, o->check_fd, o->wrt, &co, &err) ? 1 : 0;
+      print_errors(err);
     } else if (o->check_compiled) {
       if (o->reference)
         fprintf(stderr, "remat-run: error: --check-compiled compares against --reference; "
@@ -796,6 +790,13 @@ int main(int argc, char **argv) {
       }
       o.max_ulp = (long long)u;
       o.max_ulp_set = true;
+    } else if (TAKES("--fd-sample")) {
+      if (!parse_u64(val, &u) || u == 0 || u > INT64_MAX) {
+        fprintf(stderr, "remat-run: error: --fd-sample expects a positive number of "
+                        "elements\n");
+        return 1;
+      }
+      o.fd_sample = (long long)u;
     } else if (TAKES("--fd-tol")) {
       if (sscanf(val, "%lf,%lf", &o.atol, &o.rtol) != 2 || !(o.atol >= 0) || !(o.rtol >= 0)) {
         fprintf(stderr, "remat-run: error: --fd-tol expects ATOL,RTOL\n");
@@ -878,6 +879,7 @@ int main(int argc, char **argv) {
   const char *stray = o.split && !o.check_split && !o.check_sharded ? "--split"
                       : o.wrt && !o.check_fd             ? "--wrt"
                       : o.fd_tol && !o.check_fd          ? "--fd-tol"
+                      : o.fd_sample && !o.check_fd       ? "--fd-sample"
                       : o.outputs && !o.fn               ? "--outputs"
                       : o.print_set && !o.fn             ? "--print"
                       : o.max_ulp_set && !o.check_split && !o.check_sharded ? "--max-ulp"

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -344,7 +345,118 @@ static int loss_f64(MlirOperation module, MlirOperation f, const rtr_interp_opti
   return 0;
 }
 
-int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
+/* The name of argument K's name location (remat-import-torch's "blocks.0.ln1.weight"),
+ * or an empty string. */
+static MlirStringRef arg_name(MlirOperation f, int k) {
+  MlirLocation l = mlirValueGetLocation(mlirBlockGetArgument(rt_func_entry_block(f), k));
+  if (!mlirLocationIsAName(l))
+    return mlirStringRefCreate("", 0);
+  return mlirIdentifierStr(mlirLocationNameGetName(l));
+}
+
+/* --wrt: a comma list of argument numbers or names (name locations) -> args[]; -1 after
+ * an error. */
+static int parse_wrt(MlirOperation f, const char *name, int nin, const char *wrt, int *args,
+                     char **err) {
+  int na = 0;
+  for (const char *s = wrt;; s++) {
+    size_t len = strcspn(s, ",");
+    int k = -1;
+    if (len > 0 && strspn(s, "0123456789") == len) {
+      k = len < 9 ? atoi(s) : nin;
+      if (k >= nin) {
+        remat_error_add(err, "--wrt: '@%s' has no argument #%.*s", name, (int)len, s);
+        return -1;
+      }
+    } else {
+      for (int a = 0; a < nin && k < 0; a++) {
+        MlirStringRef n = arg_name(f, a);
+        if (n.length == len && len && !memcmp(n.data, s, len))
+          k = a;
+      }
+      if (k < 0) {
+        remat_error_add(err, "--wrt: '@%s' has no argument named '%.*s' (give numbers, or "
+                             "the names of the arguments' name locations)",
+                        name, (int)len, s);
+        return -1;
+      }
+    }
+    if (na == nin) {
+      remat_error_add(err, "--wrt: more arguments than '@%s' has", name);
+      return -1;
+    }
+    args[na++] = k;
+    s += len;
+    if (!*s)
+      return na;
+  }
+}
+
+/* splitmix64: the deterministic choice of sampled elements. */
+static uint64_t mix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The elements of an argument of NUMEL elements that --fd-sample N checks: all of them
+ * when N is 0 or at least NUMEL, else N distinct ones (Floyd's sampling, seeded by the
+ * argument's number, so a rerun checks the same ones), ascending. Returns the count. */
+static int64_t sample_elements(int64_t numel, int64_t n, int arg, int64_t **out) {
+  bool all = n <= 0 || n >= numel;
+  int64_t m = all ? numel : n;
+  int64_t *e = xcalloc((size_t)m + 1, sizeof *e);
+  if (all) {
+    for (int64_t i = 0; i < m; i++)
+      e[i] = i;
+  } else {
+    uint64_t st = 0x5eed0000ull + (uint64_t)arg;
+    for (int64_t j = numel - m, c = 0; j < numel; j++, c++) {
+      int64_t t = (int64_t)(mix64(&st) % (uint64_t)(j + 1));
+      bool seen = false;
+      for (int64_t i = 0; i < c && !seen; i++)
+        seen = e[i] == t;
+      e[c] = seen ? j : t;
+    }
+    qsort(e, (size_t)m, sizeof *e, cmp_i64);
+  }
+  *out = e;
+  return m;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Progress of a long check on o->progress: on a terminal one line rewritten at most five
+ * times a second, else one line per argument done. */
+static void fd_progress(const rtr_check_options *o, bool arg_done, int g, int ngrads,
+                        long done, long total, double t0, double *last) {
+  if (!o->progress)
+    return;
+  double t = now_s();
+  if (o->progress_tty ? !arg_done && t - *last < 0.2 : !arg_done)
+    return;
+  *last = t;
+  char left[48] = "";
+  if (done > 0 && done < total)
+    snprintf(left, sizeof left, ", about %.0f s left",
+             (t - t0) / (double)done * (double)(total - done));
+  fprintf(o->progress, "%scheck-fd: %d of %d arguments, %ld of %ld elements, %.0f s%s%s",
+          o->progress_tty ? "\r" : "", g + arg_done, ngrads, done, total, t - t0, left,
+          o->progress_tty ? "\033[K" : "\n");
+  fflush(o->progress);
+}
+
+int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
                  const rtr_check_options *o, char **err) {
   MlirOperation f = need_func(module, name, "the module", err);
   int64_t num_out;
@@ -355,29 +467,26 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
             name);
     return 2;
   }
-  int nin = 0, nj = 0, rc = 2;
+  int nin = 0, nj = 0, rc = 2, ngrads = 0;
   rtr_buffer **in = inputs_for(f, o, &nin, err), **J = NULL, **P = NULL;
   int *tangent_arg = xcalloc((size_t)nin + 1, sizeof *tangent_arg);
   int *args = xcalloc((size_t)nin + 1, sizeof *args);
   int *tangent_out = xcalloc((size_t)nin + 1, sizeof *tangent_out);
+  int64_t **elems = NULL, *nelems = NULL;
+  double last = 0; /* when progress was printed last; 0: never */
   if (!in)
     goto out;
-  int nt = 0, na = 0;
+  int nt = 0, na = 0, nbuf = 0;
   for (int k = 0; k < nin; k++) {
     if (rt_func_arg_has_attr(f, k, "rt.tangent"))
       tangent_arg[nt++] = k;
-    else if (!wrt && !in[k]->is_scalar && rtr_elem_is_float(in[k]->elem))
+    else if (!wrt && !in[k]->is_scalar && rtr_elem_is_float(in[k]->elem)) {
       args[na++] = k;
-  }
-  if (wrt) {
-    for (int k = 0; k < nwrt; k++) {
-      if (wrt[k] < 0 || wrt[k] >= nin) {
-        remat_error_add(err, "--wrt: '@%s' has no argument #%d", name, wrt[k]);
-        goto out;
-      }
-      args[na++] = wrt[k];
+      nbuf += rt_func_arg_has_attr(f, k, "rt.buffer");
     }
   }
+  if (wrt && (na = parse_wrt(f, name, nin, wrt, args, err)) < 0)
+    goto out;
   /* Tangent j belongs to output j; with fewer tangents than outputs (--remat-autodiff
    * gives none to integer and scalar outputs), to the j-th floating-point tensor output. */
   MlirType fty = mlirTypeAttrGetValue(
@@ -399,11 +508,24 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   rtr_interp_options ref = {.promote_f64 = false};
   if (rtr_interp_run(module, f, &o->run, in, nin, &J, &nj))
     goto out;
-  int ngrads = nj - (int)num_out;
+  ngrads = nj - (int)num_out;
+  /* Buffers (rt.buffer: persistent state such as running statistics, which the importer
+   * marks apart from parameters) have no gradient: without --wrt they are left out when
+   * that makes the counts agree. */
+  if (!wrt && ngrads != na && ngrads == na - nbuf) {
+    int kept = 0;
+    for (int k = 0; k < na; k++)
+      if (!rt_func_arg_has_attr(f, args[k], "rt.buffer"))
+        args[kept++] = args[k];
+    na = kept;
+  }
   if (ngrads != na) {
+    char bufs[48] = "";
+    if (!wrt && nbuf)
+      snprintf(bufs, sizeof bufs, " (%d of them rt.buffer)", nbuf);
     remat_error_add(err, "'@%s' returns %d gradients for %d floating-point "
-                    "arguments; name them with --wrt",
-            name, ngrads, na);
+                    "arguments%s; name them with --wrt (numbers or argument names)",
+            name, ngrads, na, bufs);
     goto out;
   }
   for (int g = 0; g < ngrads; g++)
@@ -425,16 +547,27 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
     }
     rtr_convert(P[k], in[k], false);
   }
+  elems = xcalloc((size_t)ngrads + 1, sizeof *elems);
+  nelems = xcalloc((size_t)ngrads + 1, sizeof *nelems);
+  long total = 0;
+  for (int g = 0; g < ngrads; g++)
+    total += nelems[g] = sample_elements(P[args[g]]->numel, o->fd_sample, args[g], &elems[g]);
   ref.promote_f64 = true;
-  fprintf(o->report, "check-fd @%s (seed %llu): |grad - fd| <= %g + %g |fd|\n", name,
+  fprintf(o->report, "check-fd @%s (seed %llu): |grad - fd| <= %g + %g |fd|", name,
           (unsigned long long)o->seed, o->fd_atol, o->fd_rtol);
+  if (o->fd_sample > 0)
+    fprintf(o->report, "; at most %lld elements per argument", (long long)o->fd_sample);
+  fputc('\n', o->report);
+  fflush(o->report); /* each line as it comes: a long check shows where it is */
   int bad = 0;
   long checked = 0;
+  double t0 = now_s();
   for (int g = 0; g < ngrads; g++) {
     rtr_buffer *x = P[args[g]];
     double max_abs = 0, max_rel = 0;
     int fails = 0;
-    for (int64_t e = 0; e < x->numel; e++) {
+    for (int64_t i = 0; i < nelems[g]; i++) {
+      int64_t e = elems[g][i];
       double x0 = rtr_buffer_get_f(x, e), h = 1e-5 * fmax(1.0, fabs(x0)), lp, lm;
       rtr_buffer_set_f(x, e, x0 + h);
       if (loss_f64(module, f, &ref, P, nin, tangent_arg, tangent_out, nt, &lp))
@@ -451,10 +584,25 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
       if (fd != 0)
         max_rel = fmax(max_rel, err / fabs(fd));
       checked++;
+      fd_progress(o, false, g, ngrads, checked, total, t0, &last);
     }
-    fprintf(o->report, "  gradient #%d (argument #%d, %lld elements): max abs error %.3g, "
-                       "max rel error %.3g: %s\n",
-            g, args[g], (long long)x->numel, max_abs, max_rel, fails ? "MISMATCH" : "ok");
+    MlirStringRef an = arg_name(f, args[g]);
+    fprintf(o->report, "  gradient #%d (argument #%d%s%.*s%s, ", g, args[g],
+            an.length ? " '" : "", (int)an.length, an.data, an.length ? "'" : "");
+    if (nelems[g] < x->numel)
+      fprintf(o->report, "%lld of %lld elements", (long long)nelems[g], (long long)x->numel);
+    else
+      fprintf(o->report, "%lld elements", (long long)x->numel);
+    fprintf(o->report, "): max abs error %.3g, max rel error %.3g: %s\n", max_abs, max_rel,
+            fails ? "MISMATCH" : "ok");
+    if (nelems[g] < x->numel) { /* which, so that a failure can be looked at again */
+      fprintf(o->report, "    sampled elements:");
+      for (int64_t i = 0; i < nelems[g]; i++)
+        fprintf(o->report, " %lld", (long long)elems[g][i]);
+      fputc('\n', o->report);
+    }
+    fflush(o->report);
+    fd_progress(o, true, g, ngrads, checked, total, t0, &last);
     bad += fails > 0;
   }
   rc = 0;
@@ -466,6 +614,12 @@ int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwr
   } else
     fprintf(o->report, "  %ld gradient elements agree with central differences\n", checked);
 out:
+  if (o->progress && o->progress_tty && last > 0) /* end the line rewritten in place */
+    fputc('\n', o->progress);
+  for (int g = 0; elems && g < ngrads; g++)
+    free(elems[g]);
+  free(elems);
+  free(nelems);
   rtr_buffers_free(P, nin);
   rtr_buffers_free(in, nin);
   rtr_buffers_free(J, nj);

@@ -27,6 +27,9 @@ typedef struct rtr_check_options {
   bool quiet; /* no per-value lines on success */
   bool peak;  /* --check-split: also measure the peak live bytes (interp.h, rtr_peak) */
   rtr_values values; /* the distribution of the seed's inputs (runtime/io.h) */
+  int64_t fd_sample; /* finite differences: at most this many elements per argument; 0: all */
+  FILE *progress;    /* finite differences: progress lines (NULL: none) ... */
+  bool progress_tty; /* ... one line rewritten in place (a terminal) */
 } rtr_check_options;
 
 /* Distance between two values of one type: the largest ulp distance (floats; integers:
@@ -53,9 +56,11 @@ int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
 
 /* Gradients of the joint function NAME against central finite differences of its
  * forward computed in f64: L(x) = sum_j <output_j, tangent_j>, dL/dx per element of each
- * argument in WRT (NULL: every floating-point tensor argument that is not a tangent, which
- * must then match the gradients one to one). */
-int rtr_check_fd(MlirOperation module, const char *name, const int *wrt, int nwrt,
+ * argument in WRT, a comma list of argument numbers or names (name locations); NULL:
+ * every floating-point tensor argument that is not a tangent, less the rt.buffer ones
+ * when that matches the number of gradients. With o->fd_sample, a deterministic sample
+ * of each argument's elements, listed in the report. */
+int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
                  const rtr_check_options *o, char **err);
 
 /* Runs NAME with the reference interpreter and with COMPILED, on the same inputs, and

@@ -851,7 +851,9 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
 
     for node, a in zip(primals, args):
         shape, elem = tuple(a.value.shape), elem_of(a.value.dtype, node)
-        attrs = "rt.param" if a.kind in ("param", "buffer") else ""
+        # buffers apart: persistent like parameters, but without a gradient (remat-run
+        # --check-fd leaves them out of the arguments its gradients belong to)
+        attrs = {"param": "rt.param", "buffer": "rt.buffer"}.get(a.kind, "")
         w.env[node] = add_arg(a.name, (shape, elem), attrs, a.kind, a.name,
                               numel(shape) * ELEM_BYTES[elem])
     states = philox_state_nodes(graph)
