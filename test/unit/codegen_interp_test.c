@@ -102,6 +102,17 @@ static const int64_t iconsts[] = {2, 0, 1, -1, 3, 7, -128, 127, 64, INT64_MAX, I
 static const int row_lengths[] = {1, 3, 32, 255, 256, 257, 1000, 4096};
 #define ROWS 4
 
+/* "return %r0, ..., %r<n-1> : tensor<NxE>, ..." and the function's closing brace. */
+static void put_return_r(text *t, size_t n, const char *e) {
+  put(t, "  return ");
+  for (size_t k = 0; k < n; k++)
+    put(t, "%s%%r%zu", k ? ", " : "", k);
+  put(t, " : ");
+  for (size_t k = 0; k < n; k++)
+    put(t, "%stensor<%dx%s>", k ? ", " : "", N, e);
+  put(t, "\n}\n");
+}
+
 /* arith.constant %<name><k> of constant k of the list for element type E, in the scalar
  * type the ops of E take (floats by bit pattern: inf and NaN are exact). */
 static const char *put_constant(text *t, const char *e, const char *name, size_t k) {
@@ -166,13 +177,7 @@ static void gen_constant_kernels(text *t, const char *e) {
       put(t, "  %%r%zu = \"rt.%s\"(%%f%zu) : (tensor<%dx%s>) -> tensor<%dx%s>\n", k,
           unary_float[o], k, N, e, N, e);
     }
-    put(t, "  return ");
-    for (size_t k = 0; k < nc; k++)
-      put(t, "%s%%r%zu", k ? ", " : "", k);
-    put(t, " : ");
-    for (size_t k = 0; k < nc; k++)
-      put(t, "%stensor<%dx%s>", k ? ", " : "", N, e);
-    put(t, "\n}\n");
+    put_return_r(t, nc, e);
   }
   for (size_t i = 0; i < sizeof row_lengths / sizeof *row_lengths; i++) {
     int L = row_lengths[i];
@@ -218,13 +223,7 @@ static void gen_module(text *t) {
     for (size_t k = 0; k < nu; k++)
       put(t, "  %%r%zu = \"rt.%s\"(%%a) : (tensor<%dx%s>) -> tensor<%dx%s>\n", k,
           is_float(e) ? unary_float[k] : unary_int[k], N, e, N, e);
-    put(t, "  return ");
-    for (size_t k = 0; k < nu; k++)
-      put(t, "%s%%r%zu", k ? ", " : "", k);
-    put(t, " : ");
-    for (size_t k = 0; k < nu; k++)
-      put(t, "%stensor<%dx%s>", k ? ", " : "", N, e);
-    put(t, "\n}\n");
+    put_return_r(t, nu, e);
     /* conversions to every type, and a select */
     put(t, "func.func private @conv_%s(%%a: tensor<%dx%s>, %%c: tensor<%dxi1>, %%b: tensor<%dx%s>) -> (",
         e, N, e, N, N, e);
