@@ -183,12 +183,7 @@ def user_cmd():
     for setup in ("remat", "eager"):
         m = copy.deepcopy(model)
         stats = {}
-        f = (aot_module(m, fw_compiler=lambda gm, _: make_boxed_func(gm),
-                        bw_compiler=lambda gm, _: make_boxed_func(gm),
-                        partition_fn=functools.partial(remat_torch.partition_fn, stats=stats,
-                                                       scalar_factor=0.1),
-                        decompositions=remat_torch.decompositions())
-             if setup == "remat" else m)
+        f = remat_aot(m, stats=stats, scalar_factor=0.1) if setup == "remat" else m
         opt = torch.optim.AdamW(m.parameters(), lr=1e-2)
         losses = []
         with remat_torch.philox_dropout(seed=0):
@@ -212,14 +207,20 @@ def user_cmd():
     expect(rl == el and T.bit_identical(rp, ep), "remat and eager bit-identical")
 
 
+def remat_aot(module, **options):
+    """aot_module with remat's partition_fn (OPTIONS as keywords through functools.partial)
+    and its decompositions; the traced forward and backward run as they are."""
+    nop = lambda gm, _: make_boxed_func(gm)  # noqa: E731
+    return aot_module(module, fw_compiler=nop, bw_compiler=nop,
+                      partition_fn=functools.partial(remat_torch.partition_fn, **options),
+                      decompositions=remat_torch.decompositions())
+
+
 def unmapped_cmd():
     from cumsum_model import Net
     torch.manual_seed(0)
     x = torch.randn(4, 8)
-    nop = lambda gm, _: make_boxed_func(gm)  # noqa: E731
-    f = aot_module(Net(), fw_compiler=nop, bw_compiler=nop,
-                   partition_fn=remat_torch.partition_fn,
-                   decompositions=remat_torch.decompositions())
+    f = remat_aot(Net())
     try:
         f(x).sum().backward()
         expect(False, "an unmapped op is an error")
@@ -228,9 +229,7 @@ def unmapped_cmd():
         expect(e.op == "aten.cumsum.default" and e.line == 13, "the error names the op and line")
     # torch's own dropout (outside philox_dropout): refused, not recomputed with new bits
     drop = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.5))
-    f = aot_module(drop, fw_compiler=nop, bw_compiler=nop,
-                   partition_fn=remat_torch.partition_fn,
-                   decompositions=remat_torch.decompositions())
+    f = remat_aot(drop)
     try:
         f(x).sum().backward()
         expect(False, "torch's dropout is an error")
@@ -239,10 +238,7 @@ def unmapped_cmd():
         expect("philox_dropout" in str(e), "torch's dropout: the error names philox_dropout")
     stats = {}
     net = Net()
-    f = aot_module(net, fw_compiler=nop, bw_compiler=nop,
-                   partition_fn=functools.partial(remat_torch.partition_fn, fallback="torch",
-                                                  stats=stats),
-                   decompositions=remat_torch.decompositions())
+    f = remat_aot(net, fallback="torch", stats=stats)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         f(x).sum().backward()
