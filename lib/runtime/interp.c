@@ -181,21 +181,31 @@ static bool scalar_attr(MlirAttribute a, double *f, int64_t *i) {
   return false;
 }
 
+/* A scalar attribute A as the one-element f64 or i64 buffer *V over *F or *I that
+ * rtr_convert reads it from (an attribute's value converts as rt.convert converts);
+ * false for another attribute. */
+static bool attr_value(MlirAttribute a, double *f, int64_t *i, rtr_buffer *v) {
+  if (!scalar_attr(a, f, i))
+    return false;
+  bool fl = mlirAttributeIsAFloat(a);
+  *v = (rtr_buffer){.elem = fl ? RTR_F64 : RTR_I64, .is_scalar = true, .numel = 1,
+                    .data = fl ? (void *)f : (void *)i};
+  return true;
+}
+
 /* arith.constant / rt.full: fills out from a scalar, splat or dense elements attribute. */
 static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
   double f;
   int64_t i;
+  rtr_buffer v;
   if (mlirAttributeIsNull(a)) {
     rt_emit_error(op, "missing 'value' attribute");
     return -1;
   }
   if (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a))
     a = mlirDenseElementsAttrGetSplatValue(a);
-  if (scalar_attr(a, &f, &i)) { /* the attribute's value, converted as rt.convert */
-    bool fl = mlirAttributeIsAFloat(a);
-    rtr_buffer v = {.elem = fl ? RTR_F64 : RTR_I64, .is_scalar = true, .numel = 1,
-                    .data = fl ? (void *)&f : (void *)&i};
-    rtr_fill(out, &v);
+  if (attr_value(a, &f, &i, &v)) {
+    rtr_convert(out, &v, false); /* one element: every element of out */
     return 0;
   }
   if (mlirAttributeIsAElements(a) && mlirElementsAttrGetNumElements(a) == out->numel) {
@@ -206,13 +216,9 @@ static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
         idx[k] = (uint64_t)(rest % out->dims[k]);
         rest /= out->dims[k];
       }
-      MlirAttribute v = mlirElementsAttrGetValue(a, out->rank, idx);
-      if (!scalar_attr(v, &f, &i))
+      if (!attr_value(mlirElementsAttrGetValue(a, out->rank, idx), &f, &i, &v))
         break;
-      bool fl = mlirAttributeIsAFloat(v);
-      rtr_buffer one = {.elem = fl ? RTR_F64 : RTR_I64, .is_scalar = true, .numel = 1,
-                        .data = fl ? (void *)&f : (void *)&i};
-      rtr_convert_elem(out, e, &one, 0, false);
+      rtr_convert_elem(out, e, &v, 0, false);
       if (e == out->numel - 1)
         return 0;
     }

@@ -310,11 +310,6 @@ void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned) {
     rtr_convert_elem(out, i, in, in->numel == 1 ? 0 : i, src_unsigned);
 }
 
-void rtr_fill(rtr_buffer *out, const rtr_buffer *value) {
-  for (int64_t i = 0; i < out->numel; i++)
-    rtr_convert_elem(out, i, value, 0, false);
-}
-
 void rtr_iota(rtr_buffer *out, int dim) {
   int64_t idx[RT_MAX_RANK];
   for (int64_t i = 0; i < out->numel; i++) {

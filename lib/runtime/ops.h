@@ -61,8 +61,6 @@ void rtr_convert_elem(rtr_buffer *out, int64_t i, const rtr_buffer *in, int64_t 
                       bool src_unsigned);
 /* rtr_convert_elem over every element (a one-element IN broadcasts). */
 void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned);
-/* Every element = element 0 of VALUE, converted by the same rule. */
-void rtr_fill(rtr_buffer *out, const rtr_buffer *value);
 void rtr_iota(rtr_buffer *out, int dim);
 void rtr_broadcast(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims);
 void rtr_transpose(rtr_buffer *out, const rtr_buffer *in, const int64_t *perm);
