@@ -42,11 +42,11 @@ static void float_layout(rtr_elem e, int *ebits, int *mbits) {
   *mbits = e == RTR_F64 ? 52 : e == RTR_F32 ? 23 : e == RTR_F16 ? 10 : 7;
 }
 
-/* The value of the float of type E with these fields (exact in a double). */
-static double float_from_fields(rtr_elem e, int sign, int64_t expo, uint64_t mant) {
+double rtr_float_from_fields(rtr_elem e, int sign, int64_t expo, uint64_t mant) {
   int eb, mb;
   float_layout(e, &eb, &mb);
   int64_t bias = ((int64_t)1 << (eb - 1)) - 1;
+  mant &= ((uint64_t)1 << mb) - 1;
   double v;
   if (expo == ((int64_t)1 << eb) - 1)
     v = mant ? NAN : INFINITY;
@@ -63,8 +63,7 @@ static double random_wide(uint64_t r, rtr_elem e) {
   int eb, mb;
   float_layout(e, &eb, &mb);
   uint64_t fields = ((uint64_t)1 << eb) - 1; /* finite exponent fields */
-  return float_from_fields(e, (int)(r >> 63), (int64_t)((r >> mb) % fields),
-                           r & (((uint64_t)1 << mb) - 1));
+  return rtr_float_from_fields(e, (int)(r >> 63), (int64_t)((r >> mb) % fields), r);
 }
 
 /* SPECIAL's list for a float type; k picks one of FLOAT_SPECIALS. */
@@ -82,11 +81,11 @@ static double special_float(int k, rtr_elem e) {
   case 2: return INFINITY;
   case 3: return -INFINITY;
   case 4: return NAN;
-  case 5: return float_from_fields(e, 0, 0, 1);    /* smallest subnormal */
-  case 6: return float_from_fields(e, 1, 0, mmax); /* largest subnormal, negative */
-  case 7: return float_from_fields(e, 0, 1, 0);    /* smallest normal */
-  case 8: return float_from_fields(e, 0, top, mmax); /* largest finite */
-  case 9: return float_from_fields(e, 1, top, mmax);
+  case 5: return rtr_float_from_fields(e, 0, 0, 1);    /* smallest subnormal */
+  case 6: return rtr_float_from_fields(e, 1, 0, mmax); /* largest subnormal, negative */
+  case 7: return rtr_float_from_fields(e, 0, 1, 0);    /* smallest normal */
+  case 8: return rtr_float_from_fields(e, 0, top, mmax); /* largest finite */
+  case 9: return rtr_float_from_fields(e, 1, top, mmax);
   case 10: return 1.0;
   case 11: return -1.0;
   case 12: return 2.0;
@@ -98,7 +97,7 @@ static double special_float(int k, rtr_elem e) {
   case 18: return unf; /* exp's underflow to 0 */
   case 19: return ovf * 0.99;
   case 20: return 1e-30; /* near 0: log, rsqrt */
-  case 21: return float_from_fields(e, 0, 1, 1);
+  case 21: return rtr_float_from_fields(e, 0, 1, 1);
   case 22: return 1.0 + ldexp(1.0, -mb); /* next to 1: log, log1p, pow */
   case 23: return 1.0 - ldexp(1.0, -mb - 1);
   case 24: return 7.0;

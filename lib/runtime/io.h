@@ -32,6 +32,10 @@
  *            rsqrt, values next to 1, integer-valued floats; integer MIN, MAX, 0, +-1),
  *            the other half as WIDE */
 typedef enum rtr_values { RTR_VALUES_UNIT, RTR_VALUES_WIDE, RTR_VALUES_SPECIAL } rtr_values;
+/* The float of type E (f32, f16, bf16, f64) with these fields: sign, exponent field
+ * (0: subnormal; all ones: inf, or NaN for a nonzero mantissa) and the mantissa's low
+ * bits (the rest ignored), as a double (exact). */
+double rtr_float_from_fields(rtr_elem e, int sign, int64_t expo, uint64_t mant);
 /* "unit", "wide", "special"; false for another name. */
 bool rtr_values_parse(const char *name, rtr_values *out);
 

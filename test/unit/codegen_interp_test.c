@@ -28,6 +28,7 @@
 #include "remat-c/Remat.h"
 #include "rt.h"
 #include "runtime/interp.h"
+#include "runtime/io.h"
 
 #define N 4099 /* odd: no vector width divides it */
 
@@ -288,17 +289,6 @@ static uint64_t next(void) {
   return state;
 }
 
-/* The float of type E with these fields: sign, exponent field, mantissa bits. */
-static double float_of_fields(rtr_elem e, int sign, int expo, uint64_t mant) {
-  int eb = e == RTR_F64 ? 11 : e == RTR_F16 ? 5 : 8;
-  int mb = e == RTR_F64 ? 52 : e == RTR_F32 ? 23 : e == RTR_F16 ? 10 : 7;
-  int bias = (1 << (eb - 1)) - 1;
-  mant &= ((uint64_t)1 << mb) - 1;
-  double v = expo == 0 ? ldexp((double)mant, 1 - bias - mb)
-                       : ldexp((double)(mant | (uint64_t)1 << mb), expo - bias - mb);
-  return sign ? -v : v;
-}
-
 static int exponent_fields(rtr_elem e) { return e == RTR_F64 ? 2047 : e == RTR_F16 ? 31 : 255; }
 
 /* Special values of each float type: NFSPECIAL fixed ones, then the type's extremes. */
@@ -313,12 +303,12 @@ static const double fspecial[] = {0.0,  -0.0, 1.0,   -1.0,  0.5,   2.0,     3.0,
 static double special_value(rtr_elem e, size_t k) {
   int top = exponent_fields(e) - 1;
   switch (k - NFSPECIAL) {
-  case 0: return float_of_fields(e, 0, 0, 1);        /* smallest subnormal */
-  case 1: return float_of_fields(e, 1, 0, ~0ull);    /* largest subnormal */
-  case 2: return float_of_fields(e, 0, 1, 0);        /* smallest normal */
-  case 3: return float_of_fields(e, 0, top, ~0ull);  /* largest finite */
-  case 4: return float_of_fields(e, 1, top, ~0ull);
-  case 5: return float_of_fields(e, 0, top, 0);
+  case 0: return rtr_float_from_fields(e, 0, 0, 1);        /* smallest subnormal */
+  case 1: return rtr_float_from_fields(e, 1, 0, ~0ull);    /* largest subnormal */
+  case 2: return rtr_float_from_fields(e, 0, 1, 0);        /* smallest normal */
+  case 3: return rtr_float_from_fields(e, 0, top, ~0ull);  /* largest finite */
+  case 4: return rtr_float_from_fields(e, 1, top, ~0ull);
+  case 5: return rtr_float_from_fields(e, 0, top, 0);
   default: return fspecial[k];
   }
 }
@@ -345,7 +335,7 @@ static void fill(rtr_buffer *b, int role) {
     } else if (fl) {
       int fields = exponent_fields(b->elem);
       int expo = role == 0 ? (int)(i % fields) : (int)(r % (uint64_t)fields);
-      rtr_buffer_set_f(b, i, float_of_fields(b->elem, (int)(r >> 63), expo, next()));
+      rtr_buffer_set_f(b, i, rtr_float_from_fields(b->elem, (int)(r >> 63), expo, next()));
     } else {
       rtr_buffer_set_i(b, i, r & 1 ? (int64_t)next() : (int64_t)(next() % 41) - 20);
     }
