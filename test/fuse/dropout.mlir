@@ -6,18 +6,18 @@
 // No call and no function signature mentions an i1 tensor:
 // NOMASK-NOT: {{(call|func.func).*xi1}}
 // CHECK-LABEL: func.func @dropout(%arg0: tensor<64x32xf32>, %arg1: i64, %arg2: i64) -> tensor<64x32xf32> {
-// CHECK-NEXT: %0 = call @dropout_k0(%arg1, %arg2, %arg0) : (i64, i64, tensor<64x32xf32>) -> tensor<64x32xf32>
-// CHECK-NEXT: return %0 : tensor<64x32xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = call @dropout_k0(%arg1, %arg2, %arg0) : (i64, i64, tensor<64x32xf32>) -> tensor<64x32xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<64x32xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @dropout_k0(%arg0: i64, %arg1: i64, %arg2: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {rt.kernel} {
 // CHECK-NEXT: %cst = arith.constant 0.899999976 : f32
 // CHECK-NEXT: %cst_0 = arith.constant 1.11111116 : f32
-// CHECK-NEXT: %0 = "rt.uniform_philox"(%arg0, %arg1) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<64x32xf32>
-// CHECK-NEXT: %1 = "rt.lt"(%0, %cst) : (tensor<64x32xf32>, f32) -> tensor<64x32xi1>
-// CHECK-NEXT: %2 = "rt.convert"(%1) : (tensor<64x32xi1>) -> tensor<64x32xf32>
-// CHECK-NEXT: %3 = "rt.mul"(%arg2, %2) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-// CHECK-NEXT: %4 = "rt.mul"(%3, %cst_0) : (tensor<64x32xf32>, f32) -> tensor<64x32xf32>
-// CHECK-NEXT: return %4 : tensor<64x32xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.uniform_philox"(%arg0, %arg1) {hi = 1.000000e+00 : f64, lo = 0.000000e+00 : f64} : (i64, i64) -> tensor<64x32xf32>
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]] = "rt.lt"(%[[V0]], %cst) : (tensor<64x32xf32>, f32) -> tensor<64x32xi1>
+// CHECK-NEXT: %[[V2:[a-z0-9_]+]] = "rt.convert"(%[[V1]]) : (tensor<64x32xi1>) -> tensor<64x32xf32>
+// CHECK-NEXT: %[[V3:[a-z0-9_]+]] = "rt.mul"(%arg2, %[[V2]]) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
+// CHECK-NEXT: %[[V4:[a-z0-9_]+]] = "rt.mul"(%[[V3]], %cst_0) : (tensor<64x32xf32>, f32) -> tensor<64x32xf32>
+// CHECK-NEXT: return %[[V4]] : tensor<64x32xf32>
 // CHECK-NEXT: }
 func.func @dropout(%x: tensor<64x32xf32>, %seed: i64, %offset: i64) -> tensor<64x32xf32> {
   %p = arith.constant 0.899999976 : f32

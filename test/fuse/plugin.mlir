@@ -8,9 +8,9 @@
 // RUN: FileCheck %s < %t.mlir-opt.mlir
 // Eleven rt ops, at most three per kernel: four kernels, numbered in order.
 // CHECK-LABEL: func.func @seed_dropout(
-// CHECK-NEXT: %0 = call @seed_dropout_k0(%arg1, %arg2) : (i64, i64) -> tensor<2x2xf32>
-// CHECK-NEXT: %1:2 = call @seed_dropout_k1(%arg0, %0) :
-// CHECK-NEXT: %2:2 = call @seed_dropout_k2(%1#0, %arg3, %arg0) :
-// CHECK-NEXT: %3 = call @seed_dropout_k3(%0, %2#1, %2#0) :
-// CHECK-NEXT: return %1#1, %3 :
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = call @seed_dropout_k0(%arg1, %arg2) : (i64, i64) -> tensor<2x2xf32>
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]]:2 = call @seed_dropout_k1(%arg0, %[[V0]]) :
+// CHECK-NEXT: %[[V2:[a-z0-9_]+]]:2 = call @seed_dropout_k2(%[[V1]]#0, %arg3, %arg0) :
+// CHECK-NEXT: %[[V3:[a-z0-9_]+]] = call @seed_dropout_k3(%[[V0]], %[[V2]]#1, %[[V2]]#0) :
+// CHECK-NEXT: return %[[V1]]#1, %[[V3]] :
 // CHECK-NOT: call

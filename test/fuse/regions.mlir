@@ -7,28 +7,28 @@
 // RUN: remat-opt --remat-fuse=dedup=false %s | remat-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @blocks(%arg0: tensor<4xf32>, %arg1: i1) -> tensor<4xf32> {
-// CHECK-NEXT: %0 = call @blocks_k0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: cf.cond_br %arg1, ^bb1, ^bb2(%0 : tensor<4xf32>)
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = call @blocks_k0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: cf.cond_br %arg1, ^bb1, ^bb2(%[[V0]] : tensor<4xf32>)
 // CHECK-NEXT: ^bb1:  // pred: ^bb0
-// CHECK-NEXT: %1 = call @blocks_k1(%0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: cf.br ^bb2(%1 : tensor<4xf32>)
-// CHECK-NEXT: ^bb2(%2: tensor<4xf32>):  // 2 preds: ^bb0, ^bb1
-// CHECK-NEXT: %3 = call @blocks_k2(%2) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %3 : tensor<4xf32>
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]] = call @blocks_k1(%[[V0]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: cf.br ^bb2(%[[V1]] : tensor<4xf32>)
+// CHECK-NEXT: ^bb2(%[[V2:[a-z0-9_]+]]: tensor<4xf32>):  // 2 preds: ^bb0, ^bb1
+// CHECK-NEXT: %[[V3:[a-z0-9_]+]] = call @blocks_k2(%[[V2]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V3]] : tensor<4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @blocks_k0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %0 : tensor<4xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.exp"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @blocks_k1(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {rt.kernel} {
 // CHECK-NEXT: %cst = arith.constant 2.000000e+00 : f32
-// CHECK-NEXT: %0 = "rt.mul"(%arg0, %cst) : (tensor<4xf32>, f32) -> tensor<4xf32>
-// CHECK-NEXT: %1 = "rt.neg"(%0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %1 : tensor<4xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.mul"(%arg0, %cst) : (tensor<4xf32>, f32) -> tensor<4xf32>
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]] = "rt.neg"(%[[V0]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V1]] : tensor<4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @blocks_k2(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.abs"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %0 : tensor<4xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.abs"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4xf32>
 // CHECK-NEXT: }
 func.func @blocks(%x: tensor<4xf32>, %p: i1) -> tensor<4xf32> {
   %two = arith.constant 2.000000e+00 : f32
@@ -46,23 +46,23 @@ func.func @blocks(%x: tensor<4xf32>, %p: i1) -> tensor<4xf32> {
 // %a is used inside the scf.if: the group of %a is sealed there, so %b (after the if)
 // opens a second kernel; the rt.neg inside the region stays where it is.
 // CHECK-LABEL: func.func @nested(%arg0: tensor<4xf32>, %arg1: i1) -> (tensor<4xf32>, tensor<4xf32>) {
-// CHECK-NEXT: %0 = call @nested_k0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: %1 = scf.if %arg1 -> (tensor<4xf32>) {
-// CHECK-NEXT: %3 = "rt.neg"(%0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: scf.yield %3 : tensor<4xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = call @nested_k0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]] = scf.if %arg1 -> (tensor<4xf32>) {
+// CHECK-NEXT: %[[V3:[a-z0-9_]+]] = "rt.neg"(%[[V0]]) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: scf.yield %[[V3]] : tensor<4xf32>
 // CHECK-NEXT: } else {
-// CHECK-NEXT: scf.yield %0 : tensor<4xf32>
+// CHECK-NEXT: scf.yield %[[V0]] : tensor<4xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %2 = call @nested_k1(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %1, %2 : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT: %[[V2:[a-z0-9_]+]] = call @nested_k1(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V1]], %[[V2]] : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @nested_k0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %0 : tensor<4xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.exp"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @nested_k1(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.abs"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %0 : tensor<4xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.abs"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<4xf32>
 // CHECK-NEXT: }
 func.func @nested(%x: tensor<4xf32>, %p: i1) -> (tensor<4xf32>, tensor<4xf32>) {
   %a = "rt.exp"(%x) : (tensor<4xf32>) -> tensor<4xf32>

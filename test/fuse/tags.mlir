@@ -7,13 +7,13 @@
 // CHECK-LABEL: func.func @tagged(
 // CHECK-SAME: {rt.tangent}
 // CHECK-SAME: attributes {rt.num_outputs = 1 : i64}
-// CHECK-NEXT: %0:2 = call @tagged_k0(%arg0, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) loc([[FIRST]])
-// CHECK-NEXT: return %0#0, %0#1
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]]:2 = call @tagged_k0(%arg0, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) loc([[FIRST]])
+// CHECK-NEXT: return %[[V0]]#0, %[[V0]]#1
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @tagged_k0(%arg0: tensor<4xf32> loc("model.py":10:3), %arg1: tensor<4xf32> loc("model.py":10:3)) -> (tensor<4xf32>, tensor<4xf32>) attributes {rt.kernel} {
-// CHECK-NEXT: %0 = "rt.exp"(%arg0) {rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<4xf32>) -> tensor<4xf32> loc([[FIRST]])
-// CHECK-NEXT: %1 = "rt.mul"(%0, %arg1) {rt.policy = "prefer_recompute"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc([[MUL:#loc[0-9]+]])
-// CHECK-NEXT: return %0, %1 : tensor<4xf32>, tensor<4xf32> loc([[FIRST]])
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = "rt.exp"(%arg0) {rt.ac_region = 0 : i64, rt.policy = "must_save"} : (tensor<4xf32>) -> tensor<4xf32> loc([[FIRST]])
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]] = "rt.mul"(%[[V0]], %arg1) {rt.policy = "prefer_recompute"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc([[MUL:#loc[0-9]+]])
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<4xf32>, tensor<4xf32> loc([[FIRST]])
 // CHECK-NEXT: } loc([[FIRST]])
 // CHECK: [[MUL]] = loc("model.py":11:5)
 func.func @tagged(%x: tensor<4xf32>, %g: tensor<4xf32> {rt.tangent}) -> (tensor<4xf32>, tensor<4xf32>) attributes {rt.num_outputs = 1 : i64} {
