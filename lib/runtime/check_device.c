@@ -1,5 +1,5 @@
 /* check_device.c: a device run against the CPU, op by op (see check_device.h). */
-#include "runtime/check_device.h"
+#include "check_device.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,9 +9,9 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
-#include "runtime/check.h"
-#include "runtime/io.h"
-#include "runtime/ops.h"
+#include "check.h"
+#include "io.h"
+#include "ops.h"
 
 typedef enum op_class {
   C_EXACT_KERNEL, C_MATH_KERNEL, C_REDUCTION, C_MATMUL, C_VIEW, C_HOST, C_COUNT

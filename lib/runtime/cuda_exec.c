@@ -21,7 +21,7 @@
 #include <cuda.h>
 #include <cublas_v2.h>
 
-#include "runtime/cuda_exec.h"
+#include "cuda_exec.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -30,12 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "report.h"
 #include "rt.h"
-#include "runtime/interp.h"
+#include "interp.h"
 
 #ifndef REMAT_CUDA_LIBDIR
 #define REMAT_CUDA_LIBDIR "/usr/local/cuda/lib64"

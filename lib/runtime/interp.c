@@ -1,5 +1,5 @@
 /* interp.c: the reference interpreter (see interp.h). */
-#include "runtime/interp.h"
+#include "interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
-#include "runtime/collective.h"
-#include "runtime/ops.h"
+#include "collective.h"
+#include "ops.h"
 
 /* ---- the values of one function activation ------------------------------------------ */
 

@@ -1,14 +1,14 @@
 /* ops.c: rt operations as plain C loops over dense buffers (see ops.h). */
-#include "runtime/ops.h"
+#include "ops.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
 #include "half.h"
 #include "philox.h"
+#include "reduce_order.h"
 
 typedef enum domain { DOM_F32, DOM_F64, DOM_INT } domain;
 

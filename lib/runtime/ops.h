@@ -14,7 +14,7 @@
 #ifndef REMAT_RUNTIME_OPS_H
 #define REMAT_RUNTIME_OPS_H
 
-#include "runtime/buffer.h"
+#include "buffer.h"
 
 typedef enum rtr_ew {
   /* binary */
