@@ -233,33 +233,38 @@ static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at);
 
-/* The elementwise operation an arith op names; -1 for none. */
-static int arith_ew(MlirOperation op) {
+/* The elementwise operation an arith op names and its number of operands (*arity); -1
+ * for none. (rt ops take theirs from the op table.) */
+static int arith_ew(MlirOperation op, int *arity) {
   static const struct {
     const char *name;
     rtr_ew ew;
+    int arity;
   } arith[] = {
-      {"arith.addf", RTR_EW_ADD},     {"arith.subf", RTR_EW_SUB},     {"arith.mulf", RTR_EW_MUL},
-      {"arith.divf", RTR_EW_DIV},     {"arith.remf", RTR_EW_REM},     {"arith.negf", RTR_EW_NEG},
-      {"arith.maximumf", RTR_EW_MAX}, {"arith.minimumf", RTR_EW_MIN}, {"arith.addi", RTR_EW_ADD},
-      {"arith.subi", RTR_EW_SUB},     {"arith.muli", RTR_EW_MUL},     {"arith.divsi", RTR_EW_DIV},
-      {"arith.remsi", RTR_EW_REM},    {"arith.andi", RTR_EW_AND},     {"arith.ori", RTR_EW_OR},
-      {"arith.xori", RTR_EW_XOR},     {"arith.maxsi", RTR_EW_MAX},    {"arith.minsi", RTR_EW_MIN},
-      {"arith.select", RTR_EW_SELECT},
+      {"arith.addf", RTR_EW_ADD, 2},     {"arith.subf", RTR_EW_SUB, 2},
+      {"arith.mulf", RTR_EW_MUL, 2},     {"arith.divf", RTR_EW_DIV, 2},
+      {"arith.remf", RTR_EW_REM, 2},     {"arith.negf", RTR_EW_NEG, 1},
+      {"arith.maximumf", RTR_EW_MAX, 2}, {"arith.minimumf", RTR_EW_MIN, 2},
+      {"arith.addi", RTR_EW_ADD, 2},     {"arith.subi", RTR_EW_SUB, 2},
+      {"arith.muli", RTR_EW_MUL, 2},     {"arith.divsi", RTR_EW_DIV, 2},
+      {"arith.remsi", RTR_EW_REM, 2},    {"arith.andi", RTR_EW_AND, 2},
+      {"arith.ori", RTR_EW_OR, 2},       {"arith.xori", RTR_EW_XOR, 2},
+      {"arith.maxsi", RTR_EW_MAX, 2},    {"arith.minsi", RTR_EW_MIN, 2},
+      {"arith.select", RTR_EW_SELECT, 3},
   };
   for (size_t k = 0; k < sizeof arith / sizeof *arith; k++)
     if (name_is(op, arith[k].name))
-      return (int)arith[k].ew;
+      return *arity = arith[k].arity, (int)arith[k].ew;
   return -1;
 }
 
-static int apply_ew(MlirOperation op, rtr_ew ew, rtr_buffer *const *args, int nargs,
-                    rtr_buffer **res, int nres) {
-  if (nargs != rtr_ew_arity(ew) || nres != 1) {
+static int apply_ew(MlirOperation op, rtr_ew ew, int arity, rtr_buffer *const *args,
+                    int nargs, rtr_buffer **res, int nres) {
+  if (nargs != arity || nres != 1) {
     rt_emit_error(op, "unexpected number of operands or results");
     return -1;
   }
-  rtr_ew_apply(ew, res[0], (const rtr_buffer *const *)args);
+  rtr_ew_apply(ew, nargs, res[0], (const rtr_buffer *const *)args);
   return 0;
 }
 
@@ -324,7 +329,7 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
   switch (id) {
 #define RT_EW(ID, name, kind, arity, rule, ew, ...)                                        \
   case RT_OP_##ID:                                                                          \
-    return apply_ew(op, RTR_EW_##ew, args, nargs, res, nres);
+    return apply_ew(op, RTR_EW_##ew, arity, args, nargs, res, nres);
 #define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, ...)                             \
   case RT_OP_##ID:                                                                          \
     rtr_math_apply(res[0], args[0], f32, f64);                                              \
@@ -405,10 +410,10 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   rt_op_id id = rt_op_lookup(op);
   if (id != RT_OP_NONE)
     return exec_rt(in, op, id, args, nargs, res, nres);
-  int ew = arith_ew(op);
+  int arity = 0, ew = arith_ew(op, &arity);
   bool src_unsigned;
   if (ew >= 0)
-    return apply_ew(op, (rtr_ew)ew, args, nargs, res, nres);
+    return apply_ew(op, (rtr_ew)ew, arity, args, nargs, res, nres);
   if (name_is(op, "arith.cmpf") || name_is(op, "arith.cmpi")) {
     int64_t p;
     if (!rt_get_i64(op, "predicate", &p) || p < 0 || p > 15) {
