@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "bench.h"
-#include "codegen/codegen.h"
-#include "runtime/buffer.h"
+#include "codegen.h"
+#include "buffer.h"
 
 static uint64_t state = 0x9E3779B97F4A7C15ull;
 static uint64_t next(void) {

@@ -71,6 +71,13 @@ rt_type_rule rt_op_rule(rt_op_id id);
 const char *rt_op_kind_name(rt_op_kind kind);
 /* Number of operands (-1: variadic, rt.concat). */
 int rt_op_arity(rt_op_id id);
+/* The table's exp column: costly per element (a libm/libdevice call, a division, a
+ * square root, Philox), so fusion computes it once instead of duplicating it. False for
+ * RT_OP_NONE. */
+bool rt_op_expensive(rt_op_id id);
+/* The table's inexact column: libm and libdevice may differ in the last places (the
+ * device check's ulp bound). False for RT_OP_NONE. */
+bool rt_op_inexact(rt_op_id id);
 /* The rt op named NAME ("rt.add" or "add"), RT_OP_NONE if none. */
 rt_op_id rt_op_from_name(const char *name);
 

@@ -17,12 +17,21 @@ static const struct {
   rt_op_kind kind;
   int arity;
   rt_type_rule rule;
+  bool expensive, inexact;
 } rt_ops[RT_OP_COUNT] = {
-    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY},
-#define RT_OP(ID, name, kind, arity, rule, ...)                                              \
-  [RT_OP_##ID] = {name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule},
+    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY, false, false},
+#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact)               \
+  [RT_OP_##ID] = {name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule, exp, inexact},
 #include "rt_ops.def"
 };
+
+/* An RT_MATH row is a libm/libdevice call: inexact and expensive. The compiler names a
+ * row that says otherwise. */
+#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact)             \
+  _Static_assert((exp) == 1 && (inexact) == 1,                                              \
+                 "rt_ops.def: RT_MATH row " #ID " must have exp 1 and inexact 1");
+#define RT_OP(...)
+#include "rt_ops.def"
 
 bool rt_str_eq(MlirStringRef s, const char *c) {
   size_t n = strlen(c);
@@ -51,6 +60,8 @@ rt_op_id rt_op_lookup(MlirOperation op) {
 const char *rt_op_name(rt_op_id id) { return rt_ops[id].name; }
 rt_op_kind rt_op_kind_of(rt_op_id id) { return rt_ops[id].kind; }
 int rt_op_arity(rt_op_id id) { return rt_ops[id].arity; }
+bool rt_op_expensive(rt_op_id id) { return rt_ops[id].expensive; }
+bool rt_op_inexact(rt_op_id id) { return rt_ops[id].inexact; }
 rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
 const char *rt_op_kind_name(rt_op_kind kind) {

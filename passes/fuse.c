@@ -117,18 +117,6 @@ static op_class classify(MlirOperation op, bool shape_mode) {
   return C_HOST;
 }
 
-/* Ops whose recompute is worth more than a load: not duplicated through a broadcast that
- * reuses their elements. */
-static bool is_expensive(rt_op_id id) {
-  static const bool math[RT_OP_COUNT] = {
-#define RT_MATH(ID, ...) [RT_OP_##ID] = true,
-#define RT_OP(ID, ...)
-#include "rt_ops.def"
-  };
-  return math[id] || id == RT_OP_DIV || id == RT_OP_POW || id == RT_OP_SQRT ||
-         id == RT_OP_RSQRT || id == RT_OP_UNIFORM_PHILOX;
-}
-
 /* A broadcast whose result has more elements than its operand (reads elements again). */
 static bool is_expanding(MlirOperation op) {
   if (rt_op_lookup(op) != RT_OP_BROADCAST)
@@ -448,7 +436,7 @@ static int consumers(blk *b, int i, int stamp) {
 
 typedef struct cone {
   int ops;         /* fused ops other than views and zero-operand ops */
-  bool expensive;  /* holds an is_expensive op */
+  bool expensive;  /* holds an op of the table's exp column (rt_op_expensive) */
   uint64_t leaves; /* bytes of the distinct tensors it reads */
   MlirValue seen[4 * DUP_MAX_OPS + 8];
   int nseen;
@@ -464,7 +452,9 @@ static void cone_walk(blk *b, int i, int stamp, cone *c) {
   intptr_t no = mlirOperationGetNumOperands(op);
   if (b->cls[i] == C_EW && no > 0)
     c->ops++;
-  c->expensive |= is_expensive(rt_op_lookup(op));
+  /* an op whose recompute is worth more than a load: not duplicated through a broadcast
+   * that reuses its elements */
+  c->expensive |= rt_op_expensive(rt_op_lookup(op));
   if (c->ops > DUP_MAX_OPS) {
     c->overflow = true;
     return;

@@ -1005,8 +1005,8 @@ static bool symbol_exists(MlirBlock module_body, const char *name) {
   return false;
 }
 
-/* The split as lib/split_view.h shows it: the report's memory lines, --remat-dot and
- * --remat-timeline (lib/show.c). */
+/* The split as lib/analysis/split_view.h shows it: the report's memory lines, --remat-dot and
+ * --remat-timeline (lib/view/show.c). */
 static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
                        const char *fwd_name, const char *bwd_name) {
   unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);

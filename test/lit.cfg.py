@@ -29,6 +29,14 @@ config.substitutions.append(("%remat_src", config.remat_src_root))
 config.substitutions.append(("%remat_obj", config.remat_obj_root))
 config.substitutions.append(("%llvm_lib", config.llvm_lib_dir))
 
+# %layer_NAME: the C compiler with the include folders layer NAME compiles with (and no
+# other), for test/layers; longest names first, as %layer_runtime prefixes another.
+config.substitutions.append(("%cc", config.c_compiler))
+for name in sorted(config.remat_layers, key=len, reverse=True):
+    dirs = config.remat_layers[name] + [os.path.join(config.remat_src_root, "include")]
+    dirs += config.mlir_includes
+    config.substitutions.append(("%layer_" + name, " ".join("-I" + d for d in dirs)))
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

@@ -12,20 +12,20 @@
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 #include "report.h"
-#include "runtime/check.h"
-#include "runtime/collective.h"
-#include "runtime/check_device.h"
-#include "runtime/compiled.h"
-#include "runtime/executor.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
-#include "runtime/ranks.h"
+#include "check.h"
+#include "collective.h"
+#include "check_device.h"
+#include "compiled.h"
+#include "executor.h"
+#include "interp.h"
+#include "io.h"
+#include "ranks.h"
 #include "rt.h"
 #ifdef REMAT_HAVE_MPI
 #include "coll_mpi.h"
 #endif
 #ifdef REMAT_HAVE_CUDA
-#include "runtime/cuda_exec.h"
+#include "cuda_exec.h"
 #endif
 
 static void usage(FILE *f) {

@@ -1,4 +1,4 @@
-// maxflow_before_after: remat's max-flow solver (lib/flow_network.c) against the same file
+// maxflow_before_after: remat's max-flow solver (lib/analysis/flow_network.c) against the same file
 // at an older revision and Boost's Boykov-Kolmogorov, on the networks maxflow_peers reads.
 // Per run, each solver in turn builds its graph (not timed), solves it once ("cold") and
 // again ("warm"), so the load of a shared machine falls on the three alike; prints the

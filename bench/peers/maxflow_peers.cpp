@@ -1,5 +1,5 @@
 // Solves the flow networks --remat-mincut writes (dump-network=FILE, DIMACS max-flow
-// format) with remat's own solver (lib/flow_network.c, augmenting paths with two search
+// format) with remat's own solver (lib/analysis/flow_network.c, augmenting paths with two search
 // trees) and three peers: Boost.Graph's Boykov-Kolmogorov and push-relabel, and LEMON's
 // Preflow. Prints per network the max-flow value of each (they must agree: exit 1
 // otherwise) and, per solver, the median over --runs freshly built graphs of the first

@@ -46,10 +46,7 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
-
-/* The fixed reduction order (see the ABI above). */
-#define REMAT_REDUCE_LANES 256
-#define REMAT_REDUCE_WARP 32
+#include "reduce_order.h" /* REMAT_REDUCE_LANES: the reduction order of the ABI above */
 
 typedef enum remat_target {
   REMAT_TARGET_NVPTX64,

@@ -115,7 +115,7 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
                          "");
   case RT_OP_SELECT: /* cg_elementwise */
     break;
-#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, d32, d64)                        \
+#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, d32, d64, ...)                   \
   case RT_OP_##ID:                                                                          \
     return math(m, fl, host ? (wide ? #m64 : #m32) : (wide ? #d64 : #d32), x);
 #define RT_OP(...)

@@ -86,7 +86,7 @@ LLVMValueRef cg_convert(cg_module *m, LLVMValueRef v, MlirType from, MlirType to
 LLVMValueRef cg_float_const(cg_module *m, MlirType elem, double value);
 LLVMValueRef cg_int_const(cg_module *m, MlirType elem, int64_t value);
 LLVMValueRef cg_i64(cg_module *m, int64_t v);
-/* f32 <-> 16-bit patterns, round to nearest even (bit-identical to lib/half.c). */
+/* f32 <-> 16-bit patterns, round to nearest even (bit-identical to lib/numeric/half.c). */
 LLVMValueRef cg_f32_to_f16_bits(cg_module *m, LLVMValueRef x);
 LLVMValueRef cg_f16_bits_to_f32(cg_module *m, LLVMValueRef h);
 LLVMValueRef cg_f32_to_bf16_bits(cg_module *m, LLVMValueRef x);

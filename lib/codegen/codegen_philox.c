@@ -1,4 +1,4 @@
-/* codegen_philox.c: rt.uniform_philox computed in the kernel, bit for bit as lib/philox.c:
+/* codegen_philox.c: rt.uniform_philox computed in the kernel, bit for bit as lib/numeric/philox.c:
  *   key = (lo32(seed), hi32(seed)), counter = (lo32(offset), hi32(offset), lo32(i/4),
  *   hi32(i/4)), bits = Philox4x32-10(counter, key)[i % 4];
  *   u = (float)bits * 2^-32 + 2^-33, u == 1 ? 0 : u; value = llvm.fma.f32(u, hi - lo, lo);

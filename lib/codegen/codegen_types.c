@@ -1,6 +1,6 @@
 /* codegen_types.c: element types in kernels: compute types, loads and stores of the
  * storage formats, rt.convert semantics, and f16/bf16 rounding done with integer ops so
- * that every target gets the bits of lib/half.c (round to nearest even, quiet NaN keeping
+ * that every target gets the bits of lib/numeric/half.c (round to nearest even, quiet NaN keeping
  * the top payload bits, subnormals kept). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* buffer.c: dense buffers (see buffer.h). */
-#include "runtime/buffer.h"
+#include "buffer.h"
 
 #include <math.h>
 #include <stdio.h>

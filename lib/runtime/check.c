@@ -1,5 +1,5 @@
 /* check.c: split, finite-difference and compiled-vs-reference checks (see check.h). */
-#include "runtime/check.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "report.h"
 #include "rt.h"
-#include "runtime/io.h"
-#include "runtime/ops.h"
+#include "io.h"
+#include "ops.h"
 
 /* The inputs of a check: from the inputs file when given, else from the seed. */
 static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n,

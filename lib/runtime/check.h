@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
+#include "interp.h"
+#include "io.h"
 
 typedef struct rtr_check_options {
   uint64_t seed;      /* inputs: rtr_inputs_random(func, seed) ... */

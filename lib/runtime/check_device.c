@@ -1,5 +1,5 @@
 /* check_device.c: a device run against the CPU, op by op (see check_device.h). */
-#include "runtime/check_device.h"
+#include "check_device.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,9 +9,9 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
-#include "runtime/check.h"
-#include "runtime/io.h"
-#include "runtime/ops.h"
+#include "check.h"
+#include "io.h"
+#include "ops.h"
 
 typedef enum op_class {
   C_EXACT_KERNEL, C_MATH_KERNEL, C_REDUCTION, C_MATMUL, C_VIEW, C_HOST, C_COUNT
@@ -21,16 +21,11 @@ static const char *class_name[C_COUNT] = {
     "kernels of IEEE-exact ops", "kernels calling libm/libdevice", "reductions",
     "matmuls", "views", "host ops"};
 
-/* Ops whose value differs between libm (host) and libdevice (nvptx64): the RT_MATH rows,
- * pow and rsqrt (1/sqrt on the host, __nv_rsqrtf on the GPU). Everything else a kernel
- * computes is IEEE-exact or integer (docs/design.md, "Codegen"). */
-static const bool uses_math[] = {
-#define RT_MATH(ID, ...) [RT_OP_##ID] = true,
-#define RT_OP(...)
-#include "rt_ops.def"
-    [RT_OP_POW] = true,
-    [RT_OP_RSQRT] = true,
-};
+/* Ops whose value differs between libm (host) and libdevice (nvptx64): the table's
+ * inexact column (rt_op_inexact): the RT_MATH rows, pow and rsqrt (1/sqrt on the host,
+ * __nv_rsqrtf on the GPU). Everything else a kernel computes is IEEE-exact or integer
+ * (docs/design.md, "Codegen"). */
+static bool uses_math(rt_op_id id) { return id != RT_OP_NONE && rt_op_inexact(id); }
 
 typedef struct class_stat {
   long ops, values, differ; /* differ: values outside the class's bound */
@@ -81,8 +76,7 @@ static op_class classify(checker *c, MlirOperation op) {
       for (MlirOperation k = mlirBlockGetFirstOperation(rt_func_entry_block(f));
            !mlirOperationIsNull(k); k = mlirOperationGetNextInBlock(k)) {
         rt_op_id kid = rt_op_lookup(k);
-        if (kid != RT_OP_NONE && (size_t)kid < sizeof uses_math / sizeof *uses_math &&
-            uses_math[kid] && mlirOperationGetNumResults(k) == 1 &&
+        if (uses_math(kid) && mlirOperationGetNumResults(k) == 1 &&
             mlirTypeIsAFloat(rt_element_type(mlirValueGetType(mlirOperationGetResult(k, 0)))))
           return C_MATH_KERNEL;
       }
@@ -98,8 +92,7 @@ static op_class classify(checker *c, MlirOperation op) {
   rt_op_kind kind = id == RT_OP_NONE ? RT_KIND_NONE : rt_op_kind_of(id);
   if (kind == RT_KIND_ELEMENTWISE || kind == RT_KIND_COMPARE || kind == RT_KIND_STRUCTURAL ||
       kind == RT_KIND_RANDOM)
-    return (size_t)id < sizeof uses_math / sizeof *uses_math && uses_math[id] &&
-                   mlirOperationGetNumResults(op) == 1 &&
+    return uses_math(id) && mlirOperationGetNumResults(op) == 1 &&
                    mlirTypeIsAFloat(rt_element_type(mlirValueGetType(mlirOperationGetResult(op, 0))))
                ? C_MATH_KERNEL
                : C_EXACT_KERNEL;

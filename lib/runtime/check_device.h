@@ -18,7 +18,7 @@
  *     for tensor cores' truncating adds), u_out the output type's unit roundoff: both
  *     sides' summation errors (any order) plus their final roundings.
  * Every random tensor a kernel draws is drawn again alone on the device (the executor's
- * probe) and must equal lib/philox.c bit for bit; for a split, every random tensor the
+ * probe) and must equal lib/numeric/philox.c bit for bit; for a split, every random tensor the
  * backward draws must equal, bit for bit, one the forward drew. The final outputs are
  * compared too: bit-exact required when every op was in an exact class, reported
  * otherwise.
@@ -33,9 +33,9 @@
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/executor.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
+#include "executor.h"
+#include "interp.h"
+#include "io.h"
 
 typedef struct rtr_device_check_options {
   uint64_t seed;

@@ -17,10 +17,10 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
-#include "runtime/check.h"
-#include "runtime/collective.h"
-#include "runtime/io.h"
-#include "runtime/ranks.h"
+#include "check.h"
+#include "collective.h"
+#include "io.h"
+#include "ranks.h"
 
 /* ---- layouts ------------------------------------------------------------------------- */
 

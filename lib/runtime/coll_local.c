@@ -2,7 +2,7 @@
  * plays every rank of a group and every rank holds the same data, so each collective
  * completes at once from its one input (runtime/ops.h, docs/design.md "Collectives").
  * Also the shared helpers of every backend: op attributes, group checks, volumes. */
-#include "runtime/collective.h"
+#include "collective.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/buffer.h"
-#include "runtime/ops.h"
+#include "buffer.h"
+#include "ops.h"
 
 typedef enum rtr_coll_kind {
   RTR_COLL_ALL_GATHER, RTR_COLL_REDUCE_SCATTER, RTR_COLL_ALL_REDUCE, RTR_COLL_KINDS

@@ -1,12 +1,12 @@
 /* compiled.c: kernels and reductions through the codegen's host JIT (see compiled.h). */
-#include "runtime/compiled.h"
+#include "compiled.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "rt.h"
 
 typedef struct entry {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/interp.h"
+#include "interp.h"
 
 typedef struct rtr_compiled rtr_compiled;
 

@@ -21,7 +21,7 @@
 #include <cuda.h>
 #include <cublas_v2.h>
 
-#include "runtime/cuda_exec.h"
+#include "cuda_exec.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -30,12 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "report.h"
 #include "rt.h"
-#include "runtime/interp.h"
+#include "interp.h"
+#include "walk.h"
 
 #ifndef REMAT_CUDA_LIBDIR
 #define REMAT_CUDA_LIBDIR "/usr/local/cuda/lib64"
@@ -1061,6 +1062,93 @@ static int observe(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
   return r ? 0 : -1;
 }
 
+/* One call's walk (walk.h): its frame, the uses of each value of the block, the arrays
+ * of the current op, where the outputs go. */
+typedef struct call {
+  cuda_exec *e;
+  frame fr;
+  ptr_map uses; /* value -> index into count */
+  int *count;
+  dval **ops, **res;
+  intptr_t cap;
+  dval ***outs;
+  int *nouts;
+} call;
+
+/* The uses of V in the block: its reference is dropped after the last. */
+static int uses_of(const call *c, MlirValue v) {
+  int i = ptr_map_get(&c->uses, v.ptr);
+  return i < 0 ? 0 : c->count[i];
+}
+
+static void call_reserve(void *ctx, intptr_t no, intptr_t nr) {
+  call *c = ctx;
+  if (no > c->cap || nr > c->cap) {
+    c->cap = no > nr ? no : nr;
+    c->ops = xrealloc(c->ops, (size_t)c->cap, sizeof *c->ops);
+    c->res = xrealloc(c->res, (size_t)c->cap, sizeof *c->res);
+  }
+}
+
+static int call_operand(void *ctx, MlirOperation op, intptr_t k, MlirValue v) {
+  call *c = ctx;
+  (void)op;
+  return (c->ops[k] = frame_get(&c->fr, v)) ? 0 : 1;
+}
+
+static int call_return(void *ctx, MlirOperation op, intptr_t no) {
+  call *c = ctx;
+  (void)op;
+  *c->outs = xcalloc((size_t)no + 1, sizeof **c->outs);
+  for (intptr_t k = 0; k < no; k++) /* a reference each, for the caller */
+    (*c->outs)[k] = dval_alias(c->ops[k], &c->ops[k]->t, 0);
+  *c->nouts = (int)no;
+  return 0;
+}
+
+static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int t) {
+  call *c = ctx;
+  cuda_exec *e = c->e;
+  dval **ops = c->ops, **res = c->res;
+  (void)t;
+  for (intptr_t k = 0; k < nr; k++) {
+    MlirType ty = mlirValueGetType(mlirOperationGetResult(op, k));
+    rtr_buffer h;
+    if (!type_header(ty, &h)) {
+      char tb[128];
+      rt_emit_error(op, "result #%ld has a type the runtime does not support: '%s'",
+                    (long)k, rt_type_str(ty, tb, sizeof tb));
+      for (intptr_t j = 0; j < k; j++)
+        dval_free(e, res[j]);
+      return -1;
+    }
+    res[k] = dval_new(&h);
+    res[k]->owned = true;
+  }
+  int rc = exec_op(e, op, ops, (int)no, res, (int)nr);
+  bool walked_call = op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
+  if (walked_call) {
+    char *name = callee_name(op);
+    walked_call = !is_kernel(rtr_interp_lookup(e->module, name));
+    free(name);
+  }
+  if (!rc && e->obs && e->obs->op && !walked_call)
+    rc = observe(e, op, ops, (int)no, res, (int)nr);
+  for (intptr_t k = 0; k < nr; k++) {
+    if (rc) {
+      dval_free(e, res[k]);
+      continue;
+    }
+    res[k]->uses = uses_of(c, mlirOperationGetResult(op, k)) + 1;
+    frame_put(&c->fr, mlirOperationGetResult(op, k), res[k]);
+    use_done(e, res[k]); /* the +1: unused values go now */
+  }
+  if (!rc)
+    for (intptr_t k = 0; k < no; k++)
+      use_done(e, ops[k]);
+  return rc;
+}
+
 static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs,
                      dval ***outs, int *nouts, MlirOperation at) {
   rtr_buffer **types = xcalloc((size_t)nargs + 1, sizeof *types);
@@ -1072,112 +1160,37 @@ static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int na
     return -1;
   MlirBlock entry = rt_func_entry_block(func);
   e->depth++;
+  call c = {.e = e, .fr = {.vals = NULL}, .outs = outs, .nouts = nouts};
   /* Uses of each value in this block: its reference is dropped after the last. */
-  ptr_map uses;
-  ptr_map_init(&uses, 64);
-  int *count = NULL, ncount = 0, capcount = 0;
+  ptr_map_init(&c.uses, 64);
+  int ncount = 0, capcount = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
       MlirValue v = mlirOperationGetOperand(op, k);
-      int i = ptr_map_get(&uses, v.ptr);
+      int i = ptr_map_get(&c.uses, v.ptr);
       if (i < 0) {
         if (ncount == capcount) {
           capcount = capcount ? 2 * capcount : 64;
-          count = xrealloc(count, (size_t)capcount, sizeof *count);
+          c.count = xrealloc(c.count, (size_t)capcount, sizeof *c.count);
         }
-        count[ncount] = 0;
-        ptr_map_put(&uses, v.ptr, i = ncount++);
+        c.count[ncount] = 0;
+        ptr_map_put(&c.uses, v.ptr, i = ncount++);
       }
-      count[i]++;
+      c.count[i]++;
     }
-#define USES(v) (ptr_map_get(&uses, (v).ptr) < 0 ? 0 : count[ptr_map_get(&uses, (v).ptr)])
-  frame fr = {.vals = NULL};
-  ptr_map_init(&fr.index, 64);
+  ptr_map_init(&c.fr.index, 64);
   for (int k = 0; k < nargs; k++) { /* borrowed */
     dval *d = dval_new(&args[k]->t);
     d->scalar = args[k]->scalar;
     d->alloc = args[k]->alloc;
     d->offset = args[k]->offset;
-    d->uses = USES(mlirBlockGetArgument(entry, k));
-    frame_put(&fr, mlirBlockGetArgument(entry, k), d);
+    d->uses = uses_of(&c, mlirBlockGetArgument(entry, k));
+    frame_put(&c.fr, mlirBlockGetArgument(entry, k), d);
   }
-  int rc = 0;
-  bool returned = false;
-  dval **ops = NULL, **res = NULL;
-  intptr_t cap = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !rc;
-       op = mlirOperationGetNextInBlock(op)) {
-    intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
-    if (no > cap || nr > cap) {
-      cap = no > nr ? no : nr;
-      ops = xrealloc(ops, (size_t)cap, sizeof *ops);
-      res = xrealloc(res, (size_t)cap, sizeof *res);
-    }
-    for (intptr_t k = 0; k < no && !rc; k++)
-      if (!(ops[k] = frame_get(&fr, mlirOperationGetOperand(op, k)))) {
-        rt_emit_error(op, "operand #%ld has no value (defined outside the entry block?)",
-                      (long)k);
-        rc = -1;
-      }
-    if (rc)
-      break;
-    if (op_named(op, "func.return")) {
-      *outs = xcalloc((size_t)no + 1, sizeof **outs);
-      for (intptr_t k = 0; k < no; k++) /* a reference each, for the caller */
-        (*outs)[k] = dval_alias(ops[k], &ops[k]->t, 0);
-      *nouts = (int)no;
-      returned = true;
-      break;
-    }
-    if (rtr_check_no_regions(op)) {
-      rc = -1;
-      break;
-    }
-    for (intptr_t k = 0; k < nr; k++) {
-      MlirType t = mlirValueGetType(mlirOperationGetResult(op, k));
-      rtr_buffer h;
-      if (!type_header(t, &h)) {
-        char tb[128];
-        rt_emit_error(op, "result #%ld has a type the runtime does not support: '%s'",
-                      (long)k, rt_type_str(t, tb, sizeof tb));
-        for (intptr_t j = 0; j < k; j++)
-          dval_free(e, res[j]);
-        rc = -1;
-        break;
-      }
-      res[k] = dval_new(&h);
-      res[k]->owned = true;
-    }
-    if (rc)
-      break;
-    rc = exec_op(e, op, ops, (int)no, res, (int)nr);
-    bool walked_call = op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
-    if (walked_call) {
-      char *name = callee_name(op);
-      walked_call = !is_kernel(rtr_interp_lookup(e->module, name));
-      free(name);
-    }
-    if (!rc && e->obs && e->obs->op && !walked_call)
-      rc = observe(e, op, ops, (int)no, res, (int)nr);
-    for (intptr_t k = 0; k < nr; k++) {
-      if (rc) {
-        dval_free(e, res[k]);
-        continue;
-      }
-      res[k]->uses = USES(mlirOperationGetResult(op, k)) + 1;
-      frame_put(&fr, mlirOperationGetResult(op, k), res[k]);
-      use_done(e, res[k]); /* the +1: unused values go now */
-    }
-    if (!rc)
-      for (intptr_t k = 0; k < no; k++)
-        use_done(e, ops[k]);
-  }
-#undef USES
-  if (!rc && !returned) {
-    rt_emit_error(func, "function ends without func.return");
-    rc = -1;
-  }
+  rtr_block_walk w = {&c, call_reserve, call_operand, call_return, call_exec};
+  bool returned;
+  int rc = rtr_walk_block(func, &w, &returned);
   if (rc && returned) {
     for (int k = 0; k < *nouts; k++)
       dval_free(e, (*outs)[k]);
@@ -1185,11 +1198,11 @@ static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int na
     *outs = NULL;
     *nouts = 0;
   }
-  free(ops);
-  free(res);
-  frame_free(e, &fr);
-  ptr_map_free(&uses);
-  free(count);
+  free(c.ops);
+  free(c.res);
+  frame_free(e, &c.fr);
+  ptr_map_free(&c.uses);
+  free(c.count);
   e->depth--;
   return rc;
 }

@@ -30,8 +30,8 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/buffer.h"
-#include "runtime/executor.h"
+#include "buffer.h"
+#include "executor.h"
 
 typedef struct rtr_cuda_options {
   int device;        /* ordinal (0) */

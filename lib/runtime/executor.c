@@ -1,6 +1,6 @@
 /* executor.c: the CPU executor, the interpreter behind the executor interface (see
  * executor.h). */
-#include "runtime/executor.h"
+#include "executor.h"
 
 #include <stdlib.h>
 

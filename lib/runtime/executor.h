@@ -16,8 +16,8 @@
 #define REMAT_RUNTIME_EXECUTOR_H
 
 #include "mlir-c/IR.h"
-#include "runtime/buffer.h"
-#include "runtime/interp.h"
+#include "buffer.h"
+#include "interp.h"
 
 typedef struct rtr_exec_observer {
   void *ctx;

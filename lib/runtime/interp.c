@@ -1,5 +1,5 @@
 /* interp.c: the reference interpreter (see interp.h). */
-#include "runtime/interp.h"
+#include "interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +9,9 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
-#include "runtime/collective.h"
-#include "runtime/ops.h"
+#include "collective.h"
+#include "ops.h"
+#include "walk.h"
 
 /* ---- the values of one function activation ------------------------------------------ */
 
@@ -233,33 +234,38 @@ static int fill_from_attr(MlirOperation op, MlirAttribute a, rtr_buffer *out) {
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at);
 
-/* The elementwise operation an arith op names; -1 for none. */
-static int arith_ew(MlirOperation op) {
+/* The elementwise operation an arith op names and its number of operands (*arity); -1
+ * for none. (rt ops take theirs from the op table.) */
+static int arith_ew(MlirOperation op, int *arity) {
   static const struct {
     const char *name;
     rtr_ew ew;
+    int arity;
   } arith[] = {
-      {"arith.addf", RTR_EW_ADD},     {"arith.subf", RTR_EW_SUB},     {"arith.mulf", RTR_EW_MUL},
-      {"arith.divf", RTR_EW_DIV},     {"arith.remf", RTR_EW_REM},     {"arith.negf", RTR_EW_NEG},
-      {"arith.maximumf", RTR_EW_MAX}, {"arith.minimumf", RTR_EW_MIN}, {"arith.addi", RTR_EW_ADD},
-      {"arith.subi", RTR_EW_SUB},     {"arith.muli", RTR_EW_MUL},     {"arith.divsi", RTR_EW_DIV},
-      {"arith.remsi", RTR_EW_REM},    {"arith.andi", RTR_EW_AND},     {"arith.ori", RTR_EW_OR},
-      {"arith.xori", RTR_EW_XOR},     {"arith.maxsi", RTR_EW_MAX},    {"arith.minsi", RTR_EW_MIN},
-      {"arith.select", RTR_EW_SELECT},
+      {"arith.addf", RTR_EW_ADD, 2},     {"arith.subf", RTR_EW_SUB, 2},
+      {"arith.mulf", RTR_EW_MUL, 2},     {"arith.divf", RTR_EW_DIV, 2},
+      {"arith.remf", RTR_EW_REM, 2},     {"arith.negf", RTR_EW_NEG, 1},
+      {"arith.maximumf", RTR_EW_MAX, 2}, {"arith.minimumf", RTR_EW_MIN, 2},
+      {"arith.addi", RTR_EW_ADD, 2},     {"arith.subi", RTR_EW_SUB, 2},
+      {"arith.muli", RTR_EW_MUL, 2},     {"arith.divsi", RTR_EW_DIV, 2},
+      {"arith.remsi", RTR_EW_REM, 2},    {"arith.andi", RTR_EW_AND, 2},
+      {"arith.ori", RTR_EW_OR, 2},       {"arith.xori", RTR_EW_XOR, 2},
+      {"arith.maxsi", RTR_EW_MAX, 2},    {"arith.minsi", RTR_EW_MIN, 2},
+      {"arith.select", RTR_EW_SELECT, 3},
   };
   for (size_t k = 0; k < sizeof arith / sizeof *arith; k++)
     if (name_is(op, arith[k].name))
-      return (int)arith[k].ew;
+      return *arity = arith[k].arity, (int)arith[k].ew;
   return -1;
 }
 
-static int apply_ew(MlirOperation op, rtr_ew ew, rtr_buffer *const *args, int nargs,
-                    rtr_buffer **res, int nres) {
-  if (nargs != rtr_ew_arity(ew) || nres != 1) {
+static int apply_ew(MlirOperation op, rtr_ew ew, int arity, rtr_buffer *const *args,
+                    int nargs, rtr_buffer **res, int nres) {
+  if (nargs != arity || nres != 1) {
     rt_emit_error(op, "unexpected number of operands or results");
     return -1;
   }
-  rtr_ew_apply(ew, res[0], (const rtr_buffer *const *)args);
+  rtr_ew_apply(ew, nargs, res[0], (const rtr_buffer *const *)args);
   return 0;
 }
 
@@ -324,7 +330,7 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
   switch (id) {
 #define RT_EW(ID, name, kind, arity, rule, ew, ...)                                        \
   case RT_OP_##ID:                                                                          \
-    return apply_ew(op, RTR_EW_##ew, args, nargs, res, nres);
+    return apply_ew(op, RTR_EW_##ew, arity, args, nargs, res, nres);
 #define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, ...)                             \
   case RT_OP_##ID:                                                                          \
     rtr_math_apply(res[0], args[0], f32, f64);                                              \
@@ -405,10 +411,10 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   rt_op_id id = rt_op_lookup(op);
   if (id != RT_OP_NONE)
     return exec_rt(in, op, id, args, nargs, res, nres);
-  int ew = arith_ew(op);
+  int arity = 0, ew = arith_ew(op, &arity);
   bool src_unsigned;
   if (ew >= 0)
-    return apply_ew(op, (rtr_ew)ew, args, nargs, res, nres);
+    return apply_ew(op, (rtr_ew)ew, arity, args, nargs, res, nres);
   if (name_is(op, "arith.cmpf") || name_is(op, "arith.cmpi")) {
     int64_t p;
     if (!rt_get_i64(op, "predicate", &p) || p < 0 || p > 15) {
@@ -718,6 +724,179 @@ static bool is_immediate(MlirOperation op, const rtr_buffer *res) {
   return res->is_scalar && mlirOperationGetNumOperands(op) == 0 && name_is(op, "arith.constant");
 }
 
+/* One call's walk (walk.h): its frame, the arrays of the current op, where the outputs
+ * go. */
+typedef struct call {
+  interp *in;
+  frame fr;
+  rtr_peak *pk;
+  deaths dd;
+  rtr_buffer **ops, **res; /* of the current op; grown as needed */
+  rtr_buffer **copies;     /* dense copies of the current op's view operands */
+  intptr_t cap;
+  rtr_buffer ***outs;
+  int *nouts;
+} call;
+
+static void call_reserve(void *ctx, intptr_t no, intptr_t nr) {
+  call *c = ctx;
+  if (no > c->cap || nr > c->cap) {
+    c->cap = no > nr ? no : nr;
+    c->ops = xrealloc(c->ops, (size_t)c->cap, sizeof *c->ops);
+    c->res = xrealloc(c->res, (size_t)c->cap, sizeof *c->res);
+    c->copies = xrealloc(c->copies, (size_t)c->cap, sizeof *c->copies);
+  }
+}
+
+static int call_operand(void *ctx, MlirOperation op, intptr_t k, MlirValue v) {
+  call *c = ctx;
+  c->ops[k] = frame_get(&c->fr, v);
+  if (!c->ops[k])
+    return 1;
+  return complete(c->in, &c->fr, (size_t)ptr_map_get(&c->fr.index, v.ptr), op) ? -1 : 0;
+}
+
+static int call_return(void *ctx, MlirOperation op, intptr_t no) {
+  call *c = ctx;
+  int rc = 0;
+  rtr_buffer **ops = c->ops;
+  *c->outs = xcalloc((size_t)no + 1, sizeof **c->outs);
+  for (intptr_t k = 0; k < no && !rc; k++) {
+    if (ops[k]->view_map && c->in->opts->view_copies) /* a view returned is copied */
+      (*c->in->opts->view_copies)++;
+    if (!((*c->outs)[k] = rtr_buffer_clone(ops[k]))) {
+      char tb[128];
+      rt_emit_error(op, "out of memory for a copy of result #%ld ('%s')", (long)k,
+                    rtr_buffer_type_str(ops[k], tb, sizeof tb));
+      rtr_buffers_free(*c->outs, (int)k);
+      *c->outs = NULL;
+      rc = -1;
+    }
+  }
+  *c->nouts = rc ? 0 : (int)no;
+  return rc;
+}
+
+static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int t) {
+  call *c = ctx;
+  interp *in = c->in;
+  frame *fr = &c->fr;
+  rtr_peak *pk = c->pk;
+  rtr_buffer **ops = c->ops, **res = c->res, **copies = c->copies;
+  int rc = 0;
+  rt_op_id vid = rt_op_lookup(op);
+  if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar &&
+      (vid == RT_OP_TRANSPOSE || vid == RT_OP_SLICE || vid == RT_OP_BROADCAST ||
+       (vid == RT_OP_RESHAPE && ops[0]->view_map))) {
+    res[0] = make_view(in, op, ops[0]);
+    if (!res[0])
+      return -1;
+    if (in->opts->trace)
+      in->opts->trace(in->opts->trace_ctx, op, res, 1);
+    frame_put(fr, mlirOperationGetResult(op, 0), res[0], true);
+    return pk && peak_step(in, fr, &c->dd, op, t) ? -1 : 0;
+  }
+  /* Only rt.matmul (and other views) read a view in place; anything else gets a dense
+   * copy for this op. */
+  int ncopies = 0;
+  if (vid != RT_OP_MATMUL)
+    for (intptr_t k = 0; k < no && !rc; k++)
+      if (ops[k]->view_map) {
+        if (in->opts->view_copies)
+          (*in->opts->view_copies)++;
+        rtr_buffer *cp = rtr_buffer_clone(ops[k]);
+        if (!cp) {
+          char tb[128];
+          rt_emit_error(op, "out of memory for a dense copy of operand #%ld ('%s')",
+                        (long)k, rtr_buffer_type_str(ops[k], tb, sizeof tb));
+          rc = -1;
+        } else
+          ops[k] = copies[ncopies++] = cp;
+      }
+  if (rc) {
+    for (int k = 0; k < ncopies; k++)
+      rtr_buffer_free(copies[k]);
+    return -1;
+  }
+  if (rt_op_lookup(op) == RT_OP_RESHAPE && no == 1 && nr == 1 && !ops[0]->is_scalar) {
+    /* A reshape is an alias of its operand's buffer: no copy (docs/design.md). */
+    remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+    res[0] = rtr_buffer_alias(ops[0], s.rank, s.d);
+    if (in->opts->trace)
+      in->opts->trace(in->opts->trace_ctx, op, res, 1);
+    frame_put(fr, mlirOperationGetResult(op, 0), res[0], true);
+    return pk && peak_step(in, fr, &c->dd, op, t) ? -1 : 0;
+  }
+  for (intptr_t k = 0; k < nr; k++) {
+    MlirType ty = mlirValueGetType(mlirOperationGetResult(op, k));
+    res[k] = rtr_interp_buffer_for_type(ty, in->opts->promote_f64);
+    if (!res[k]) {
+      char msg[320];
+      rt_emit_error(op, "result #%ld: %s", (long)k,
+                    rtr_buffer_type_problem(ty, msg, sizeof msg));
+      rc = -1;
+      for (intptr_t j = 0; j < k; j++)
+        rtr_buffer_free(res[j]);
+      break;
+    }
+  }
+  if (rc) {
+    for (int k = 0; k < ncopies; k++)
+      rtr_buffer_free(copies[k]);
+    return -1;
+  }
+  int done = 0;
+  void *req = NULL;
+  rtr_coll_op cop;
+  if (rtr_coll_op_of(op, &cop)) {
+    done = start_collective(in, op, &cop, ops, (int)no, res, (int)nr, &req) ? -1 : 1;
+    /* A backend may read its input until the wait; a dense copy of a view is freed
+     * below, so that collective completes now. */
+    if (done > 0 && req && ncopies > 0) {
+      char err[512];
+      void *r = req;
+      req = NULL;
+      if (in->coll->wait(in->coll, r, err, sizeof err)) {
+        rt_emit_error(op, "%s", err);
+        done = -1;
+      }
+    }
+  }
+  else if (in->opts->host_op)
+    done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
+  if (done < 0)
+    rc = -1;
+  else if (done == 0 && name_is(op, "func.call"))
+    rc = exec_call(in, op, ops, (int)no, res, (int)nr);
+  else if (done == 0)
+    rc = exec_op(in, op, ops, (int)no, res, (int)nr);
+  if (!rc && in->opts->trace)
+    in->opts->trace(in->opts->trace_ctx, op, res, (int)nr);
+  uint64_t copy_bytes = 0; /* the dense copies are live while the op runs */
+  for (int k = 0; k < ncopies; k++) {
+    copy_bytes += data_bytes(copies[k]);
+    rtr_buffer_free(copies[k]);
+  }
+  for (intptr_t k = 0; k < nr; k++) {
+    if (rc)
+      rtr_buffer_free(res[k]);
+    else {
+      MlirValue v = mlirOperationGetResult(op, k);
+      frame_put(fr, v, res[k], true);
+      if (k == 0 && req)
+        fr->slots[ptr_map_get(&fr->index, v.ptr)].req = req;
+      if (pk)
+        peak_count(pk, fr, v, is_immediate(op, res[k]) ? 0 : data_bytes(res[k]));
+    }
+  }
+  if (pk && !rc) {
+    pk->live += copy_bytes;
+    rc = peak_step(in, fr, &c->dd, op, t);
+    pk->live -= copy_bytes;
+  }
+  return rc;
+}
+
 static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, int nargs,
                      rtr_buffer ***outs, int *nouts, MlirOperation at) {
   if (rtr_check_call(func, args, nargs, in->opts->promote_f64, in->depth, at))
@@ -725,203 +904,37 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   MlirBlock entry = rt_func_entry_block(func);
   bool top = in->depth == 0;
   in->depth++;
-  frame fr = {.slots = NULL};
-  ptr_map_init(&fr.index, 64);
-  int rc = 0, t = 0; /* t: the index of the op in the block */
-  rtr_peak *pk = in->opts->peak;
-  deaths dd = {{0}, NULL, NULL};
+  call c = {.in = in, .fr = {.slots = NULL}, .pk = in->opts->peak, .dd = {{0}, NULL, NULL},
+            .outs = outs, .nouts = nouts};
+  ptr_map_init(&c.fr.index, 64);
+  rtr_peak *pk = c.pk;
   if (pk)
-    deaths_of(in, entry, &dd);
+    deaths_of(in, entry, &c.dd);
   if (pk && top)
     pk->live += pk->base;
   for (int k = 0; k < nargs; k++) {
     MlirValue a = mlirBlockGetArgument(entry, k);
-    frame_put(&fr, a, args[k], false);
+    frame_put(&c.fr, a, args[k], false);
     /* the run's own arguments: rt.param ones throughout, the others until their last
      * use; a callee's are its caller's */
     if (pk && top && rt_func_arg_has_attr(func, k, "rt.param")) {
-      peak_count(pk, &fr, a, data_bytes(args[k]));
-      ptr_map_put(&dd.last, a.ptr, INT32_MAX); /* the op of no T: never released */
-    } else if (pk && top && ptr_map_get(&dd.last, a.ptr) >= 0)
-      peak_count(pk, &fr, a, data_bytes(args[k]));
+      peak_count(pk, &c.fr, a, data_bytes(args[k]));
+      ptr_map_put(&c.dd.last, a.ptr, INT32_MAX); /* the op of no T: never released */
+    } else if (pk && top && ptr_map_get(&c.dd.last, a.ptr) >= 0)
+      peak_count(pk, &c.fr, a, data_bytes(args[k]));
   }
-  rtr_buffer **ops = NULL, **res = NULL; /* of the current op; grown as needed */
-  rtr_buffer **copies = NULL;            /* dense copies of the current op's view operands */
-  intptr_t cap = 0;
-  bool returned = false;
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op) && !rc;
-       op = mlirOperationGetNextInBlock(op), t++) {
-    intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
-    if (no > cap || nr > cap) {
-      cap = no > nr ? no : nr;
-      ops = xrealloc(ops, (size_t)cap, sizeof *ops);
-      res = xrealloc(res, (size_t)cap, sizeof *res);
-      copies = xrealloc(copies, (size_t)cap, sizeof *copies);
-    }
-    for (intptr_t k = 0; k < no && !rc; k++) {
-      MlirValue v = mlirOperationGetOperand(op, k);
-      ops[k] = frame_get(&fr, v);
-      if (!ops[k]) {
-        rt_emit_error(op, "operand #%ld has no value (defined outside the entry block?)",
-                      (long)k);
-        rc = -1;
-      } else if (complete(in, &fr, (size_t)ptr_map_get(&fr.index, v.ptr), op))
-        rc = -1;
-    }
-    if (rc)
-      break;
-    if (name_is(op, "func.return")) {
-      *outs = xcalloc((size_t)no + 1, sizeof **outs);
-      for (intptr_t k = 0; k < no && !rc; k++) {
-        if (ops[k]->view_map && in->opts->view_copies) /* a view returned is copied */
-          (*in->opts->view_copies)++;
-        if (!((*outs)[k] = rtr_buffer_clone(ops[k]))) {
-          char tb[128];
-          rt_emit_error(op, "out of memory for a copy of result #%ld ('%s')", (long)k,
-                        rtr_buffer_type_str(ops[k], tb, sizeof tb));
-          rtr_buffers_free(*outs, (int)k);
-          *outs = NULL;
-          rc = -1;
-        }
-      }
-      *nouts = rc ? 0 : (int)no;
-      returned = true;
-      break;
-    }
-    if (rtr_check_no_regions(op)) {
-      rc = -1;
-      break;
-    }
-    rt_op_id vid = rt_op_lookup(op);
-    if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar &&
-        (vid == RT_OP_TRANSPOSE || vid == RT_OP_SLICE || vid == RT_OP_BROADCAST ||
-         (vid == RT_OP_RESHAPE && ops[0]->view_map))) {
-      res[0] = make_view(in, op, ops[0]);
-      if (!res[0]) {
-        rc = -1;
-        break;
-      }
-      if (in->opts->trace)
-        in->opts->trace(in->opts->trace_ctx, op, res, 1);
-      frame_put(&fr, mlirOperationGetResult(op, 0), res[0], true);
-      if (pk && peak_step(in, &fr, &dd, op, t))
-        rc = -1;
-      continue;
-    }
-    /* Only rt.matmul (and other views) read a view in place; anything else gets a dense
-     * copy for this op. */
-    int ncopies = 0;
-    if (vid != RT_OP_MATMUL)
-      for (intptr_t k = 0; k < no && !rc; k++)
-        if (ops[k]->view_map) {
-          if (in->opts->view_copies)
-            (*in->opts->view_copies)++;
-          rtr_buffer *c = rtr_buffer_clone(ops[k]);
-          if (!c) {
-            char tb[128];
-            rt_emit_error(op, "out of memory for a dense copy of operand #%ld ('%s')",
-                          (long)k, rtr_buffer_type_str(ops[k], tb, sizeof tb));
-            rc = -1;
-          } else
-            ops[k] = copies[ncopies++] = c;
-        }
-    if (rc) {
-      for (int k = 0; k < ncopies; k++)
-        rtr_buffer_free(copies[k]);
-      break;
-    }
-    if (rt_op_lookup(op) == RT_OP_RESHAPE && no == 1 && nr == 1 && !ops[0]->is_scalar) {
-      /* A reshape is an alias of its operand's buffer: no copy (docs/design.md). */
-      remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
-      res[0] = rtr_buffer_alias(ops[0], s.rank, s.d);
-      if (in->opts->trace)
-        in->opts->trace(in->opts->trace_ctx, op, res, 1);
-      frame_put(&fr, mlirOperationGetResult(op, 0), res[0], true);
-      if (pk && peak_step(in, &fr, &dd, op, t))
-        rc = -1;
-      continue;
-    }
-    for (intptr_t k = 0; k < nr; k++) {
-      MlirType t = mlirValueGetType(mlirOperationGetResult(op, k));
-      res[k] = rtr_interp_buffer_for_type(t, in->opts->promote_f64);
-      if (!res[k]) {
-        char msg[320];
-        rt_emit_error(op, "result #%ld: %s", (long)k,
-                      rtr_buffer_type_problem(t, msg, sizeof msg));
-        rc = -1;
-        for (intptr_t j = 0; j < k; j++)
-          rtr_buffer_free(res[j]);
-        break;
-      }
-    }
-    if (rc) {
-      for (int k = 0; k < ncopies; k++)
-        rtr_buffer_free(copies[k]);
-      break;
-    }
-    int done = 0;
-    void *req = NULL;
-    rtr_coll_op cop;
-    if (rtr_coll_op_of(op, &cop)) {
-      done = start_collective(in, op, &cop, ops, (int)no, res, (int)nr, &req) ? -1 : 1;
-      /* A backend may read its input until the wait; a dense copy of a view is freed
-       * below, so that collective completes now. */
-      if (done > 0 && req && ncopies > 0) {
-        char err[512];
-        void *r = req;
-        req = NULL;
-        if (in->coll->wait(in->coll, r, err, sizeof err)) {
-          rt_emit_error(op, "%s", err);
-          done = -1;
-        }
-      }
-    }
-    else if (in->opts->host_op)
-      done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
-    if (done < 0)
-      rc = -1;
-    else if (done == 0 && name_is(op, "func.call"))
-      rc = exec_call(in, op, ops, (int)no, res, (int)nr);
-    else if (done == 0)
-      rc = exec_op(in, op, ops, (int)no, res, (int)nr);
-    if (!rc && in->opts->trace)
-      in->opts->trace(in->opts->trace_ctx, op, res, (int)nr);
-    uint64_t copy_bytes = 0; /* the dense copies are live while the op runs */
-    for (int k = 0; k < ncopies; k++) {
-      copy_bytes += data_bytes(copies[k]);
-      rtr_buffer_free(copies[k]);
-    }
-    for (intptr_t k = 0; k < nr; k++) {
-      if (rc)
-        rtr_buffer_free(res[k]);
-      else {
-        MlirValue v = mlirOperationGetResult(op, k);
-        frame_put(&fr, v, res[k], true);
-        if (k == 0 && req)
-          fr.slots[ptr_map_get(&fr.index, v.ptr)].req = req;
-        if (pk)
-          peak_count(pk, &fr, v, is_immediate(op, res[k]) ? 0 : data_bytes(res[k]));
-      }
-    }
-    if (pk && !rc) {
-      pk->live += copy_bytes;
-      rc = peak_step(in, &fr, &dd, op, t);
-      pk->live -= copy_bytes;
-    }
-  }
-  if (!rc && !returned) {
-    rt_emit_error(func, "function ends without func.return");
-    rc = -1;
-  }
-  if (frame_free(in, &fr, func))
+  rtr_block_walk w = {&c, call_reserve, call_operand, call_return, call_exec};
+  bool returned;
+  int rc = rtr_walk_block(func, &w, &returned);
+  if (frame_free(in, &c.fr, func))
     rc = -1;
   if (pk)
-    deaths_free(&dd);
+    deaths_free(&c.dd);
   if (pk && top)
     pk->live -= pk->base;
-  free(ops);
-  free(res);
-  free(copies);
+  free(c.ops);
+  free(c.res);
+  free(c.copies);
   if (rc && *outs) {
     rtr_buffers_free(*outs, *nouts);
     *outs = NULL;

@@ -16,7 +16,7 @@
 #define REMAT_RUNTIME_INTERP_H
 
 #include "mlir-c/IR.h"
-#include "runtime/buffer.h"
+#include "buffer.h"
 
 typedef struct rtr_interp_options {
   /* Compute every f32/f16/bf16 value in f64 (buffers of those types become f64; inputs
@@ -56,7 +56,7 @@ typedef struct rtr_interp_options {
 } rtr_interp_options;
 
 /* The live buffer bytes of a run, with the conventions of the peak estimate
- * (lib/memory.c): a buffer is freed after the last use of its value (an op's operand or
+ * (lib/analysis/memory.c): a buffer is freed after the last use of its value (an op's operand or
  * the func.return's), a result nothing reads right after its op; an alias (rt.reshape)
  * or a view (lazy_views) holds no bytes and keeps its source alive as long as itself;
  * scalar constants (arith.constant of a scalar type) are immediates, 0 bytes. The

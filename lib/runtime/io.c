@@ -1,5 +1,5 @@
 /* io.c: random inputs, the text format, summaries (see io.h). */
-#include "runtime/io.h"
+#include "io.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "rt.h"
-#include "runtime/interp.h"
+#include "interp.h"
 
 /* splitmix64: a small, well-mixed generator; the inputs only need to be reproducible. */
 static uint64_t splitmix64(uint64_t *s) {

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/buffer.h"
+#include "buffer.h"
 
 /* The value distributions of random inputs (remat-run --values; docs/design.md,
  * "Runtime"). Integer scalars (seeds and offsets) are full-width and i1 is 0/1 in each.

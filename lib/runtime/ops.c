@@ -1,14 +1,14 @@
 /* ops.c: rt operations as plain C loops over dense buffers (see ops.h). */
-#include "runtime/ops.h"
+#include "ops.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
 #include "half.h"
 #include "philox.h"
+#include "reduce_order.h"
 
 typedef enum domain { DOM_F32, DOM_F64, DOM_INT } domain;
 
@@ -147,22 +147,7 @@ static int64_t ew_int(rtr_ew op, int64_t a, int64_t b) {
   remat_fatal("elementwise op %d on integers", (int)op);
 }
 
-int rtr_ew_arity(rtr_ew op) {
-  switch (op) {
-  case RTR_EW_ADD: case RTR_EW_SUB: case RTR_EW_MUL: case RTR_EW_DIV: case RTR_EW_REM:
-  case RTR_EW_MAX: case RTR_EW_MIN: case RTR_EW_POW: case RTR_EW_AND: case RTR_EW_OR:
-  case RTR_EW_XOR:
-    return 2;
-  case RTR_EW_NEG: case RTR_EW_SQRT: case RTR_EW_RSQRT: case RTR_EW_ABS:
-    return 1;
-  case RTR_EW_SELECT:
-    return 3;
-  }
-  remat_fatal("elementwise op %d", (int)op);
-}
-
-void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args) {
-  int n = rtr_ew_arity(op);
+void rtr_ew_apply(rtr_ew op, int n, rtr_buffer *out, const rtr_buffer *const *args) {
   domain d = domain_of(out->elem);
   for (int64_t i = 0; i < out->numel; i++) {
     int64_t ix[3] = {0, 0, 0};

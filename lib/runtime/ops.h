@@ -14,7 +14,7 @@
 #ifndef REMAT_RUNTIME_OPS_H
 #define REMAT_RUNTIME_OPS_H
 
-#include "runtime/buffer.h"
+#include "buffer.h"
 
 typedef enum rtr_ew {
   /* binary */
@@ -37,12 +37,11 @@ typedef enum rtr_cmp {
 
 typedef enum rtr_reduce_kind { RTR_REDUCE_SUM, RTR_REDUCE_MAX, RTR_REDUCE_MIN } rtr_reduce_kind;
 
-/* Number of operands of an elementwise op (1, 2 or 3). */
-int rtr_ew_arity(rtr_ew op);
-/* out = op(args) elementwise. Each arg is a buffer of out's element count or a
- * one-element buffer (a scalar, broadcast). Arguments are read in the domain of out's
- * element type (select: args 1 and 2; arg 0 is the i1 condition). */
-void rtr_ew_apply(rtr_ew op, rtr_buffer *out, const rtr_buffer *const *args);
+/* out = op(args) elementwise, over op's N operands (1, 2 or 3: the op table's arity for
+ * an rt op, the interpreter's arith table for an arith op). Each arg is a buffer of out's
+ * element count or a one-element buffer (a scalar, broadcast). Arguments are read in the
+ * domain of out's element type (select: args 1 and 2; arg 0 is the i1 condition). */
+void rtr_ew_apply(rtr_ew op, int n, rtr_buffer *out, const rtr_buffer *const *args);
 /* out = f(in) elementwise for a float function of libm (rt.exp, ...: the f32/f64 columns
  * of dialect-c/rt_ops.def): f32 in the f32 domain (f16/bf16 rounded on store), f64 in
  * f64. IN has out's element count or one element. */

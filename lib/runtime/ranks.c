@@ -1,14 +1,14 @@
 /* ranks.c: shards, per-rank random inputs and file names (see ranks.h). */
-#include "runtime/ranks.h"
+#include "ranks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt.h"
-#include "runtime/collective.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
+#include "collective.h"
+#include "interp.h"
+#include "io.h"
 
 /* Whether the chain from V continues through USER: an rt op, not a collective, with one
  * result, whose operands are V plus any scalars and constants (results of zero-operand

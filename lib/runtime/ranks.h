@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
-#include "runtime/buffer.h"
-#include "runtime/io.h"
+#include "buffer.h"
+#include "io.h"
 
 /* True when argument K of FUNC is a shard. */
 bool rtr_arg_is_shard(MlirOperation func, int k);

@@ -1,6 +1,6 @@
 // Element types: f64 computes in double; f16/bf16 are loaded as i16, widened exactly,
 // computed in f32 and rounded to nearest even after each op (remat.f32.to.f16 /
-// remat.f32.to.bf16, bit-identical to lib/half.c); a rounded value is stored as its bits.
+// remat.f32.to.bf16, bit-identical to lib/numeric/half.c); a rounded value is stored as its bits.
 // i1 is a byte 0/1; i8/i32/i64 are native. Integers: signed max/min/compare, wrapping
 // arithmetic, division toward zero without UB (x/0 = 0, MIN/-1 = MIN), i1 unsigned.
 // RUN: remat-translate --emit=llvm -O0 %s | FileCheck %s --check-prefixes=CHECK,NV

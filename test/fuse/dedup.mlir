@@ -1,4 +1,4 @@
-// Kernel deduplication, the last step of --remat-fuse (lib/kernel_dedup.c): a kernel
+// Kernel deduplication, the last step of --remat-fuse (lib/analysis/kernel_dedup.c): a kernel
 // structurally equal to an earlier one (ops, attributes but the checkpoint tags, types,
 // signature) is erased, and its call calls the earlier one. A constant, a shape or an
 // attribute of its own keeps a kernel apart.

@@ -17,8 +17,8 @@
 
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
+#include "interp.h"
+#include "io.h"
 
 static const char module_text[] =
     "func.func @f(%a: tensor<2x3xf32>, %b: i64, %c: tensor<4xi1>, %d: tensor<2xbf16>,\n"

@@ -1,8 +1,8 @@
 /* codegen_host_test: JIT-compiles host-target kernels (lib/codegen, LLVM ORC) and checks
- * them against the C references: rt.uniform_philox against lib/philox.c bit for bit
+ * them against the C references: rt.uniform_philox against lib/numeric/philox.c bit for bit
  * (f32/f16/bf16, seeds and offsets with high 32 bits set, split [begin, end) ranges), the
  * dropout forward and backward kernels (the backward's recomputed mask equals the
- * forward's), f16/bf16 conversions against lib/half.c (all 65536 f16 patterns, a million
+ * forward's), f16/bf16 conversions against lib/numeric/half.c (all 65536 f16 patterns, a million
  * f32 patterns), broadcast/transpose/slice/concat/iota/reshape indexing, integer
  * division, and rt.sum / rt.amax reductions. Driven by test/unit/codegen_host_test.test. */
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "half.h"
 #include "mlir-c/IR.h"
 #include "philox.h"

@@ -20,15 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "half.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 #include "rt.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
+#include "interp.h"
+#include "io.h"
 
 #define N 4099 /* odd: no vector width divides it */
 

@@ -29,19 +29,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "half.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 #include "rt.h"
-#include "runtime/check.h"
-#include "runtime/check_device.h"
-#include "runtime/compiled.h"
-#include "runtime/cuda_exec.h"
-#include "runtime/executor.h"
-#include "runtime/interp.h"
-#include "runtime/io.h"
+#include "check.h"
+#include "check_device.h"
+#include "compiled.h"
+#include "cuda_exec.h"
+#include "executor.h"
+#include "interp.h"
+#include "io.h"
 
 static int failures;
 

@@ -1,4 +1,4 @@
-/* Tests of lib/flow_network: hand-made networks with known cuts, random
+/* Tests of lib/analysis/flow_network: hand-made networks with known cuts, random
  * networks checked against an independent Edmonds-Karp written here, infinite
  * capacities, a disconnected sink, a long chain, and invalid arguments.
  * Prints one line per group and returns non-zero on any failure. */

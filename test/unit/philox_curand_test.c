@@ -1,4 +1,4 @@
-/* Cross-check of the Philox reference (lib/philox.c) against cuRAND's host
+/* Cross-check of the Philox reference (lib/numeric/philox.c) against cuRAND's host
  * generator, an independent implementation that runs on the CPU (no GPU
  * needed, only libcurand from the CUDA toolkit).
  *

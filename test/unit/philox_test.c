@@ -1,5 +1,5 @@
-/* Unit tests of the Philox reference (lib/philox.c) and of the f16/bf16
- * conversions (lib/half.c). Prints what it computed, for FileCheck
+/* Unit tests of the Philox reference (lib/numeric/philox.c) and of the f16/bf16
+ * conversions (lib/numeric/half.c). Prints what it computed, for FileCheck
  * (philox.test), and exits non-zero if any internal check fails.
  *
  * Where a check needs an expected value it is either a published vector

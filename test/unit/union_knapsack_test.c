@@ -1,4 +1,4 @@
-/* Tests of lib/union_knapsack: the exact solution against brute force on random
+/* Tests of lib/analysis/union_knapsack: the exact solution against brute force on random
  * instances (up to 16 items, so every subset is tried), the heuristic's feasibility and
  * worst ratio on them, a hand-made instance where the additive model errs, and the
  * fallback beyond the width limit. Prints one line per group; non-zero exit on failure. */

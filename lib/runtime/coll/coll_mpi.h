@@ -4,7 +4,7 @@
 #ifndef REMAT_RUNTIME_COLL_MPI_H
 #define REMAT_RUNTIME_COLL_MPI_H
 
-#include "runtime/collective.h"
+#include "collective.h"
 
 /* Initializes MPI (MPI_Init_thread, funneled) and returns a backend over
  * MPI_COMM_WORLD; destroy finalizes MPI. NULL with a message in err on failure. */

@@ -9,7 +9,7 @@
 #ifndef REMAT_RUNTIME_COLL_NCCL_H
 #define REMAT_RUNTIME_COLL_NCCL_H
 
-#include "runtime/collective.h"
+#include "collective.h"
 
 enum { RTR_NCCL_ID_BYTES = 128 }; /* NCCL_UNIQUE_ID_BYTES */
 

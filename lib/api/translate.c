@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "codegen/codegen.h"
+#include "codegen.h"
 #include "remat-c/Translate.h"
 
 void rematTranslateOptionsInit(RematTranslateOptions *o) {

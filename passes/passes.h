@@ -11,7 +11,7 @@
  *
  * where REMAT_FUSE_OPTIONS is the pass's option list in remat-c/Passes.h: the options
  * struct, the defaults, the rows of --help and the text parser all come from that one
- * declaration. A new pass adds its entry below and to lib/pass_registry.c. */
+ * declaration. A new pass adds its entry below and to lib/api/pass_registry.c. */
 #ifndef REMAT_PASSES_H
 #define REMAT_PASSES_H
 
@@ -20,7 +20,7 @@
 #include "mlir-c/Pass.h"
 #include "remat-c/Passes.h"
 
-/* The registry entries, in pipeline order (lib/pass_registry.c). */
+/* The registry entries, in pipeline order (lib/api/pass_registry.c). */
 extern const RematPassInfo remat_autodiff_pass;
 extern const RematPassInfo remat_checkpoint_pass;
 extern const RematPassInfo remat_mincut_pass;
