@@ -156,6 +156,15 @@ void rt_emit_error_at(MlirLocation loc, const char *fmt, ...)
 
 /* Compares an MlirStringRef with a NUL-terminated string. */
 bool rt_str_eq(MlirStringRef s, const char *c);
+/* A C string as an MlirStringRef (no copy). */
+MlirStringRef rt_str(const char *s);
+/* Whether OP is named NAME ("func.return"). */
+bool rt_op_named(MlirOperation op, const char *name);
+/* The named attribute NAME = A (for building attribute dictionaries). */
+MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribute a);
+/* The dictionary at I of an array of dictionaries (a function's arg_attrs or res_attrs),
+ * or an empty one when ARRAY is null, shorter or holds something else there. */
+MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i);
 /* Prints a type into buf (truncated, always NUL-terminated); returns buf. */
 char *rt_type_str(MlirType type, char *buf, size_t cap);
 

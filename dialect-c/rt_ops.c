@@ -29,6 +29,26 @@ bool rt_str_eq(MlirStringRef s, const char *c) {
   return s.length == n && memcmp(s.data, c, n) == 0;
 }
 
+MlirStringRef rt_str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+bool rt_op_named(MlirOperation op, const char *name) {
+  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, rt_str(name)), a);
+}
+
+MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
+  if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
+      i < mlirArrayAttrGetNumElements(array)) {
+    MlirAttribute d = mlirArrayAttrGetElement(array, i);
+    if (mlirAttributeIsADictionary(d))
+      return d;
+  }
+  return mlirDictionaryAttrGet(ctx, 0, NULL);
+}
+
 rt_op_id rt_op_from_name(const char *name) {
   for (int i = 1; i < RT_OP_COUNT; i++)
     if (!strcmp(rt_ops[i].name, name) || !strcmp(rt_ops[i].name + 3, name))

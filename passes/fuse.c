@@ -237,10 +237,7 @@ static void blk_init(blk *b, MlirBlock block, bool shape_mode) {
     for (intptr_t r = 0; r < mlirOperationGetNumResults(b->ops[i]); r++)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(b->ops[i], r));
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-        if (total == cap) {
-          cap = cap ? 2 * cap : 64;
-          b->users = xrealloc(b->users, (size_t)cap, sizeof *b->users);
-        }
+        XGROW(b->users, total, cap, 64);
         b->users[total++] = top_user(b, mlirOpOperandGetOwner(u));
       }
   }
@@ -551,10 +548,7 @@ static void reads_add_value(blk *b, MlirValue v, int stamp, reads *r) {
     reads_add_op(b, b->ops[j], stamp, r);
     return;
   }
-  if (r->n == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 16;
-    r->pos = xrealloc(r->pos, (size_t)r->cap, sizeof *r->pos);
-  }
+  XGROW(r->pos, r->n, r->cap, 16);
   r->pos[r->n++] = j;
 }
 
@@ -712,10 +706,7 @@ static bool row_compatible(blk *b, int g, int i) {
 }
 
 static int new_group(blk *b, int i) {
-  if (b->ngroups == b->capgroups) {
-    b->capgroups = b->capgroups ? 2 * b->capgroups : 16;
-    b->groups = xrealloc(b->groups, (size_t)b->capgroups, sizeof *b->groups);
-  }
+  XGROW(b->groups, b->ngroups, b->capgroups, 16);
   int g = b->ngroups++;
   group *gr = &b->groups[g];
   memset(gr, 0, sizeof *gr);
@@ -1021,10 +1012,7 @@ static int collect_kernels(blk *b, kernel **out) {
     int cap = 0;
     for (int i = 0; i < b->n; i++)
       if (b->stamp[i] == stamp) {
-        if (kr->nbody == cap) {
-          cap = cap ? 2 * cap : 8;
-          kr->body = xrealloc(kr->body, (size_t)cap, sizeof *kr->body);
-        }
+        XGROW(kr->body, kr->nbody, cap, 8);
         kr->body[kr->nbody++] = i;
       }
     int acap = 0, ccap = 0;
@@ -1038,20 +1026,14 @@ static int collect_kernels(blk *b, kernel **out) {
         if (is_scalar_constant(v)) {
           MlirOperation c = mlirOpResultGetOwner(v);
           if (const_index(kr, c) < 0) {
-            if (kr->nconsts == ccap) {
-              ccap = ccap ? 2 * ccap : 4;
-              kr->consts = xrealloc(kr->consts, (size_t)ccap, sizeof *kr->consts);
-            }
+            XGROW(kr->consts, kr->nconsts, ccap, 4);
             kr->consts[kr->nconsts++] = c;
           }
           continue;
         }
         if (value_in(kr->args, kr->nargs, v, NULL))
           continue;
-        if (kr->nargs == acap) {
-          acap = acap ? 2 * acap : 4;
-          kr->args = xrealloc(kr->args, (size_t)acap, sizeof *kr->args);
-        }
+        XGROW(kr->args, kr->nargs, acap, 4);
         kr->args[kr->nargs++] = v;
       }
     }
@@ -1091,10 +1073,7 @@ static int collect_kernels(blk *b, kernel **out) {
       last = i;
       if (!exported[i])
         continue;
-      if (kr->nresults == cap) {
-        cap = cap ? 2 * cap : 4;
-        kr->results = xrealloc(kr->results, (size_t)cap, sizeof *kr->results);
-      }
+      XGROW(kr->results, kr->nresults, cap, 4);
       kr->results[kr->nresults++] = mlirOperationGetResult(b->ops[i], 0);
     }
     if (kr->nresults == 0) { /* dead code: still a kernel, returning its last value */
@@ -1272,11 +1251,6 @@ static void stats_print_block(FILE *f, const char *title, const stats *base, con
 
 /* ---- outlining ---- */
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
-  return mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
-}
-
 /* The kernel value that stands for host value v inside kernel k. clones: per position. */
 static MlirValue kernel_value(const blk *b, const kernel *k, MlirBlock body,
                               const MlirOperation *clones, MlirValue v) {
@@ -1349,19 +1323,19 @@ static MlirOperation build_kernel(const blk *b, kernel *k, const char *name,
   mlirRegionAppendOwnedBlock(region, body);
   MlirStringRef sym = mlirStringRefCreateFromCString(name);
   MlirNamedAttribute fattrs[] = {
-      named(ctx, "sym_name", mlirStringAttrGet(ctx, sym)),
-      named(ctx, "function_type",
+      rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, sym)),
+      rt_named_attr(ctx, "function_type",
             mlirTypeAttrGet(mlirFunctionTypeGet(ctx, k->nargs, in, k->nresults, out))),
-      named(ctx, "sym_visibility",
+      rt_named_attr(ctx, "sym_visibility",
             mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
-      named(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
+      rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
   };
   MlirOperationState fs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
   mlirOperationStateAddAttributes(&fs, 4, fattrs);
   mlirOperationStateAddOwnedRegions(&fs, 1, &region);
   MlirOperation func = mlirOperationCreate(&fs);
 
-  MlirNamedAttribute callee = named(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, sym));
+  MlirNamedAttribute callee = rt_named_attr(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, sym));
   MlirOperationState cs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"), loc);
   mlirOperationStateAddOperands(&cs, k->nargs, k->args);
   mlirOperationStateAddResults(&cs, k->nresults, out);
@@ -1500,10 +1474,7 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
   for (MlirOperation op = rt_func_first(module); !mlirOperationIsNull(op);
        op = rt_func_next(op))
     if (is_host_function(op)) {
-      if (nfn == cap) {
-        cap = cap ? 2 * cap : 8;
-        fns = xrealloc(fns, (size_t)cap, sizeof *fns);
-      }
+      XGROW(fns, nfn, cap, 8);
       fns[nfn++] = op;
     }
   int rc = 0;

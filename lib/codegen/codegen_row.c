@@ -413,10 +413,7 @@ LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
 }
 
 static void memo_put(cg_kernel *k, MlirValue v, LLVMValueRef idx, LLVMValueRef r) {
-  if (k->num_memo == k->cap_memo) {
-    k->cap_memo = k->cap_memo ? 2 * k->cap_memo : 64;
-    k->memo = xrealloc(k->memo, (size_t)(k->cap_memo), sizeof *k->memo);
-  }
+  XGROW(k->memo, k->num_memo, k->cap_memo, 64);
   k->memo[k->num_memo++] = (cg_memo){v.ptr, idx, r};
 }
 
