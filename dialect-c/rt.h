@@ -127,6 +127,16 @@ const char *rt_policy_name(rt_policy policy); /* "must_save", ...; "" for none *
 bool rt_policy_is_save(rt_policy policy);
 bool rt_policy_is_recompute(rt_policy policy);
 
+/* ---- row kernels ------------------------------------------------------------------- */
+
+/* Whether rt.broadcast OP, read at an element of its result S (a row kernel's input shape,
+ * whose dims REDUCED[d] the row reduces), reads its operand at that element's row: the
+ * operand's non-unit dims are the kept non-unit dims of S, in order, so its linear index
+ * is the row's. The one legality rule that fusion (passes/fuse.c: a row group may hold
+ * the broadcast) and the codegen (codegen_index.c: it may index it by the row) share:
+ * the two must agree, or the fused kernels are wrong. */
+bool rt_broadcast_row_aligned(MlirOperation op, const remat_shape *s, const bool *reduced);
+
 /* ---- functions ---------------------------------------------------------------------- */
 
 /* rt.num_outputs of a func.func; false when absent. */

@@ -610,31 +610,6 @@ static bool row_key_eq(const group *g, const remat_shape *s, const bool *red) {
          !memcmp(g->red, red, sizeof(bool) * (size_t)s->rank);
 }
 
-/* A broadcast that, read at an element of its result S (a row group's input shape), reads
- * its operand at that element's row: the operand's non-unit dims are the kept non-unit
- * dims of S, in order (the codegen's cg_broadcast_is_row_aligned). */
-static bool broadcast_row_aligned(const group *g, MlirOperation op) {
-  remat_shape out = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  remat_shape in = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  if (!remat_shape_eq(&out, &g->s))
-    return false;
-  int64_t dims[RT_MAX_RANK];
-  rt_get_i64_array(op, "dims", dims, RT_MAX_RANK);
-  int k = 0;
-  for (int d = 0; d < in.rank; d++) {
-    if (in.d[d] == 1)
-      continue;
-    while (k < out.rank && (g->red[k] || out.d[k] == 1))
-      k++;
-    if (k >= out.rank || dims[d] != k)
-      return false;
-    k++;
-  }
-  while (k < out.rank && (g->red[k] || out.d[k] == 1))
-    k++;
-  return k == out.rank;
-}
-
 enum { AT_S, AT_ROW, AT_OTHER };
 
 /* True if evaluating value v at position `at` (the current element of the row, the
@@ -656,7 +631,7 @@ static bool aligned_read(blk *b, int g, MlirValue v, int at) {
   if (b->cls[j] == C_VIEW) {
     MlirValue in = mlirOperationGetOperand(op, 0);
     remat_shape ins = rt_shape_of(mlirValueGetType(in));
-    if (id == RT_OP_BROADCAST && at == AT_S && broadcast_row_aligned(gr, op))
+    if (id == RT_OP_BROADCAST && at == AT_S && rt_broadcast_row_aligned(op, &gr->s, gr->red))
       next = AT_ROW;
     else if (id == RT_OP_RESHAPE && at == AT_ROW)
       next = AT_ROW;
