@@ -130,7 +130,7 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
   X(ret_val, nret)
 #define SIZE(name, n) bytes += ((n) * sizeof *g->name + 7) & ~(size_t)7;
   ARRAYS(SIZE)
-  char *at = g->block = xmalloc(bytes);
+  char *at = g->mem = xmalloc(bytes);
 #define CARVE(name, n)                                                                      \
   g->name = (void *)at;                                                                     \
   at += ((n) * sizeof *g->name + 7) & ~(size_t)7;
@@ -201,8 +201,8 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
 }
 
 void rt_graph_free(rt_graph *g) {
-  free(g->block);
+  free(g->mem);
   free(g->types);
-  g->block = NULL;
+  g->mem = NULL;
   g->types = NULL;
 }

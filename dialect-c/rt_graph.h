@@ -26,24 +26,40 @@ typedef struct rt_graph_type {
   uint64_t bytes; /* 0 when not sized (the verifier rejects such values) */
 } rt_graph_type;
 
+/* The fields of the view, as a macro so that a pass's own struct can hold them under
+ * their own names (RT_GRAPH_MEMBERS) and still hand the whole to rt_graph_load. */
+#define RT_GRAPH_FIELDS                                                                    \
+  MlirOperation func, ret; /* ret: the func.return ending the block */                    \
+  MlirBlock entry;                                                                         \
+  int nargs, nops, nvals, nret;                                                            \
+  MlirOperation *ops;      /* [nops] */                                                    \
+  unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */      \
+  unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */ \
+  int *op_res;             /* [nops+1] first result value of each op; [nops] == nvals */   \
+  int *opnd_start;         /* [nops+1] operands of op i: opnd[opnd_start[i] .. [i+1]) */   \
+  int *opnd;               /* value indices */                                             \
+  MlirValue *vals;         /* [nvals] */                                                   \
+  int *val_op;             /* [nvals] defining op, -1 for an argument */                   \
+  int *vtype;              /* [nvals] index into types */                                  \
+  int *ret_val;            /* [nret] operands of func.return */                            \
+  rt_graph_type *types;                                                                    \
+  int ntypes, cap_types;                                                                   \
+  void *mem; /* holds the arrays above but types */
+
 typedef struct rt_graph {
-  MlirOperation func, ret; /* ret: the func.return ending the block */
-  MlirBlock entry;
-  int nargs, nops, nvals, nret;
-  MlirOperation *ops;      /* [nops] */
-  unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */
-  unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */
-  int *op_res;             /* [nops+1] first result value of each op; op_res[nops] == nvals */
-  int *opnd_start;         /* [nops+1] operands of op i: opnd[opnd_start[i] .. [i+1]) */
-  int *opnd;               /* value indices */
-  MlirValue *vals;         /* [nvals] */
-  int *val_op;             /* [nvals] defining op, -1 for an argument */
-  int *vtype;              /* [nvals] index into types */
-  int *ret_val;            /* [nret] operands of func.return */
-  rt_graph_type *types;
-  int ntypes, cap_types;
-  void *block; /* holds the arrays above but types */
+  RT_GRAPH_FIELDS
 } rt_graph;
+
+/* In a pass's struct: the view as G (for rt_graph_load and rt_graph_free) whose fields
+ * are also the struct's own (j->ops is j->g.ops): an anonymous union of the view and an
+ * anonymous struct of the same fields, which C11 lets either name read. */
+#define RT_GRAPH_MEMBERS(g)                                                                \
+  union {                                                                                  \
+    rt_graph g;                                                                            \
+    struct {                                                                               \
+      RT_GRAPH_FIELDS                                                                      \
+    };                                                                                     \
+  }
 
 /* Reads the body of FUNC. 0, or -1 after a located diagnostic naming PASS
  * ("--remat-mincut") and what the function is to it (ROLE: "joint function"), when it has

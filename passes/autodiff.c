@@ -54,19 +54,10 @@ typedef struct cached_const {
 } cached_const;
 
 typedef struct ad {
-  rt_graph graph; /* the forward function; the fields below up to ret_val view it */
+  /* the forward function (rt_graph.h): func, ret, entry, nargs, nops, nvals, nret, ops,
+   * opid, op_res, opnd_start, opnd, vals, val_op, ret_val */
+  RT_GRAPH_MEMBERS(graph);
   MlirContext ctx;
-  MlirOperation func, ret;
-  MlirBlock block;
-  int nargs, nops, nvals, nret;
-  MlirOperation *ops;
-  const unsigned char *id; /* rt_op_id */
-  MlirValue *vals;
-  int *val_op;     /* defining op, -1 for an argument */
-  int *op_res;     /* first result value of op i; op_res[nops] == nvals */
-  int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
-  int *opnd;
-  int *ret_val;
   int nwrt, *wrt; /* differentiated arguments, in gradient order */
   bool *active;
   MlirValue *adj; /* adjoint of each value; null: no contribution yet */
@@ -110,27 +101,12 @@ static bool is_float_tensor(MlirType t) {
 static int operand(const ad *a, int i, int k) { return a->opnd[a->opnd_start[i] + k]; }
 static int num_operands(const ad *a, int i) { return a->opnd_start[i + 1] - a->opnd_start[i]; }
 
-/* Reads the body into arrays (rt_graph_load, whose views the ad's fields are). Ops other
- * than rt and arith ops are refused there, whether or not they touch a differentiated
- * value: their meaning is unknown. 0, or -1 after a diagnostic. */
+/* Reads the body into arrays (rt_graph_load). Ops other than rt and arith ops are
+ * refused there, whether or not they touch a differentiated value: their meaning is
+ * unknown. 0, or -1 after a diagnostic. */
 static int load(ad *a) {
-  rt_graph *g = &a->graph;
-  if (rt_graph_load(g, a->func, "--remat-autodiff", "forward function") < 0)
+  if (rt_graph_load(&a->graph, a->func, "--remat-autodiff", "forward function") < 0)
     return -1;
-  a->block = g->entry;
-  a->ret = g->ret;
-  a->nargs = g->nargs;
-  a->nops = g->nops;
-  a->nvals = g->nvals;
-  a->nret = g->nret;
-  a->ops = g->ops;
-  a->id = g->opid;
-  a->vals = g->vals;
-  a->val_op = g->val_op;
-  a->op_res = g->op_res;
-  a->opnd_start = g->opnd_start;
-  a->opnd = g->opnd;
-  a->ret_val = g->ret_val;
   a->active = xcalloc(a->nvals, sizeof *a->active);
   a->adj = xcalloc(a->nvals, sizeof *a->adj);
   a->negated = xcalloc(a->nvals, sizeof *a->negated);
@@ -261,7 +237,7 @@ static bool diff_operand(const ad *a, int i, int k) {
       numel == 0)
     return false; /* an empty result has no gradient to pass on */
   double c;
-  switch ((rt_op_id)a->id[i]) {
+  switch ((rt_op_id)a->opid[i]) {
   case RT_OP_NONE: /* arith ops: on scalars; a tensor one is refused by check_active */
     return false;
   case RT_OP_ADD: case RT_OP_SUB: case RT_OP_MUL: case RT_OP_DIV: case RT_OP_MAX:
@@ -311,14 +287,14 @@ static int check_active(ad *a) {
     if (!any)
       continue;
     MlirStringRef n = op_name(op);
-    if (a->id[i] == RT_OP_NONE) {
+    if (a->opid[i] == RT_OP_NONE) {
       rt_emit_error(op, "'%.*s' is not differentiable by --remat-autodiff: it uses a value "
                         "computed from a differentiated argument (write tensor math with rt "
                         "ops; arith ops are for scalars)",
                     (int)n.length, n.data);
       return -1;
     }
-    if (act && (a->id[i] == RT_OP_ALL_REDUCE || a->id[i] == RT_OP_REDUCE_SCATTER) &&
+    if (act && (a->opid[i] == RT_OP_ALL_REDUCE || a->opid[i] == RT_OP_REDUCE_SCATTER) &&
         !reduce_is_sum(op)) {
       rt_emit_error(op, "'%.*s' with a max or min reduction is not differentiable by "
                         "--remat-autodiff (only reduce = \"sum\")",
@@ -326,7 +302,7 @@ static int check_active(ad *a) {
       return -1;
     }
     double c;
-    int base = a->id[i] == RT_OP_POW ? operand(a, i, 0) : -1;
+    int base = a->opid[i] == RT_OP_POW ? operand(a, i, 0) : -1;
     if (base >= 0 && a->active[operand(a, i, 1)] && rt_type_is_scalar(vtype(a->vals[base])) &&
         !const_scalar(a, base, &c)) {
       rt_emit_error(op, "'rt.pow' of a scalar base that is not an arith.constant is not "
@@ -455,7 +431,7 @@ static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, Ml
   MlirOperation op = mlirOperationCreate(&st);
   if (mlirOperationIsNull(op))
     remat_fatal("cannot create a backward op");
-  mlirBlockInsertOwnedOperationBefore(a->block, a->ret, op);
+  mlirBlockInsertOwnedOperationBefore(a->entry, a->ret, op);
   cse_insert(a, op);
   a->emitted++;
   return mlirOperationGetResult(op, 0);
@@ -877,7 +853,7 @@ static void vjp(ad *a, int i) {
   int x = nopnd > 0 ? operand(a, i, 0) : -1, y = nopnd > 1 ? operand(a, i, 1) : -1;
   MlirValue xv = x >= 0 ? a->vals[x] : g, yv = y >= 0 ? a->vals[y] : g, out = a->vals[yi];
   MlirType gt = vtype(g), e = elem_of(g);
-  switch ((rt_op_id)a->id[i]) {
+  switch ((rt_op_id)a->opid[i]) {
   case RT_OP_ADD:
     if (d[0])
       acc(a, x, g, false);
@@ -910,7 +886,7 @@ static void vjp(ad *a, int i) {
     return;
   case RT_OP_MAX:
   case RT_OP_MIN:
-    vjp_maxmin(a, i, g, a->id[i] == RT_OP_MAX);
+    vjp_maxmin(a, i, g, a->opid[i] == RT_OP_MAX);
     return;
   case RT_OP_POW:
     vjp_pow(a, i, g);
@@ -1114,7 +1090,7 @@ static int differentiate(MlirOperation func, stats *st) {
       continue;
     in[t] = res[r];
     in_dicts[t++] = mlirDictionaryAttrGet(a.ctx, 1, &tangent);
-    MlirValue g = mlirBlockAddArgument(a.block, res[r], value_loc(&a, v));
+    MlirValue g = mlirBlockAddArgument(a.entry, res[r], value_loc(&a, v));
     if (a.active[v])
       acc(&a, v, g, false);
   }

@@ -122,22 +122,12 @@ enum { /* op flags */
 };
 
 typedef struct joint {
-  rt_graph g;  /* the function; the fields below up to types are views of its arrays */
+  /* the function (rt_graph.h): func, ret, nargs, nops, nvals, nret, ops, opid, op_res,
+   * opnd_start, opnd, vals, val_op, vtype, ret_val, types */
+  RT_GRAPH_MEMBERS(g);
   void *block; /* holds vf, of and node (load) */
   MlirContext ctx;
-  MlirOperation func, ret;
   int64_t num_outputs;
-  int nargs, nops, nvals, nret;
-  MlirOperation *ops;
-  MlirValue *vals;
-  int *val_op;     /* defining op, -1 for an argument */
-  int *op_res;     /* first result value of each op; op_res[nops] == nvals */
-  int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
-  int *opnd;
-  int *ret_val; /* operands of func.return */
-  unsigned char *opid; /* rt_op_id of each op */
-  int *vtype;          /* each value's type: an index into types */
-  rt_graph_type *types;
   unsigned *vf; /* V_* */
   unsigned *of; /* O_* */
   int *node;    /* in-node of a value in the network (out-node = in-node + 1), or -1 */
@@ -164,29 +154,12 @@ static void joint_free(joint *j) {
        _k++)
 #define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
 
-/* Reads the body of J->func into arrays (rt_graph_load, whose views the joint's fields
- * are) and adds the pass's own: flags and the network's node of each value. 0, or -1
- * after a diagnostic. */
+/* Reads the body of J->func into arrays (rt_graph_load) and adds the pass's own: flags
+ * and the network's node of each value. 0, or -1 after a diagnostic. */
 static int load(joint *j) {
-  rt_graph *g = &j->g;
-  if (rt_graph_load(g, j->func, "--remat-mincut", "joint function") < 0)
+  if (rt_graph_load(&j->g, j->func, "--remat-mincut", "joint function") < 0)
     return -1;
-  j->ret = g->ret;
-  j->nargs = g->nargs;
-  j->nops = g->nops;
-  j->nvals = g->nvals;
-  j->nret = g->nret;
-  j->ops = g->ops;
-  j->vals = g->vals;
-  j->val_op = g->val_op;
-  j->op_res = g->op_res;
-  j->opnd_start = g->opnd_start;
-  j->opnd = g->opnd;
-  j->ret_val = g->ret_val;
-  j->opid = g->opid;
-  j->vtype = g->vtype;
-  j->types = g->types;
-  size_t nops = (size_t)g->nops, nvals = (size_t)g->nvals, bytes = 0;
+  size_t nops = (size_t)j->nops, nvals = (size_t)j->nvals, bytes = 0;
 #define ARRAYS(X) X(of, nops) X(vf, nvals) X(node, nvals)
 #define SIZE(name, n) bytes += ((n) * sizeof *j->name + 7) & ~(size_t)7;
   ARRAYS(SIZE)
@@ -200,7 +173,7 @@ static int load(joint *j) {
 #undef CARVE
   memset(j->vf, 0, nvals * sizeof *j->vf);
   for (int i = 0; i < j->nops; i++)
-    j->of[i] = g->constant[i] ? O_CONST_OP : 0;
+    j->of[i] = j->constant[i] ? O_CONST_OP : 0;
   for (int a = 0; a < j->nargs; a++) {
     if (rt_func_arg_has_attr(j->func, a, "rt.tangent"))
       j->vf[a] |= V_TANGENT;
@@ -377,8 +350,8 @@ static size_t network_edges(const joint *j, const remat_cost_model *model, const
 /* Builds the network, solves it and marks V_SAVED. 0, or -1 after a diagnostic. */
 static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
-  double *tw = xmalloc((size_t)j->g.ntypes * sizeof *tw); /* weight of each type */
-  for (int t = 0; t < j->g.ntypes; t++)
+  double *tw = xmalloc((size_t)j->ntypes * sizeof *tw); /* weight of each type */
+  for (int t = 0; t < j->ntypes; t++)
     tw[t] = remat_type_weight(&model, j->types[t].type, false);
   int nodes = 2;
   for (int v = 0; v < j->nvals; v++) {
