@@ -134,6 +134,16 @@ const char *rt_policy_name(rt_policy policy); /* "must_save", ...; "" for none *
 bool rt_policy_is_save(rt_policy policy);
 bool rt_policy_is_recompute(rt_policy policy);
 
+/* ---- row kernels ------------------------------------------------------------------- */
+
+/* Whether rt.broadcast OP, read at an element of its result S (a row kernel's input shape,
+ * whose dims REDUCED[d] the row reduces), reads its operand at that element's row: the
+ * operand's non-unit dims are the kept non-unit dims of S, in order, so its linear index
+ * is the row's. The one legality rule that fusion (passes/fuse.c: a row group may hold
+ * the broadcast) and the codegen (codegen_index.c: it may index it by the row) share:
+ * the two must agree, or the fused kernels are wrong. */
+bool rt_broadcast_row_aligned(MlirOperation op, const remat_shape *s, const bool *reduced);
+
 /* ---- functions ---------------------------------------------------------------------- */
 
 /* rt.num_outputs of a func.func; false when absent. */
@@ -163,6 +173,15 @@ void rt_emit_error_at(MlirLocation loc, const char *fmt, ...)
 
 /* Compares an MlirStringRef with a NUL-terminated string. */
 bool rt_str_eq(MlirStringRef s, const char *c);
+/* A C string as an MlirStringRef (no copy). */
+MlirStringRef rt_str(const char *s);
+/* Whether OP is named NAME ("func.return"). */
+bool rt_op_named(MlirOperation op, const char *name);
+/* The named attribute NAME = A (for building attribute dictionaries). */
+MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribute a);
+/* The dictionary at I of an array of dictionaries (a function's arg_attrs or res_attrs),
+ * or an empty one when ARRAY is null, shorter or holds something else there. */
+MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i);
 /* Prints a type into buf (truncated, always NUL-terminated); returns buf. */
 char *rt_type_str(MlirType type, char *buf, size_t cap);
 

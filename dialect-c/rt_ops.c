@@ -38,6 +38,48 @@ bool rt_str_eq(MlirStringRef s, const char *c) {
   return s.length == n && memcmp(s.data, c, n) == 0;
 }
 
+MlirStringRef rt_str(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+bool rt_op_named(MlirOperation op, const char *name) {
+  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
+}
+
+MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, rt_str(name)), a);
+}
+
+MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
+  if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
+      i < mlirArrayAttrGetNumElements(array)) {
+    MlirAttribute d = mlirArrayAttrGetElement(array, i);
+    if (mlirAttributeIsADictionary(d))
+      return d;
+  }
+  return mlirDictionaryAttrGet(ctx, 0, NULL);
+}
+
+bool rt_broadcast_row_aligned(MlirOperation op, const remat_shape *s, const bool *reduced) {
+  remat_shape out = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  remat_shape in = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  if (!remat_shape_eq(&out, s))
+    return false;
+  int64_t dims[RT_MAX_RANK];
+  rt_get_i64_array(op, "dims", dims, RT_MAX_RANK);
+  int k = 0;
+  for (int d = 0; d < in.rank; d++) {
+    if (in.d[d] == 1)
+      continue;
+    while (k < out.rank && (reduced[k] || out.d[k] == 1))
+      k++;
+    if (k >= out.rank || dims[d] != k)
+      return false;
+    k++;
+  }
+  while (k < out.rank && (reduced[k] || out.d[k] == 1))
+    k++;
+  return k == out.rank;
+}
+
 rt_op_id rt_op_from_name(const char *name) {
   for (int i = 1; i < RT_OP_COUNT; i++)
     if (!strcmp(rt_ops[i].name, name) || !strcmp(rt_ops[i].name + 3, name))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 _Noreturn void remat_fatal_at(const char *file, int line, const char *fmt, ...) {
   va_list ap;
@@ -169,4 +170,10 @@ char *remat_shape_str(const remat_shape *s, char *buf, size_t cap) {
     n += (size_t)k;
   }
   return buf;
+}
+
+double remat_now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }

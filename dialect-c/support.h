@@ -34,12 +34,31 @@ _Noreturn void remat_fatal_at(const char *file, int line, const char *fmt, ...)
 /* A formatted string of any length (never truncated). */
 #define xasprintf(...) remat_xasprintf_at(__FILE__, __LINE__, __VA_ARGS__)
 
+/* Makes room in the array P of CAP elements (both lvalues) for N elements: while N
+ * exceeds CAP, CAP doubles (from FIRST when 0); then P is resized. The one growth rule of
+ * remat's arrays, amortised O(1) per element; new elements are not cleared. */
+#define XRESERVE(p, n, cap, first)                                                         \
+  do {                                                                                     \
+    if ((size_t)(n) > (size_t)(cap)) {                                                     \
+      while ((size_t)(n) > (size_t)(cap))                                                  \
+        (cap) = (cap) ? 2 * (cap) : (first);                                               \
+      (p) = xrealloc((p), (size_t)(cap), sizeof *(p));                                     \
+    }                                                                                      \
+  } while (0)
+/* Room for the element at index N (an array filled one at a time). */
+#define XGROW(p, n, cap, first) XRESERVE(p, (size_t)(n) + 1, cap, first)
+
 void *remat_xmalloc_at(const char *file, int line, size_t size);
 void *remat_xcalloc_at(const char *file, int line, size_t n, size_t size);
 void *remat_xrealloc_at(const char *file, int line, void *p, size_t n, size_t size);
 char *remat_xstrndup_at(const char *file, int line, const char *s, size_t n);
 char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- time ------------------------------------------------------------------------- */
+
+/* Milliseconds of the monotonic clock (for the reports' and benchmarks' times). */
+double remat_now_ms(void);
 
 /* ---- errors returned to a caller ------------------------------------------------------ */
 

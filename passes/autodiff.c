@@ -35,6 +35,7 @@
 #include "passes.h"
 #include "report.h"
 #include "rt.h"
+#include "rt_graph.h"
 
 /* The dims of a static tensor type into DIMS (RT_MAX_RANK entries); returns the rank. */
 static int dims_of(MlirType t, int64_t *dims) {
@@ -43,7 +44,6 @@ static int dims_of(MlirType t, int64_t *dims) {
   return sh.rank;
 }
 
-static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
 
 /* A scalar arith.constant the backward uses, made once per function. */
@@ -54,18 +54,10 @@ typedef struct cached_const {
 } cached_const;
 
 typedef struct ad {
+  /* the forward function (rt_graph.h): func, ret, entry, nargs, nops, nvals, nret, ops,
+   * opid, op_res, opnd_start, opnd, vals, val_op, ret_val */
+  RT_GRAPH_MEMBERS(graph);
   MlirContext ctx;
-  MlirOperation func, ret;
-  MlirBlock block;
-  int nargs, nops, nvals, nret;
-  MlirOperation *ops;
-  rt_op_id *id;
-  MlirValue *vals;
-  int *val_op;     /* defining op, -1 for an argument */
-  int *op_res;     /* first result value of op i; op_res[nops] == nvals */
-  int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
-  int *opnd;
-  int *ret_val;
   int nwrt, *wrt; /* differentiated arguments, in gradient order */
   bool *active;
   MlirValue *adj; /* adjoint of each value; null: no contribution yet */
@@ -86,14 +78,7 @@ typedef struct ad {
 } ad;
 
 static void ad_free(ad *a) {
-  free(a->ops);
-  free(a->id);
-  free(a->vals);
-  free(a->val_op);
-  free(a->op_res);
-  free(a->opnd_start);
-  free(a->opnd);
-  free(a->ret_val);
+  rt_graph_free(&a->graph);
   free(a->wrt);
   free(a->active);
   free(a->adj);
@@ -101,15 +86,6 @@ static void ad_free(ad *a) {
   free(a->neg_loc);
   free(a->consts);
   free(a->cse_ops);
-}
-
-static bool op_name_is(MlirOperation op, const char *name) {
-  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
-static bool is_arith(MlirOperation op) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  return n.length > 6 && !memcmp(n.data, "arith.", 6) && mlirOperationGetNumRegions(op) == 0;
 }
 
 static MlirStringRef op_name(MlirOperation op) {
@@ -125,96 +101,16 @@ static bool is_float_tensor(MlirType t) {
 static int operand(const ad *a, int i, int k) { return a->opnd[a->opnd_start[i] + k]; }
 static int num_operands(const ad *a, int i) { return a->opnd_start[i + 1] - a->opnd_start[i]; }
 
-/* Reads the body into arrays. Ops other than rt and arith ops are refused here, whether
- * or not they touch a differentiated value: their meaning is unknown. 0, or -1 after a
- * diagnostic. */
+/* Reads the body into arrays (rt_graph_load). Ops other than rt and arith ops are
+ * refused there, whether or not they touch a differentiated value: their meaning is
+ * unknown. 0, or -1 after a diagnostic. */
 static int load(ad *a) {
-  MlirStringRef fname = rt_func_name(a->func);
-  MlirBlock entry = rt_func_entry_block(a->func);
-  if (mlirBlockIsNull(entry)) {
-    rt_emit_error(a->func, "--remat-autodiff: '@%.*s' has no body", (int)fname.length,
-                  fname.data);
+  if (rt_graph_load(&a->graph, a->func, "--remat-autodiff", "forward function") < 0)
     return -1;
-  }
-  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
-    rt_emit_error(a->func, "--remat-autodiff: '@%.*s' has more than one block: a forward "
-                           "function must be one block of rt and arith ops",
-                  (int)fname.length, fname.data);
-    return -1;
-  }
-  a->block = entry;
-  a->nargs = (int)mlirBlockGetNumArguments(entry);
-  int nops = 0, nvals = a->nargs, nopnds = 0;
-  MlirOperation op = mlirBlockGetFirstOperation(entry);
-  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (mlirOperationIsNull(mlirOperationGetNextInBlock(op)) && op_name_is(op, "func.return"))
-      break;
-    if (rt_op_lookup(op) == RT_OP_NONE && !is_arith(op)) {
-      MlirStringRef n = op_name(op);
-      rt_emit_error(op, "'%.*s' is not supported by --remat-autodiff: a forward function may "
-                        "hold only rt and arith ops",
-                    (int)n.length, n.data);
-      return -1;
-    }
-    if (mlirOperationGetNumRegions(op) != 0) {
-      MlirStringRef n = op_name(op);
-      rt_emit_error(op, "'%.*s' has regions, which --remat-autodiff does not differentiate",
-                    (int)n.length, n.data);
-      return -1;
-    }
-    nops++;
-    nvals += (int)mlirOperationGetNumResults(op);
-    nopnds += (int)mlirOperationGetNumOperands(op);
-  }
-  if (mlirOperationIsNull(op))
-    remat_fatal("verified func.func without a func.return terminator");
-  a->ret = op;
-  a->nops = nops;
-  a->nvals = nvals;
-  a->ops = xcalloc(nops, sizeof *a->ops);
-  a->id = xcalloc(nops, sizeof *a->id);
-  a->vals = xcalloc(nvals, sizeof *a->vals);
-  a->val_op = xcalloc(nvals, sizeof *a->val_op);
-  a->op_res = xcalloc(nops + 1, sizeof *a->op_res);
-  a->opnd_start = xcalloc(nops + 1, sizeof *a->opnd_start);
-  a->opnd = xcalloc(nopnds, sizeof *a->opnd);
-  a->active = xcalloc(nvals, sizeof *a->active);
-  a->adj = xcalloc(nvals, sizeof *a->adj);
-  a->negated = xcalloc(nvals, sizeof *a->negated);
-  a->neg_loc = xcalloc(nvals, sizeof *a->neg_loc);
-  ptr_map map; /* value pointer -> value index */
-  ptr_map_init(&map, (size_t)nvals);
-  for (int i = 0; i < a->nargs; i++) {
-    a->vals[i] = mlirBlockGetArgument(entry, i);
-    a->val_op[i] = -1;
-    ptr_map_put(&map, a->vals[i].ptr, i);
-  }
-  int v = a->nargs, k = 0, i = 0;
-  for (op = mlirBlockGetFirstOperation(entry); i < nops; op = mlirOperationGetNextInBlock(op), i++) {
-    a->ops[i] = op;
-    a->id[i] = rt_op_lookup(op);
-    a->op_res[i] = v;
-    a->opnd_start[i] = k;
-    for (intptr_t o = 0, n = mlirOperationGetNumOperands(op); o < n; o++) {
-      int idx = ptr_map_get(&map, mlirOperationGetOperand(op, o).ptr);
-      if (idx < 0)
-        remat_fatal("operand defined outside the function's block");
-      a->opnd[k++] = idx;
-    }
-    for (intptr_t r = 0, n = mlirOperationGetNumResults(op); r < n; r++, v++) {
-      a->vals[v] = mlirOperationGetResult(op, r);
-      a->val_op[v] = i;
-      ptr_map_put(&map, a->vals[v].ptr, v);
-    }
-  }
-  a->op_res[nops] = v;
-  a->opnd_start[nops] = k;
-  a->nret = (int)mlirOperationGetNumOperands(a->ret);
-  a->ret_val = xcalloc(a->nret, sizeof *a->ret_val);
-  for (int r = 0; r < a->nret; r++)
-    if ((a->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(a->ret, r).ptr)) < 0)
-      remat_fatal("returned value defined outside the function's block");
-  ptr_map_free(&map);
+  a->active = xcalloc(a->nvals, sizeof *a->active);
+  a->adj = xcalloc(a->nvals, sizeof *a->adj);
+  a->negated = xcalloc(a->nvals, sizeof *a->negated);
+  a->neg_loc = xcalloc(a->nvals, sizeof *a->neg_loc);
   return 0;
 }
 
@@ -224,7 +120,7 @@ static int load(ad *a) {
  * every floating-point tensor argument when absent. 0, or -1 after a diagnostic. */
 static int read_wrt(ad *a) {
   MlirStringRef fname = rt_func_name(a->func);
-  MlirAttribute attr = mlirOperationGetAttributeByName(a->func, str("rt.autodiff"));
+  MlirAttribute attr = mlirOperationGetAttributeByName(a->func, rt_str("rt.autodiff"));
   MlirAttribute wrt = {NULL};
   if (mlirAttributeIsADictionary(attr)) {
     for (intptr_t i = 0, n = mlirDictionaryAttrGetNumElements(attr); i < n; i++) {
@@ -313,9 +209,9 @@ static int read_wrt(ad *a) {
 /* The value of a scalar arith.constant operand, if it is one. */
 static bool const_scalar(const ad *a, int v, double *out) {
   int op = a->val_op[v];
-  if (op < 0 || !op_name_is(a->ops[op], "arith.constant"))
+  if (op < 0 || !rt_op_named(a->ops[op], "arith.constant"))
     return false;
-  MlirAttribute attr = mlirOperationGetAttributeByName(a->ops[op], str("value"));
+  MlirAttribute attr = mlirOperationGetAttributeByName(a->ops[op], rt_str("value"));
   if (!mlirAttributeIsNull(attr) && mlirAttributeIsAFloat(attr)) {
     *out = mlirFloatAttrGetValueDouble(attr);
     return true;
@@ -341,7 +237,7 @@ static bool diff_operand(const ad *a, int i, int k) {
       numel == 0)
     return false; /* an empty result has no gradient to pass on */
   double c;
-  switch (a->id[i]) {
+  switch ((rt_op_id)a->opid[i]) {
   case RT_OP_NONE: /* arith ops: on scalars; a tensor one is refused by check_active */
     return false;
   case RT_OP_ADD: case RT_OP_SUB: case RT_OP_MUL: case RT_OP_DIV: case RT_OP_MAX:
@@ -370,7 +266,7 @@ static bool diff_operand(const ad *a, int i, int k) {
 }
 
 static bool reduce_is_sum(MlirOperation op) {
-  MlirAttribute r = mlirOperationGetAttributeByName(op, str("reduce"));
+  MlirAttribute r = mlirOperationGetAttributeByName(op, rt_str("reduce"));
   return !mlirAttributeIsNull(r) && mlirAttributeIsAString(r) &&
          rt_str_eq(mlirStringAttrGetValue(r), "sum");
 }
@@ -391,14 +287,14 @@ static int check_active(ad *a) {
     if (!any)
       continue;
     MlirStringRef n = op_name(op);
-    if (a->id[i] == RT_OP_NONE) {
+    if (a->opid[i] == RT_OP_NONE) {
       rt_emit_error(op, "'%.*s' is not differentiable by --remat-autodiff: it uses a value "
                         "computed from a differentiated argument (write tensor math with rt "
                         "ops; arith ops are for scalars)",
                     (int)n.length, n.data);
       return -1;
     }
-    if (act && (a->id[i] == RT_OP_ALL_REDUCE || a->id[i] == RT_OP_REDUCE_SCATTER) &&
+    if (act && (a->opid[i] == RT_OP_ALL_REDUCE || a->opid[i] == RT_OP_REDUCE_SCATTER) &&
         !reduce_is_sum(op)) {
       rt_emit_error(op, "'%.*s' with a max or min reduction is not differentiable by "
                         "--remat-autodiff (only reduce = \"sum\")",
@@ -406,7 +302,7 @@ static int check_active(ad *a) {
       return -1;
     }
     double c;
-    int base = a->id[i] == RT_OP_POW ? operand(a, i, 0) : -1;
+    int base = a->opid[i] == RT_OP_POW ? operand(a, i, 0) : -1;
     if (base >= 0 && a->active[operand(a, i, 1)] && rt_type_is_scalar(vtype(a->vals[base])) &&
         !const_scalar(a, base, &c)) {
       rt_emit_error(op, "'rt.pow' of a scalar base that is not an arith.constant is not "
@@ -422,9 +318,6 @@ static int check_active(ad *a) {
 
 /* ---- emission ----------------------------------------------------------------------- */
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute attr) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), attr);
-}
 
 /* ---- reuse of identical ops (a local CSE: the rules recompute what the forward may
  * hold already, such as sin(x) for cos' or y * y for tanh') ---- */
@@ -506,10 +399,10 @@ static MlirValue cse_find(const ad *a, const char *name, int n, const MlirValue 
                           MlirType t, int nattr, const MlirNamedAttribute *attrs) {
   if (!a->cse_cap || n > 8)
     return (MlirValue){NULL};
-  for (size_t h = cse_key(str(name), n, opnds, t) & (a->cse_cap - 1);
+  for (size_t h = cse_key(rt_str(name), n, opnds, t) & (a->cse_cap - 1);
        !mlirOperationIsNull(a->cse_ops[h]); h = (h + 1) & (a->cse_cap - 1)) {
     MlirOperation op = a->cse_ops[h];
-    if (!op_name_is(op, name) || mlirOperationGetNumOperands(op) != n ||
+    if (!rt_op_named(op, name) || mlirOperationGetNumOperands(op) != n ||
         !mlirTypeEqual(vtype(mlirOperationGetResult(op, 0)), t))
       continue;
     bool same = true;
@@ -529,7 +422,7 @@ static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, Ml
   MlirValue same = cse_find(a, name, n, opnds, res, nattr, attrs);
   if (!mlirValueIsNull(same))
     return same;
-  MlirOperationState st = mlirOperationStateGet(str(name), a->loc);
+  MlirOperationState st = mlirOperationStateGet(rt_str(name), a->loc);
   if (n)
     mlirOperationStateAddOperands(&st, n, opnds);
   mlirOperationStateAddResults(&st, 1, &res);
@@ -538,7 +431,7 @@ static MlirValue emit(ad *a, const char *name, int n, const MlirValue *opnds, Ml
   MlirOperation op = mlirOperationCreate(&st);
   if (mlirOperationIsNull(op))
     remat_fatal("cannot create a backward op");
-  mlirBlockInsertOwnedOperationBefore(a->block, a->ret, op);
+  mlirBlockInsertOwnedOperationBefore(a->entry, a->ret, op);
   cse_insert(a, op);
   a->emitted++;
   return mlirOperationGetResult(op, 0);
@@ -560,10 +453,7 @@ static MlirValue cache_find(const ad *a, MlirType t, double v) {
 }
 
 static void cache_add(ad *a, MlirType t, double v, MlirValue r) {
-  if (a->nconsts == a->cap_consts) {
-    a->cap_consts = a->cap_consts ? 2 * a->cap_consts : 8;
-    a->consts = xrealloc(a->consts, (size_t)a->cap_consts, sizeof *a->consts);
-  }
+  XGROW(a->consts, a->nconsts, a->cap_consts, 8);
   a->consts[a->nconsts++] = (cached_const){t, v, r};
 }
 
@@ -584,7 +474,7 @@ static MlirValue cst_typed(ad *a, MlirType t, double v) {
   MlirValue r = cache_find(a, t, v);
   if (!mlirValueIsNull(r))
     return r;
-  MlirNamedAttribute attr = named(a->ctx, "value", mlirTypeIsAInteger(t)
+  MlirNamedAttribute attr = rt_named_attr(a->ctx, "value", mlirTypeIsAInteger(t)
                                                        ? mlirIntegerAttrGet(t, (int64_t)v)
                                                        : mlirFloatAttrDoubleGet(a->ctx, t, v));
   r = emit(a, "arith.constant", 0, NULL, t, 1, &attr);
@@ -622,7 +512,7 @@ static MlirValue sel(ad *a, MlirValue c, MlirValue x, MlirValue y, MlirType t) {
 
 static MlirValue dims_op(ad *a, const char *name, MlirValue x, const char *attr,
                          const int64_t *dims, int n, MlirType t) {
-  MlirNamedAttribute at = named(a->ctx, attr, mlirDenseI64ArrayGet(a->ctx, n, dims));
+  MlirNamedAttribute at = rt_named_attr(a->ctx, attr, mlirDenseI64ArrayGet(a->ctx, n, dims));
   return emit(a, name, 1, &x, t, 1, &at);
 }
 
@@ -659,7 +549,7 @@ static MlirValue unreduce(ad *a, MlirValue x, const int64_t *dims, int n, MlirTy
 
 static MlirValue full_zero(ad *a, MlirType t) {
   MlirType e = rt_element_type(t);
-  MlirNamedAttribute at = named(a->ctx, "value", mlirFloatAttrDoubleGet(a->ctx, e, 0.0));
+  MlirNamedAttribute at = rt_named_attr(a->ctx, "value", mlirFloatAttrDoubleGet(a->ctx, e, 0.0));
   return emit(a, "rt.full", 0, NULL, t, 1, &at);
 }
 
@@ -673,9 +563,9 @@ static MlirValue slice1(ad *a, MlirValue x, int dim, int64_t lo, int64_t hi) {
   }
   s[dim] = hi - lo;
   MlirNamedAttribute at[3] = {
-      named(a->ctx, "start", mlirDenseI64ArrayGet(a->ctx, rank, start)),
-      named(a->ctx, "limit", mlirDenseI64ArrayGet(a->ctx, rank, limit)),
-      named(a->ctx, "stride", mlirDenseI64ArrayGet(a->ctx, rank, stride))};
+      rt_named_attr(a->ctx, "start", mlirDenseI64ArrayGet(a->ctx, rank, start)),
+      rt_named_attr(a->ctx, "limit", mlirDenseI64ArrayGet(a->ctx, rank, limit)),
+      rt_named_attr(a->ctx, "stride", mlirDenseI64ArrayGet(a->ctx, rank, stride))};
   return emit(a, "rt.slice", 1, &x, tensor_type(rank, s, elem_of(x)), 3, at);
 }
 
@@ -686,7 +576,7 @@ static MlirValue concat2(ad *a, MlirValue x, MlirValue y, int dim) {
   s[dim] += t[dim];
   MlirValue opnds[2] = {x, y};
   MlirNamedAttribute at =
-      named(a->ctx, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(a->ctx, 64), dim));
+      rt_named_attr(a->ctx, "dim", mlirIntegerAttrGet(mlirIntegerTypeGet(a->ctx, 64), dim));
   return emit(a, "rt.concat", 2, opnds, tensor_type(rank, s, elem_of(x)), 1, &at);
 }
 
@@ -740,12 +630,12 @@ static MlirValue collective(ad *a, const char *name, MlirValue x, MlirOperation 
                             bool reduce, MlirType t) {
   MlirNamedAttribute at[4];
   int n = 0;
-  at[n++] = named(a->ctx, "group", mlirOperationGetAttributeByName(fwd, str("group")));
-  at[n++] = named(a->ctx, "group_size", mlirOperationGetAttributeByName(fwd, str("group_size")));
+  at[n++] = rt_named_attr(a->ctx, "group", mlirOperationGetAttributeByName(fwd, rt_str("group")));
+  at[n++] = rt_named_attr(a->ctx, "group_size", mlirOperationGetAttributeByName(fwd, rt_str("group_size")));
   if (dim)
-    at[n++] = named(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, str("dim")));
+    at[n++] = rt_named_attr(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, rt_str("dim")));
   if (reduce)
-    at[n++] = named(a->ctx, "reduce", mlirStringAttrGet(a->ctx, str("sum")));
+    at[n++] = rt_named_attr(a->ctx, "reduce", mlirStringAttrGet(a->ctx, rt_str("sum")));
   for (int i = 0; i < n; i++)
     if (mlirAttributeIsNull(at[i].attribute))
       remat_fatal("a verified collective without its group attributes");
@@ -828,7 +718,7 @@ static void vjp_pow(ad *a, int i, MlirValue g) {
       MlirValue bm1 = emit(a, integer ? "arith.subi" : "arith.subf", 2, opnds, st, 0, NULL);
       MlirValue q = ew(a, "rt.mul", ew(a, "rt.pow", xv, bm1), bv);
       opnds[1] = cst_typed(a, st, 0.0);
-      MlirNamedAttribute pred = named(
+      MlirNamedAttribute pred = rt_named_attr(
           a->ctx, "predicate", mlirIntegerAttrGet(mlirIntegerTypeGet(a->ctx, 64), integer ? 0 : 1));
       MlirValue is0 = emit(a, integer ? "arith.cmpi" : "arith.cmpf", 2, opnds,
                            mlirIntegerTypeGet(a->ctx, 1), 1, &pred);
@@ -963,7 +853,7 @@ static void vjp(ad *a, int i) {
   int x = nopnd > 0 ? operand(a, i, 0) : -1, y = nopnd > 1 ? operand(a, i, 1) : -1;
   MlirValue xv = x >= 0 ? a->vals[x] : g, yv = y >= 0 ? a->vals[y] : g, out = a->vals[yi];
   MlirType gt = vtype(g), e = elem_of(g);
-  switch (a->id[i]) {
+  switch ((rt_op_id)a->opid[i]) {
   case RT_OP_ADD:
     if (d[0])
       acc(a, x, g, false);
@@ -996,7 +886,7 @@ static void vjp(ad *a, int i) {
     return;
   case RT_OP_MAX:
   case RT_OP_MIN:
-    vjp_maxmin(a, i, g, a->id[i] == RT_OP_MAX);
+    vjp_maxmin(a, i, g, a->opid[i] == RT_OP_MAX);
     return;
   case RT_OP_POW:
     vjp_pow(a, i, g);
@@ -1128,16 +1018,6 @@ static MlirLocation value_loc(const ad *a, int v) {
                           : mlirOperationGetLocation(a->ops[a->val_op[v]]);
 }
 
-static MlirAttribute dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
-  if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
-      i < mlirArrayAttrGetNumElements(array)) {
-    MlirAttribute d = mlirArrayAttrGetElement(array, i);
-    if (mlirAttributeIsADictionary(d))
-      return d;
-  }
-  return mlirDictionaryAttrGet(ctx, 0, NULL);
-}
-
 typedef struct stats {
   int ntangents, ngrads, nzero, ops;
 } stats;
@@ -1148,7 +1028,7 @@ static int differentiate(MlirOperation func, stats *st) {
   ad a = {0};
   a.ctx = mlirOperationGetContext(func);
   a.func = func;
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, str("rt.num_outputs")))) {
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, rt_str("rt.num_outputs")))) {
     rt_emit_error(func, "--remat-autodiff: '@%.*s' has 'rt.num_outputs': it is a joint "
                         "function already",
                   (int)fname.length, fname.data);
@@ -1188,8 +1068,8 @@ static int differentiate(MlirOperation func, stats *st) {
   }
 
   /* Tangent arguments, seeding the adjoints of the results they belong to. */
-  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, str("arg_attrs"));
-  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, str("res_attrs"));
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, rt_str("arg_attrs"));
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, rt_str("res_attrs"));
   int nin = a.nargs + ntan, nres = a.nret + a.nwrt;
   MlirType *in = xcalloc(nin, sizeof *in), *res = xcalloc(nres, sizeof *res);
   MlirAttribute *in_dicts = xcalloc(nin, sizeof *in_dicts);
@@ -1197,20 +1077,20 @@ static int differentiate(MlirOperation func, stats *st) {
   MlirValue *ret = xcalloc(nres, sizeof *ret);
   for (int i = 0; i < a.nargs; i++) {
     in[i] = vtype(a.vals[i]);
-    in_dicts[i] = dict_at(a.ctx, arg_attrs, i);
+    in_dicts[i] = rt_dict_at(a.ctx, arg_attrs, i);
   }
-  MlirNamedAttribute tangent = named(a.ctx, "rt.tangent", mlirUnitAttrGet(a.ctx));
+  MlirNamedAttribute tangent = rt_named_attr(a.ctx, "rt.tangent", mlirUnitAttrGet(a.ctx));
   a.loc = mlirOperationGetLocation(a.ret);
   for (int r = 0, t = a.nargs; r < a.nret; r++) {
     int v = a.ret_val[r];
     res[r] = vtype(a.vals[v]);
-    res_dicts[r] = dict_at(a.ctx, res_attrs, r);
+    res_dicts[r] = rt_dict_at(a.ctx, res_attrs, r);
     ret[r] = a.vals[v];
     if (!is_float_tensor(res[r]))
       continue;
     in[t] = res[r];
     in_dicts[t++] = mlirDictionaryAttrGet(a.ctx, 1, &tangent);
-    MlirValue g = mlirBlockAddArgument(a.block, res[r], value_loc(&a, v));
+    MlirValue g = mlirBlockAddArgument(a.entry, res[r], value_loc(&a, v));
     if (a.active[v])
       acc(&a, v, g, false);
   }
@@ -1237,16 +1117,16 @@ static int differentiate(MlirOperation func, stats *st) {
   mlirOperationSetOperands(a.ret, nres, ret);
 
   MlirType fty = mlirFunctionTypeGet(a.ctx, nin, in, nres, res);
-  mlirOperationSetAttributeByName(func, str("function_type"), mlirTypeAttrGet(fty));
-  mlirOperationSetAttributeByName(func, str("arg_attrs"), mlirArrayAttrGet(a.ctx, nin, in_dicts));
+  mlirOperationSetAttributeByName(func, rt_str("function_type"), mlirTypeAttrGet(fty));
+  mlirOperationSetAttributeByName(func, rt_str("arg_attrs"), mlirArrayAttrGet(a.ctx, nin, in_dicts));
   bool any_res = false;
   for (int r = 0; r < nres; r++)
     any_res |= mlirDictionaryAttrGetNumElements(res_dicts[r]) > 0;
   if (any_res)
-    mlirOperationSetAttributeByName(func, str("res_attrs"), mlirArrayAttrGet(a.ctx, nres, res_dicts));
+    mlirOperationSetAttributeByName(func, rt_str("res_attrs"), mlirArrayAttrGet(a.ctx, nres, res_dicts));
   mlirOperationSetAttributeByName(
-      func, str("rt.num_outputs"), mlirIntegerAttrGet(mlirIntegerTypeGet(a.ctx, 64), a.nret));
-  mlirOperationRemoveAttributeByName(func, str("rt.autodiff"));
+      func, rt_str("rt.num_outputs"), mlirIntegerAttrGet(mlirIntegerTypeGet(a.ctx, 64), a.nret));
+  mlirOperationRemoveAttributeByName(func, rt_str("rt.autodiff"));
   st->ntangents = ntan;
   st->ngrads = a.nwrt;
   st->ops = a.emitted;
@@ -1268,13 +1148,10 @@ typedef struct func_list {
 
 static MlirWalkResult collect(MlirOperation op, void *ud) {
   func_list *l = ud;
-  if (!op_name_is(op, "func.func"))
+  if (!rt_op_named(op, "func.func"))
     return MlirWalkResultAdvance;
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("rt.autodiff")))) {
-    if (l->n == l->cap) {
-      l->cap = l->cap ? 2 * l->cap : 8;
-      l->items = xrealloc(l->items, l->cap, sizeof *l->items);
-    }
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str("rt.autodiff")))) {
+    XGROW(l->items, l->n, l->cap, 8);
     l->items[l->n++] = op;
   }
   return MlirWalkResultSkip;

@@ -182,10 +182,8 @@ typedef struct graph {
   ptr_map index; /* op pointer -> index */
 } graph;
 
-static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
-
 static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, str(name)));
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str(name)));
 }
 
 /* Source of value v: op index, -1 - argument number, or INT32_MIN when from elsewhere. */
@@ -234,8 +232,8 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     ptr_map_put(&g->index, op.ptr, i);
     if (has_attr(op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(op, RT_POLICY_NONE);
-      mlirOperationRemoveDiscardableAttributeByName(op, str("rt.ac_region"));
-      mlirOperationRemoveDiscardableAttributeByName(op, str("rt.ac_reason"));
+      mlirOperationRemoveDiscardableAttributeByName(op, rt_str("rt.ac_region"));
+      mlirOperationRemoveDiscardableAttributeByName(op, rt_str("rt.ac_reason"));
     }
     n->user = rt_policy_get(op);
   }
@@ -323,10 +321,10 @@ static void write_tags(graph *g) {
       continue;
     rt_policy_set(n->op, n->tag);
     mlirOperationSetDiscardableAttributeByName(
-        n->op, str("rt.ac_region"),
+        n->op, rt_str("rt.ac_region"),
         mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n->region));
-    mlirOperationSetDiscardableAttributeByName(n->op, str("rt.ac_reason"),
-                                               mlirStringAttrGet(ctx, str(n->reason)));
+    mlirOperationSetDiscardableAttributeByName(n->op, rt_str("rt.ac_reason"),
+                                               mlirStringAttrGet(ctx, rt_str(n->reason)));
   }
 }
 
@@ -608,7 +606,7 @@ static uint64_t op_cost(const graph *g, int i) {
   if (n->id == RT_OP_MATMUL) {
     remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(n->op, 0)));
     remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-    bool ta = !mlirAttributeIsNull(mlirOperationGetAttributeByName(n->op, str("transpose_a")));
+    bool ta = !mlirAttributeIsNull(mlirOperationGetAttributeByName(n->op, rt_str("transpose_a")));
     double flops = 2.0 * (double)a.d[a.rank - (ta ? 2 : 1)]; /* K: A is [..,M,K] or, read
                                                                 * transposed, [..,K,M] */
     for (int d = 0; d < r.rank; d++)

@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cost_model.h"
 #include "flow_network.h"
@@ -43,22 +42,15 @@
 #include "passes.h"
 #include "report.h"
 #include "rt.h"
+#include "rt_graph.h"
 #include "show.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* The time since *T, which becomes now. */
 static double lap_ms(double *t) {
   double start = *t;
-  *t = now_ms();
+  *t = remat_now_ms();
   return *t - start;
 }
-
-static MlirStringRef str(const char *s) { return mlirStringRefCreateFromCString(s); }
 
 /* ---- options ---------------------------------------------------------------------- */
 
@@ -129,31 +121,13 @@ enum { /* op flags */
   O_CONST_OP = 1 << 9,  /* rt.full, rt.iota, arith.constant without operands (load) */
 };
 
-/* A type of the function's values; types are uniqued, so each is sized once. */
-typedef struct type_info {
-  MlirType type;
-  uint64_t bytes; /* 0 when not sized (the verifier rejects such values) */
-} type_info;
-
-_Static_assert(RT_OP_COUNT <= 256, "op ids are stored in bytes");
-
 typedef struct joint {
-  void *block; /* holds the arrays below up to node (load) */
+  /* the function (rt_graph.h): func, ret, nargs, nops, nvals, nret, ops, opid, op_res,
+   * opnd_start, opnd, vals, val_op, vtype, ret_val, types */
+  RT_GRAPH_MEMBERS(g);
+  void *block; /* holds vf, of and node (load) */
   MlirContext ctx;
-  MlirOperation func, ret;
   int64_t num_outputs;
-  int nargs, nops, nvals, nret;
-  MlirOperation *ops;
-  MlirValue *vals;
-  int *val_op;     /* defining op, -1 for an argument */
-  int *op_res;     /* first result value of each op; op_res[nops] == nvals */
-  int *opnd_start; /* operands of op i: opnd[opnd_start[i] .. opnd_start[i+1]) */
-  int *opnd;
-  int *ret_val; /* operands of func.return */
-  unsigned char *opid; /* rt_op_id of each op */
-  int *vtype;          /* each value's type: an index into types */
-  type_info *types;
-  int ntypes, cap_types;
   unsigned *vf; /* V_* */
   unsigned *of; /* O_* */
   int *node;    /* in-node of a value in the network (out-node = in-node + 1), or -1 */
@@ -169,14 +143,10 @@ typedef struct joint {
 } joint;
 
 static void joint_free(joint *j) {
+  rt_graph_free(&j->g);
   free(j->block);
-  free(j->types);
   free(j->saved);
   free(j->bwd_order);
-}
-
-static bool op_name_is(MlirOperation op, const char *name) {
-  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
 #define FOR_OPERANDS(j, i, v)                                                               \
@@ -184,130 +154,13 @@ static bool op_name_is(MlirOperation op, const char *name) {
        _k++)
 #define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
 
-/* What the pass needs of an op's name, looked up once per distinct name: names are
- * uniqued identifiers, so a map on their pointers replaces string comparisons per op. */
-typedef struct name_info {
-  rt_op_id id;
-  bool arith;     /* an arith op: supported when it has no regions */
-  bool constant;  /* rt.full, rt.iota, arith.constant: a constant when without operands */
-  bool is_return; /* func.return */
-} name_info;
-
-typedef struct name_cache {
-  ptr_map map;
-  name_info *items;
-  int n, cap, last;
-  const void *last_name;
-} name_cache;
-
-static void name_cache_init(name_cache *c) {
-  ptr_map_init(&c->map, 16);
-  c->cap = 16;
-  c->n = 0;
-  c->items = xmalloc((size_t)c->cap * sizeof *c->items);
-  c->last = -1;
-  c->last_name = NULL;
-}
-
-static void name_cache_free(name_cache *c) {
-  ptr_map_free(&c->map);
-  free(c->items);
-}
-
-/* OP's name facts; also whether OP is supported (rt ops, and arith ops without regions). */
-static const name_info *name_cache_get(name_cache *c, MlirOperation op, bool *supported) {
-  MlirIdentifier name = mlirOperationGetName(op);
-  int i = name.ptr == c->last_name ? c->last : ptr_map_get(&c->map, name.ptr);
-  if (i < 0) {
-    if (c->n == c->cap)
-      c->items = xrealloc(c->items, c->cap *= 2, sizeof *c->items);
-    MlirStringRef s = mlirIdentifierStr(name);
-    name_info *ni = &c->items[i = c->n++];
-    ni->id = rt_op_lookup(op);
-    ni->arith = s.length > 6 && !memcmp(s.data, "arith.", 6);
-    ni->constant = ni->id == RT_OP_FULL || ni->id == RT_OP_IOTA || rt_str_eq(s, "arith.constant");
-    ni->is_return = rt_str_eq(s, "func.return");
-    ptr_map_put(&c->map, name.ptr, i);
-  }
-  c->last = i;
-  c->last_name = name.ptr;
-  const name_info *ni = &c->items[i];
-  *supported = ni->id != RT_OP_NONE || (ni->arith && mlirOperationGetNumRegions(op) == 0);
-  return ni;
-}
-
-/* The index in j->types of TYPE, added when new; LAST: the previous answer (a run of
- * values of one type costs no map lookup). */
-static int type_index(joint *j, ptr_map *tmap, int *last, MlirType t) {
-  int ti = *last >= 0 && j->types[*last].type.ptr == t.ptr ? *last : ptr_map_get(tmap, t.ptr);
-  if (ti < 0) {
-    if (j->ntypes == j->cap_types)
-      j->types = xrealloc(j->types, j->cap_types *= 2, sizeof *j->types);
-    type_info *info = &j->types[ti = j->ntypes++];
-    info->type = t;
-    rt_type_bytes(t, &info->bytes); /* 0 when it fails */
-    ptr_map_put(tmap, t.ptr, ti);
-  }
-  return *last = ti;
-}
-
-/* Reads the body of J->func into arrays. 0, or -1 after a diagnostic.
- *
- * At 10^6 ops every touch of an op or of a map slot is a cache miss, so: facts about op
- * names and types are looked up once per distinct name or type (both are uniqued by the
- * context), and the value -> index map is filled and read in batches with prefetching. */
+/* Reads the body of J->func into arrays (rt_graph_load) and adds the pass's own: flags
+ * and the network's node of each value. 0, or -1 after a diagnostic. */
 static int load(joint *j) {
-  MlirOperation f = j->func;
-  MlirStringRef fname = rt_func_name(f);
-  MlirRegion body = mlirOperationGetRegion(f, 0);
-  MlirBlock entry = mlirRegionGetFirstBlock(body);
-  if (mlirBlockIsNull(entry)) {
-    rt_emit_error(f, "joint function '@%.*s' has no body", (int)fname.length, fname.data);
+  if (rt_graph_load(&j->g, j->func, "--remat-mincut", "joint function") < 0)
     return -1;
-  }
-  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
-    rt_emit_error(f, "joint function '@%.*s' has more than one block", (int)fname.length,
-                  fname.data);
-    return -1;
-  }
-  int nargs = j->nargs = (int)mlirBlockGetNumArguments(entry);
-  /* First walk: check and count (arrays sized exactly: growing them by realloc in a heap
-   * that parsing left fragmented cost more than this walk, perf). */
-  name_cache names;
-  name_cache_init(&names);
-  size_t nops = 0, nvals = (size_t)nargs, nopnds = 0;
-  MlirOperation op = mlirBlockGetFirstOperation(entry);
-  for (MlirOperation next; !mlirOperationIsNull(op); op = next) {
-    next = mlirOperationGetNextInBlock(op);
-    bool supported;
-    const name_info *ni = name_cache_get(&names, op, &supported);
-    if (mlirOperationIsNull(next) && ni->is_return)
-      break;
-    if (!supported) {
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-      rt_emit_error(op, "'%.*s' is not supported by --remat-mincut: a joint function may hold "
-                        "only rt and arith ops", (int)n.length, n.data);
-      name_cache_free(&names);
-      return -1;
-    }
-    nops++;
-    nvals += (size_t)mlirOperationGetNumResults(op);
-    nopnds += (size_t)mlirOperationGetNumOperands(op);
-  }
-  if (mlirOperationIsNull(op))
-    remat_fatal("verified func.func without a func.return terminator");
-  if (nops >= INT_MAX || nvals >= INT_MAX || nopnds >= INT_MAX)
-    remat_fatal("a joint function of 2^31 ops, values or operands");
-  j->ret = op;
-  /* One block for the arrays: after parsing 10^6 ops each large malloc costs ~5 ms (glibc
-   * sorts up to 10^4 of the chunks the parser freed per call; perf), however small the
-   * array. */
-  j->nret = (int)mlirOperationGetNumOperands(j->ret);
-  size_t nret = (size_t)j->nret, bytes = 0;
-#define ARRAYS(X)                                                                           \
-  X(ops, nops) X(opid, nops) X(of, nops) X(op_res, nops + 1) X(opnd_start, nops + 1)        \
-  X(vals, nvals) X(val_op, nvals) X(vtype, nvals) X(vf, nvals) X(node, nvals)               \
-  X(opnd, nopnds) X(ret_val, nret)
+  size_t nops = (size_t)j->nops, nvals = (size_t)j->nvals, bytes = 0;
+#define ARRAYS(X) X(of, nops) X(vf, nvals) X(node, nvals)
 #define SIZE(name, n) bytes += ((n) * sizeof *j->name + 7) & ~(size_t)7;
   ARRAYS(SIZE)
   char *at = j->block = xmalloc(bytes);
@@ -319,75 +172,17 @@ static int load(joint *j) {
 #undef SIZE
 #undef CARVE
   memset(j->vf, 0, nvals * sizeof *j->vf);
-  /* the temporaries last, above the arrays that stay: the network built next reuses
-   * their memory (peak RSS at 10^6 ops: 918 -> 893 MB) */
-  const void **opnd_ptr = xmalloc(nopnds * sizeof *opnd_ptr);
-  ptr_map tmap; /* type -> index in j->types */
-  ptr_map_init(&tmap, 16);
-  j->cap_types = 16;
-  j->types = xmalloc((size_t)j->cap_types * sizeof *j->types);
-  int last_type = -1;
-  /* Second walk: the arrays. */
-  int v = nargs, k = 0, i = 0;
-  for (int a = 0; a < nargs; a++) {
-    j->vals[a] = mlirBlockGetArgument(entry, a);
-    j->val_op[a] = -1;
-    j->vtype[a] = type_index(j, &tmap, &last_type, mlirValueGetType(j->vals[a]));
-  }
-  for (op = mlirBlockGetFirstOperation(entry); (size_t)i < nops;
-       op = mlirOperationGetNextInBlock(op), i++) {
-    bool supported;
-    const name_info *ni = name_cache_get(&names, op, &supported);
-    j->ops[i] = op;
-    j->opid[i] = (unsigned char)ni->id;
-    j->op_res[i] = v;
-    j->opnd_start[i] = k;
-    intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
-    j->of[i] = no == 0 && ni->constant ? O_CONST_OP : 0;
-    for (intptr_t o = 0; o < no; o++)
-      opnd_ptr[k++] = mlirOperationGetOperand(op, o).ptr;
-    for (intptr_t r = 0; r < nr; r++, v++) {
-      j->vals[v] = mlirOperationGetResult(op, r);
-      j->val_op[v] = i;
-      j->vtype[v] = type_index(j, &tmap, &last_type, mlirValueGetType(j->vals[v]));
-    }
-  }
-  ptr_map_free(&tmap);
-  name_cache_free(&names);
-  j->nops = (int)nops;
-  j->nvals = (int)nvals;
-  j->op_res[nops] = (int)nvals;
-  j->opnd_start[nops] = (int)nopnds;
-  for (int a = 0; a < nargs; a++) {
-    if (rt_func_arg_has_attr(f, a, "rt.tangent"))
+  for (int i = 0; i < j->nops; i++)
+    j->of[i] = j->constant[i] ? O_CONST_OP : 0;
+  for (int a = 0; a < j->nargs; a++) {
+    if (rt_func_arg_has_attr(j->func, a, "rt.tangent"))
       j->vf[a] |= V_TANGENT;
     /* a buffer (rt.buffer: running statistics, masks) is persistent state like a
      * parameter, only without a gradient */
-    if (rt_func_arg_has_attr(f, a, "rt.param") || rt_func_arg_has_attr(f, a, "rt.buffer"))
+    if (rt_func_arg_has_attr(j->func, a, "rt.param") ||
+        rt_func_arg_has_attr(j->func, a, "rt.buffer"))
       j->vf[a] |= V_PARAM;
   }
-
-  /* value -> index, then operands -> indices: each slot is a cache miss, so the loops
-   * prefetch PREFETCH keys ahead */
-  enum { PREFETCH = 16 };
-  ptr_map map;
-  ptr_map_init(&map, nvals);
-  for (int v = 0; v < j->nvals; v++) {
-    if (v + PREFETCH < j->nvals)
-      ptr_map_prefetch(&map, j->vals[v + PREFETCH].ptr);
-    ptr_map_put(&map, j->vals[v].ptr, v);
-  }
-  for (int k = 0; k < (int)nopnds; k++) {
-    if (k + PREFETCH < (int)nopnds)
-      ptr_map_prefetch(&map, opnd_ptr[k + PREFETCH]);
-    if ((j->opnd[k] = ptr_map_get(&map, opnd_ptr[k])) < 0)
-      remat_fatal("operand defined outside the joint function's block");
-  }
-  for (int r = 0; r < j->nret; r++)
-    if ((j->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(j->ret, r).ptr)) < 0)
-      remat_fatal("returned value defined outside the joint function's block");
-  ptr_map_free(&map);
-  free(opnd_ptr);
   return 0;
 }
 
@@ -595,9 +390,9 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
     if (flow_network_write_dimacs(net, SOURCE, SINK, dump))
       remat_fatal("flow_network_write_dimacs failed");
   }
-  double t0 = now_ms();
+  double t0 = remat_now_ms();
   j->flow = flow_network_max_flow(net, SOURCE, SINK);
-  j->solve_ms = now_ms() - t0;
+  j->solve_ms = remat_now_ms() - t0;
   if (j->flow < 0)
     remat_fatal("max-flow failed");
   if (j->flow == FLOW_INFINITY)
@@ -694,21 +489,6 @@ static void plan(joint *j) {
 
 /* ---- rewriting -------------------------------------------------------------------- */
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, str(name)), a);
-}
-
-/* The dictionary of argument (or result) I in the ARRAY attribute, or an empty one. */
-static MlirAttribute dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
-  if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
-      i < mlirArrayAttrGetNumElements(array)) {
-    MlirAttribute d = mlirArrayAttrGetElement(array, i);
-    if (mlirAttributeIsADictionary(d))
-      return d;
-  }
-  return mlirDictionaryAttrGet(ctx, 0, NULL);
-}
-
 typedef struct sig {
   int n;
   MlirType *types;
@@ -758,16 +538,16 @@ static MlirOperation new_func(joint *j, const char *name, const sig *args, const
   intptr_t ndisc = mlirOperationGetNumDiscardableAttributes(j->func);
   MlirNamedAttribute *attrs = xcalloc((size_t)(5 + ndisc + nextra), sizeof *attrs);
   int n = 0;
-  attrs[n++] = named(ctx, "sym_name", mlirStringAttrGet(ctx, str(name)));
-  attrs[n++] = named(ctx, "function_type", func_type_attr(ctx, args, res));
+  attrs[n++] = rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, rt_str(name)));
+  attrs[n++] = rt_named_attr(ctx, "function_type", func_type_attr(ctx, args, res));
   MlirAttribute a = dicts_attr(ctx, args);
   if (!mlirAttributeIsNull(a))
-    attrs[n++] = named(ctx, "arg_attrs", a);
+    attrs[n++] = rt_named_attr(ctx, "arg_attrs", a);
   if (!mlirAttributeIsNull(a = dicts_attr(ctx, res)))
-    attrs[n++] = named(ctx, "res_attrs", a);
-  MlirAttribute vis = mlirOperationGetAttributeByName(j->func, str("sym_visibility"));
+    attrs[n++] = rt_named_attr(ctx, "res_attrs", a);
+  MlirAttribute vis = mlirOperationGetAttributeByName(j->func, rt_str("sym_visibility"));
   if (!mlirAttributeIsNull(vis))
-    attrs[n++] = named(ctx, "sym_visibility", vis);
+    attrs[n++] = rt_named_attr(ctx, "sym_visibility", vis);
   for (intptr_t i = 0; i < ndisc; i++) {
     MlirNamedAttribute d = mlirOperationGetDiscardableAttribute(j->func, i);
     MlirStringRef dn = mlirIdentifierStr(d.name);
@@ -782,7 +562,7 @@ static MlirOperation new_func(joint *j, const char *name, const sig *args, const
   MlirBlock block = mlirBlockCreate(args->n, args->types, args->locs);
   mlirRegionAppendOwnedBlock(region, block);
   MlirOperationState st =
-      mlirOperationStateGet(str("func.func"), mlirOperationGetLocation(j->func));
+      mlirOperationStateGet(rt_str("func.func"), mlirOperationGetLocation(j->func));
   mlirOperationStateAddAttributes(&st, n, attrs);
   mlirOperationStateAddOwnedRegions(&st, 1, &region);
   MlirOperation f = mlirOperationCreate(&st);
@@ -806,7 +586,7 @@ static MlirOperation new_return(joint *j, const int *vals, int n, const MlirValu
   for (int i = 0; i < n; i++)
     opnds[i] = map ? map[vals[i]] : j->vals[vals[i]];
   MlirOperationState st =
-      mlirOperationStateGet(str("func.return"), mlirOperationGetLocation(j->ret));
+      mlirOperationStateGet(rt_str("func.return"), mlirOperationGetLocation(j->ret));
   mlirOperationStateAddOperands(&st, n, opnds);
   free(opnds);
   return mlirOperationCreate(&st);
@@ -831,8 +611,8 @@ static MlirLocation value_loc(joint *j, int v) {
 static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   MlirContext ctx = j->ctx;
   MlirOperation func = j->func;
-  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, str("arg_attrs"));
-  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, str("res_attrs"));
+  MlirAttribute arg_attrs = mlirOperationGetAttributeByName(func, rt_str("arg_attrs"));
+  MlirAttribute res_attrs = mlirOperationGetAttributeByName(func, rt_str("res_attrs"));
   int cap = j->nargs + j->nret + j->nsaved;
   sig args, res;
 
@@ -842,16 +622,16 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   for (int s = 0; s < j->nsaved; s++) {
     int v = j->saved[s];
     sig_add(&args, mlirValueGetType(j->vals[v]), value_loc(j, v),
-            j->val_op[v] < 0 ? dict_at(ctx, arg_attrs, v) : mlirDictionaryAttrGet(ctx, 0, NULL));
+            j->val_op[v] < 0 ? rt_dict_at(ctx, arg_attrs, v) : mlirDictionaryAttrGet(ctx, 0, NULL));
   }
   for (int a = 0; a < j->nargs; a++)
     if (j->vf[a] & V_TANGENT)
-      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), dict_at(ctx, arg_attrs, a));
+      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), rt_dict_at(ctx, arg_attrs, a));
   for (int r = (int)j->num_outputs; r < j->nret; r++)
     sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
-            dict_at(ctx, res_attrs, r));
+            rt_dict_at(ctx, res_attrs, r));
   MlirNamedAttribute bwd_extra[1] = {
-      named(ctx, "rt.forward", mlirFlatSymbolRefAttrGet(ctx, str(fwd_name)))};
+      rt_named_attr(ctx, "rt.forward", mlirFlatSymbolRefAttrGet(ctx, rt_str(fwd_name)))};
   MlirOperation bwd = new_func(j, bwd_name, &args, &res, bwd_extra, 1);
   sig_free(&args);
   sig_free(&res);
@@ -888,12 +668,12 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   sig_init(&res, cap);
   for (int a = 0; a < j->nargs; a++)
     if (!(j->vf[a] & V_TANGENT))
-      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), dict_at(ctx, arg_attrs, a));
+      sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), rt_dict_at(ctx, arg_attrs, a));
   int *fwd_ret = xcalloc(cap, sizeof *fwd_ret), nfwd_ret = 0;
   for (int r = 0; r < j->num_outputs; r++) {
     fwd_ret[nfwd_ret++] = j->ret_val[r];
     sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
-            dict_at(ctx, res_attrs, r));
+            rt_dict_at(ctx, res_attrs, r));
   }
   for (int s = 0; s < j->nsaved; s++) {
     fwd_ret[nfwd_ret++] = j->saved[s];
@@ -906,19 +686,19 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   j->ret = (MlirOperation){NULL};
   free(fwd_ret);
   /* the attributes new_func gives a function: the others go */
-  mlirOperationSetInherentAttributeByName(func, str("sym_name"),
-                                          mlirStringAttrGet(ctx, str(fwd_name)));
-  mlirOperationSetInherentAttributeByName(func, str("function_type"),
+  mlirOperationSetInherentAttributeByName(func, rt_str("sym_name"),
+                                          mlirStringAttrGet(ctx, rt_str(fwd_name)));
+  mlirOperationSetInherentAttributeByName(func, rt_str("function_type"),
                                           func_type_attr(ctx, &args, &res));
-  mlirOperationSetInherentAttributeByName(func, str("arg_attrs"), dicts_attr(ctx, &args));
-  mlirOperationSetInherentAttributeByName(func, str("res_attrs"), dicts_attr(ctx, &res));
-  mlirOperationSetInherentAttributeByName(func, str("no_inline"), (MlirAttribute){NULL});
-  mlirOperationRemoveDiscardableAttributeByName(func, str("rt.forward"));
+  mlirOperationSetInherentAttributeByName(func, rt_str("arg_attrs"), dicts_attr(ctx, &args));
+  mlirOperationSetInherentAttributeByName(func, rt_str("res_attrs"), dicts_attr(ctx, &res));
+  mlirOperationSetInherentAttributeByName(func, rt_str("no_inline"), (MlirAttribute){NULL});
+  mlirOperationRemoveDiscardableAttributeByName(func, rt_str("rt.forward"));
   mlirOperationSetDiscardableAttributeByName(
-      func, str("rt.num_outputs"),
+      func, rt_str("rt.num_outputs"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), j->num_outputs));
   mlirOperationSetDiscardableAttributeByName(
-      func, str("rt.saved_bytes"),
+      func, rt_str("rt.saved_bytes"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), (int64_t)j->saved_bytes));
   sig_free(&args);
   sig_free(&res);
@@ -997,7 +777,7 @@ static int count_bytes(joint *j) {
 static bool symbol_exists(MlirBlock module_body, const char *name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(module_body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute a = mlirOperationGetAttributeByName(op, str("sym_name"));
+    MlirAttribute a = mlirOperationGetAttributeByName(op, rt_str("sym_name"));
     if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
         rt_str_eq(mlirStringAttrGetValue(a), name))
       return true;
@@ -1038,7 +818,7 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
 /* Splits one joint function. 0, or -1 after a diagnostic. */
 static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show *show,
                  FILE *dump) {
-  double t0 = now_ms();
+  double t0 = remat_now_ms();
   MlirStringRef fname = rt_func_name(func);
   char *fwd_name = xasprintf("%.*s_fwd", (int)fname.length, fname.data);
   char *bwd_name = xasprintf("%.*s_bwd", (int)fname.length, fname.data);
@@ -1058,7 +838,7 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   j.func = func;
   if (!rt_func_num_outputs(func, &j.num_outputs))
     remat_fatal("split of a function without rt.num_outputs");
-  double t = now_ms(); /* each phase's time, for the report */
+  double t = remat_now_ms(); /* each phase's time, for the report */
   int rc = load(&j);
   j.load_ms = lap_ms(&t);
   if (rc == 0)
@@ -1076,7 +856,7 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
     rewrite(&j, fwd_name, bwd_name);
     j.rewrite_ms = lap_ms(&t);
     if (rep)
-      report(rep, &j, fname, fwd_name, bwd_name, now_ms() - t0);
+      report(rep, &j, fname, fwd_name, bwd_name, remat_now_ms() - t0);
     if (show)
       show_split(show, &j, fname, fwd_name, bwd_name);
     finish_rewrite(&j);
@@ -1094,12 +874,9 @@ typedef struct func_list {
 
 static MlirWalkResult collect_joint(MlirOperation op, void *ud) {
   func_list *l = ud;
-  if (op_name_is(op, "func.func") &&
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, str("rt.num_outputs")))) {
-    if (l->n == l->cap) {
-      l->cap = l->cap ? 2 * l->cap : 8;
-      l->items = xrealloc(l->items, l->cap, sizeof *l->items);
-    }
+  if (rt_op_named(op, "func.func") &&
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str("rt.num_outputs")))) {
+    XGROW(l->items, l->n, l->cap, 8);
     l->items[l->n++] = op;
     return MlirWalkResultSkip;
   }

@@ -38,10 +38,7 @@ static bool is_op_printout(MlirDiagnostic d);
 static void record(diag_log *log, MlirDiagnostic d) {
   if (is_op_printout(d))
     return;
-  if (log->n == log->cap) {
-    log->cap = log->cap ? 2 * log->cap : 16;
-    log->items = xrealloc(log->items, log->cap, sizeof *log->items);
-  }
+  XGROW(log->items, log->n, log->cap, 16);
   diag_record *r = &log->items[log->n++];
   memset(r, 0, sizeof *r);
   r->severity = mlirDiagnosticGetSeverity(d);
@@ -168,10 +165,7 @@ int diag_log_verify(const diag_log *log, const char *path, const char *input) {
   for (size_t i = 0; i < nlines; i++) {
     const char *end = strchr(starts[i], '\n');
     for (const char *p = starts[i]; (p = strstr(p, "expected-")) && (!end || p < end); p++) {
-      if (nex == cap) {
-        cap = cap ? 2 * cap : 16;
-        ex = xrealloc(ex, cap, sizeof *ex);
-      }
+      XGROW(ex, nex, cap, 16);
       if (parse_one(p + 9, (int)i + 1, starts, nlines, path, &ex[nex]) == 0)
         nex++;
       else

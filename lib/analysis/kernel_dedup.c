@@ -25,10 +25,7 @@ typedef struct seq {
 } seq;
 
 static void put(seq *s, uint64_t v) {
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 64;
-    s->w = xrealloc(s->w, s->cap, sizeof *s->w);
-  }
+  XGROW(s->w, s->n, s->cap, 64);
   s->w[s->n++] = v;
 }
 
@@ -208,10 +205,7 @@ void remat_dedup_kernels(MlirOperation module, remat_dedup_stats *stats) {
   for (MlirOperation op = mlirBlockGetFirstOperation(top); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
     if (is_kernel(op)) {
-      if (n == cap) {
-        cap = cap ? 2 * cap : 16;
-        ks = xrealloc(ks, (size_t)cap, sizeof *ks);
-      }
+      XGROW(ks, n, cap, 16);
       ks[n++] = op;
     }
   seq *seqs = xcalloc((size_t)n + 1, sizeof *seqs);

@@ -380,11 +380,7 @@ static bool part_walk(const uk *u, part *pt, int *widest) {
       ok = false;
       break;
     }
-    if (count + 2 * (to - from) > cap) {
-      while (cap < count + 2 * (to - from))
-        cap *= 2;
-      lab = xrealloc(lab, cap, sizeof *lab);
-    }
+    XRESERVE(lab, count + 2 * (to - from), cap, 16);
     uint32_t ands = 0;
     for (int a = s->and0; a < e->and0; a++)
       ands |= 1u << w.and_slot[a];
@@ -485,8 +481,7 @@ static void part_greedy(const uk *u, part *pt) {
         continue;
       seen[g] = 1;
       missing[g] = p->gstart[g + 1] - p->gstart[g];
-      if ((size_t)ngroups == gcap)
-        groups = xrealloc(groups, gcap *= 2, sizeof *groups);
+      XGROW(groups, ngroups, gcap, 16);
       groups[ngroups++] = g;
     }
   pt->order = xmalloc(sizeof *pt->order * ((size_t)k + 1));

@@ -85,7 +85,8 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
   /* In a row kernel, a broadcast back along the reduced dims read at the current element
    * reads the current row: the per-row value is computed once, and a reduction's result
    * exists only there. */
-  if (id == RT_OP_BROADCAST && k->row && idx == k->s_idx && cg_broadcast_is_row_aligned(k->row, op))
+  if (id == RT_OP_BROADCAST && k->row && idx == k->s_idx &&
+      rt_broadcast_row_aligned(op, &k->row->s, k->row->reduced))
     return cg_value_at(k, in, k->row_idx);
   cg_delinearize(m, &out, idx, c);
   if (id == RT_OP_CONCAT)

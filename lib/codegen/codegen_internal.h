@@ -143,9 +143,8 @@ void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f);
 /* The row structure of a reduction op (sum/amax over dims of its operand). */
 cg_row cg_row_of(MlirOperation reduction);
 bool cg_row_eq(const cg_row *a, const cg_row *b);
-/* True if broadcast op, read at the current S index of a row kernel, reads its operand
- * at the current row (the operand has the rows' elements in K's order). */
-bool cg_broadcast_is_row_aligned(const cg_row *row, MlirOperation broadcast);
+/* (Whether a broadcast reads its operand at the current row: rt_broadcast_row_aligned,
+ * dialect-c/rt.h, the rule fusion shares.) */
 /* Emits the body of a row kernel into k->fn (builder at the entry block): the loop over
  * rows, one phase per level of dependent reductions (a block-wide reduction in the fixed
  * order of docs/design.md), then the epilogue storing every output: outputs of shape K

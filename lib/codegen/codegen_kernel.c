@@ -71,10 +71,7 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
     case RT_KIND_COLLECTIVE: remat_fatal("check_body admits no '%s'", rt_op_name(rt_op_lookup(op)));
     }
   }
-  if (k->num_memo == k->cap_memo) {
-    k->cap_memo = k->cap_memo ? 2 * k->cap_memo : 64;
-    k->memo = xrealloc(k->memo, (size_t)k->cap_memo, sizeof *k->memo);
-  }
+  XGROW(k->memo, k->num_memo, k->cap_memo, 64);
   k->memo[k->num_memo++] = (cg_memo){v.ptr, idx, r};
   return r;
 }

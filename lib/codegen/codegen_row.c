@@ -64,30 +64,6 @@ bool cg_row_eq(const cg_row *a, const cg_row *b) {
          !memcmp(a->reduced, b->reduced, sizeof(bool) * (size_t)a->s.rank);
 }
 
-bool cg_broadcast_is_row_aligned(const cg_row *row, MlirOperation op) {
-  remat_shape out = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  remat_shape in = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 0)));
-  if (out.rank != row->s.rank || memcmp(out.d, row->s.d, sizeof(int64_t) * (size_t)out.rank))
-    return false;
-  int64_t dims[RT_MAX_RANK];
-  rt_get_i64_array(op, "dims", dims, RT_MAX_RANK);
-  /* The operand's non-unit dims must be the kept non-unit dims of S, in order: then its
-   * linear index is the row's. */
-  int k = 0;
-  for (int d = 0; d < in.rank; d++) {
-    if (in.d[d] == 1)
-      continue;
-    while (k < row->s.rank && (row->reduced[k] || row->s.d[k] == 1))
-      k++;
-    if (k >= row->s.rank || dims[d] != k)
-      return false;
-    k++;
-  }
-  while (k < row->s.rank && (row->reduced[k] || row->s.d[k] == 1))
-    k++;
-  return k == row->s.rank;
-}
-
 /* ---- accumulation ------------------------------------------------------------------- */
 
 typedef struct reduction {
@@ -413,10 +389,7 @@ LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
 }
 
 static void memo_put(cg_kernel *k, MlirValue v, LLVMValueRef idx, LLVMValueRef r) {
-  if (k->num_memo == k->cap_memo) {
-    k->cap_memo = k->cap_memo ? 2 * k->cap_memo : 64;
-    k->memo = xrealloc(k->memo, (size_t)(k->cap_memo), sizeof *k->memo);
-  }
+  XGROW(k->memo, k->num_memo, k->cap_memo, 64);
   k->memo[k->num_memo++] = (cg_memo){v.ptr, idx, r};
 }
 

@@ -170,10 +170,7 @@ char *cg_libdevice_calls(cg_module *m) {
     const char *name = LLVMGetValueName2(f, &len);
     if (len < 5 || strncmp(name, "__nv_", 5))
       continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 8;
-      names = xrealloc(names, cap, sizeof *names);
-    }
+    XGROW(names, n, cap, 8);
     names[n++] = xstrndup(name, len);
     total += len + 1;
   }

@@ -121,10 +121,7 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *res, int nres)
   if (rt_op_lookup(op) != RT_OP_UNIFORM_PHILOX || nres != 1)
     return;
   if (t->record) {
-    if (t->n == t->cap) {
-      t->cap = t->cap ? 2 * t->cap : 8;
-      t->bufs = xrealloc(t->bufs, (size_t)t->cap, sizeof *t->bufs);
-    }
+    XGROW(t->bufs, t->n, t->cap, 8);
     if (!(t->bufs[t->n] = rtr_buffer_clone(res[0])))
       /* the backward's copy then finds no match: the check fails, with this reason */
       fprintf(stderr, "remat-run: error: out of memory recording a random tensor\n");

@@ -59,13 +59,9 @@ static bool has_attr(MlirOperation op, const char *name) {
       mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
 static op_class classify(checker *c, MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
-  if (op_named(op, "func.call")) {
+  if (rt_op_named(op, "func.call")) {
     MlirAttribute a =
         mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
     MlirStringRef s = mlirFlatSymbolRefAttrGetValue(a);
@@ -251,10 +247,7 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int narg
 /* Forward: remember DRAW; backward: it must equal one the forward drew. */
 static void record_draw(checker *c, MlirOperation op, const rtr_buffer *draw) {
   if (c->record) {
-    if (c->fwd.n == c->fwd.cap) {
-      c->fwd.cap = c->fwd.cap ? 2 * c->fwd.cap : 8;
-      c->fwd.b = xrealloc(c->fwd.b, (size_t)c->fwd.cap, sizeof *c->fwd.b);
-    }
+    XGROW(c->fwd.b, c->fwd.n, c->fwd.cap, 8);
     if (!(c->fwd.b[c->fwd.n] = rtr_buffer_clone(draw)))
       out_of_memory(c, op, "a copy of the random tensor", draw);
     else

@@ -98,12 +98,6 @@ static size_t buf_bytes(const rtr_buffer *b) {
   return (size_t)b->numel * rtr_elem_size(b->elem);
 }
 
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* Runs F with the collectives of C, recording what the first run did and the fastest
  * of REPEAT runs (every rank runs the same number of times, so the collectives match). */
 static int timed_run(MlirOperation module, MlirOperation f, const rtr_interp_options *run,
@@ -116,9 +110,9 @@ static int timed_run(MlirOperation module, MlirOperation f, const rtr_interp_opt
     rtr_coll_stats before = c->stats;
     rtr_buffer **again = NULL;
     int nagain = 0;
-    double t0 = now_ms();
+    double t0 = remat_now_ms();
     rc = rtr_interp_run(module, f, &o, in, nin, i ? &again : out, i ? &nagain : nout);
-    double ms = now_ms() - t0;
+    double ms = remat_now_ms() - t0;
     rtr_buffers_free(again, nagain);
     if (i == 0 || ms < st->ms)
       st->ms = ms;

@@ -192,10 +192,6 @@ static bool is_kernel(MlirOperation func) {
       mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.kernel")));
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
 /* Calls FN(ctx, kernel, philox) for every rt.uniform_philox in an rt.kernel function of
  * MODULE, in module order. */
 static void each_probe(MlirOperation module, void (*fn)(void *, MlirOperation, MlirOperation),
@@ -286,10 +282,6 @@ static bool op_kernel_candidate(MlirOperation op) {
   return true;
 }
 
-static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute a) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), a);
-}
-
 /* `func.func private @NAME(operands...) -> result attributes {rt.kernel}` computing a
  * clone of OP. */
 static MlirOperation one_op_kernel(MlirOperation op, const char *name) {
@@ -315,10 +307,10 @@ static MlirOperation one_op_kernel(MlirOperation op, const char *name) {
   MlirRegion region = mlirRegionCreate();
   mlirRegionAppendOwnedBlock(region, body);
   MlirNamedAttribute attrs[] = {
-      named(ctx, "sym_name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(name))),
-      named(ctx, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, in, 1, &out))),
-      named(ctx, "sym_visibility", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
-      named(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
+      rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(name))),
+      rt_named_attr(ctx, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, in, 1, &out))),
+      rt_named_attr(ctx, "sym_visibility", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
+      rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
   };
   MlirOperationState fs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
   mlirOperationStateAddAttributes(&fs, 4, attrs);
@@ -342,10 +334,7 @@ MlirModule rtr_cuda_op_kernel_module(MlirOperation module, MlirOperation **ops, 
         continue;
       if (mlirModuleIsNull(m))
         m = mlirModuleCreateEmpty(mlirOperationGetLocation(module));
-      if (*count == cap) {
-        cap = cap ? 2 * cap : 16;
-        *ops = xrealloc(*ops, (size_t)cap, sizeof **ops);
-      }
+      XGROW(*ops, *count, cap, 16);
       char name[32];
       snprintf(name, sizeof name, "remat_op_%d", *count);
       (*ops)[(*count)++] = op;
@@ -516,10 +505,7 @@ static int stat_slot(cuda_exec *e, const char *name, const char *what, int64_t b
   for (int k = 0; k < e->nstats; k++)
     if (!strcmp(e->stats[k].name, name) && !strcmp(e->stats[k].what, what))
       return k;
-  if (e->nstats == e->capstats) {
-    e->capstats = e->capstats ? 2 * e->capstats : 16;
-    e->stats = xrealloc(e->stats, (size_t)e->capstats, sizeof *e->stats);
-  }
+  XGROW(e->stats, e->nstats, e->capstats, 16);
   e->stats[e->nstats] = (rtr_exec_stat){xstrdup(name), what, 0, 0, 0, bytes};
   return e->nstats++;
 }
@@ -921,10 +907,7 @@ typedef struct frame {
 } frame;
 
 static void frame_put(frame *f, MlirValue v, dval *d) {
-  if (f->n == f->cap) {
-    f->cap = f->cap ? 2 * f->cap : 64;
-    f->vals = xrealloc(f->vals, (size_t)f->cap, sizeof *f->vals);
-  }
+  XGROW(f->vals, f->n, f->cap, 64);
   f->vals[f->n] = d;
   ptr_map_put(&f->index, v.ptr, f->n++);
 }
@@ -966,7 +949,7 @@ static char *callee_name(MlirOperation call) {
 static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs, dval **res,
                    int nres) {
   rt_op_id id = rt_op_lookup(op);
-  if (op_named(op, "func.call")) {
+  if (rt_op_named(op, "func.call")) {
     char *name = callee_name(op);
     MlirOperation f = name ? rtr_interp_lookup(e->module, name) : (MlirOperation){NULL};
     if (mlirOperationIsNull(f) || mlirBlockIsNull(rt_func_entry_block(f))) {
@@ -1126,7 +1109,7 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
     res[k]->owned = true;
   }
   int rc = exec_op(e, op, ops, (int)no, res, (int)nr);
-  bool walked_call = op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
+  bool walked_call = rt_op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
   if (walked_call) {
     char *name = callee_name(op);
     walked_call = !is_kernel(rtr_interp_lookup(e->module, name));
@@ -1170,10 +1153,7 @@ static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int na
       MlirValue v = mlirOperationGetOperand(op, k);
       int i = ptr_map_get(&c.uses, v.ptr);
       if (i < 0) {
-        if (ncount == capcount) {
-          capcount = capcount ? 2 * capcount : 64;
-          c.count = xrealloc(c.count, (size_t)capcount, sizeof *c.count);
-        }
+        XGROW(c.count, ncount, capcount, 64);
         c.count[ncount] = 0;
         ptr_map_put(&c.uses, v.ptr, i = ncount++);
       }

@@ -37,10 +37,7 @@ static void frame_put(frame *f, MlirValue v, rtr_buffer *buf, bool owned) {
     f->slots[i] = (slot){buf, owned, NULL, 0};
     return;
   }
-  if (f->count == f->cap) {
-    f->cap = f->cap ? 2 * f->cap : 64;
-    f->slots = xrealloc(f->slots, f->cap, sizeof *f->slots);
-  }
+  XGROW(f->slots, f->count, f->cap, 64);
   f->slots[f->count] = (slot){buf, owned, NULL, 0};
   ptr_map_put(&f->index, v.ptr, (int)f->count++);
 }
@@ -140,16 +137,12 @@ int rtr_check_sizes(MlirOperation module) {
   return bad ? -1 : 0;
 }
 
-static bool name_is(MlirOperation op, const char *name) {
-  return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
 MlirOperation rtr_interp_lookup(MlirOperation module, const char *name) {
   MlirRegion r = mlirOperationGetRegion(module, 0);
   MlirBlock b = mlirRegionGetFirstBlock(r);
   for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
-    if (name_is(op, "func.func") && rt_str_eq(rt_func_name(op), name))
+    if (rt_op_named(op, "func.func") && rt_str_eq(rt_func_name(op), name))
       return op;
   return (MlirOperation){NULL};
 }
@@ -254,7 +247,7 @@ static int arith_ew(MlirOperation op, int *arity) {
       {"arith.select", RTR_EW_SELECT, 3},
   };
   for (size_t k = 0; k < sizeof arith / sizeof *arith; k++)
-    if (name_is(op, arith[k].name))
+    if (rt_op_named(op, arith[k].name))
       return *arity = arith[k].arity, (int)arith[k].ew;
   return -1;
 }
@@ -302,10 +295,10 @@ static bool is_cast(MlirOperation op, bool *src_unsigned) {
   static const char *unsigned_casts[] = {"arith.uitofp", "arith.extui",
                                          "arith.index_castui"};
   for (size_t k = 0; k < sizeof signed_casts / sizeof *signed_casts; k++)
-    if (name_is(op, signed_casts[k]))
+    if (rt_op_named(op, signed_casts[k]))
       return *src_unsigned = false, true;
   for (size_t k = 0; k < sizeof unsigned_casts / sizeof *unsigned_casts; k++)
-    if (name_is(op, unsigned_casts[k]))
+    if (rt_op_named(op, unsigned_casts[k]))
       return *src_unsigned = true, true;
   return false;
 }
@@ -415,13 +408,13 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   bool src_unsigned;
   if (ew >= 0)
     return apply_ew(op, (rtr_ew)ew, arity, args, nargs, res, nres);
-  if (name_is(op, "arith.cmpf") || name_is(op, "arith.cmpi")) {
+  if (rt_op_named(op, "arith.cmpf") || rt_op_named(op, "arith.cmpi")) {
     int64_t p;
     if (!rt_get_i64(op, "predicate", &p) || p < 0 || p > 15) {
       rt_emit_error(op, "invalid comparison predicate");
       return -1;
     }
-    if (name_is(op, "arith.cmpi")) {
+    if (rt_op_named(op, "arith.cmpi")) {
       if (p > 9) {
         rt_emit_error(op, "invalid comparison predicate");
         return -1;
@@ -435,7 +428,7 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
     rtr_convert(res[0], args[0], src_unsigned);
     return 0;
   }
-  if (name_is(op, "arith.constant"))
+  if (rt_op_named(op, "arith.constant"))
     return fill_from_attr(op, attr(op, "value"), res[0]);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   rt_emit_error(op, "cannot execute '%.*s': not an rt, arith or func operation the runtime "
@@ -639,10 +632,7 @@ static void deaths_of(const interp *in, MlirBlock entry, deaths *d) {
   int n = 0, cap = 0, nvals = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op), n++) {
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      ops = xrealloc(ops, (size_t)cap, sizeof *ops);
-    }
+    XGROW(ops, n, cap, 64);
     ops[n] = op;
     for (intptr_t k = 0; k < mlirOperationGetNumResults(op); k++)
       ptr_map_put(last, mlirOperationGetResult(op, k).ptr, n);
@@ -721,7 +711,7 @@ static int peak_step(interp *in, frame *fr, const deaths *d, MlirOperation op, i
 
 /* An immediate of the estimate: a scalar constant (arith.constant of a scalar type). */
 static bool is_immediate(MlirOperation op, const rtr_buffer *res) {
-  return res->is_scalar && mlirOperationGetNumOperands(op) == 0 && name_is(op, "arith.constant");
+  return res->is_scalar && mlirOperationGetNumOperands(op) == 0 && rt_op_named(op, "arith.constant");
 }
 
 /* One call's walk (walk.h): its frame, the arrays of the current op, where the outputs
@@ -866,7 +856,7 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
     done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
   if (done < 0)
     rc = -1;
-  else if (done == 0 && name_is(op, "func.call"))
+  else if (done == 0 && rt_op_named(op, "func.call"))
     rc = exec_call(in, op, ops, (int)no, res, (int)nr);
   else if (done == 0)
     rc = exec_op(in, op, ops, (int)no, res, (int)nr);
@@ -968,7 +958,7 @@ int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_
                               : 0;
   if (done)
     return done < 0 ? -1 : 0;
-  if (name_is(op, "func.call"))
+  if (rt_op_named(op, "func.call"))
     return exec_call(&in, op, args, nargs, res, nresults);
   return exec_op(&in, op, args, nargs, res, nresults);
 }

@@ -1,0 +1,76 @@
+/* rt_graph.h: the flat view of one function of rt and arith ops, which the passes read
+ * instead of walking MLIR's linked lists: its values, ops, operands, types and bytes in
+ * arrays indexed by small integers.
+ *
+ * Values are numbered the one way every pass numbers them: the entry block's arguments
+ * 0..nargs-1, then the op results in op order. Ops are the block's ops in order, without
+ * its func.return (ret). The view holds MLIR handles: it is valid while the function is
+ * unchanged, and it owns only its arrays (rt_graph_free).
+ *
+ * rt_graph_load makes the one check that a pass over such a function needs, with the one
+ * diagnostic: the function is one block of rt ops and arith ops (without regions), ending
+ * in func.return. */
+#ifndef REMAT_RT_GRAPH_H
+#define REMAT_RT_GRAPH_H
+
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+#include "rt.h"
+
+_Static_assert(RT_OP_COUNT <= 256, "op ids are stored in bytes");
+
+/* A type of the function's values; types are uniqued, so each is sized once. */
+typedef struct rt_graph_type {
+  MlirType type;
+  uint64_t bytes; /* 0 when not sized (the verifier rejects such values) */
+} rt_graph_type;
+
+/* The fields of the view, as a macro so that a pass's own struct can hold them under
+ * their own names (RT_GRAPH_MEMBERS) and still hand the whole to rt_graph_load. */
+#define RT_GRAPH_FIELDS                                                                    \
+  MlirOperation func, ret; /* ret: the func.return ending the block */                    \
+  MlirBlock entry;                                                                         \
+  int nargs, nops, nvals, nret;                                                            \
+  MlirOperation *ops;      /* [nops] */                                                    \
+  unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */      \
+  unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */ \
+  int *op_res;             /* [nops+1] first result value of each op; [nops] == nvals */   \
+  int *opnd_start;         /* [nops+1] operands of op i: opnd[opnd_start[i] .. [i+1]) */   \
+  int *opnd;               /* value indices */                                             \
+  MlirValue *vals;         /* [nvals] */                                                   \
+  int *val_op;             /* [nvals] defining op, -1 for an argument */                   \
+  int *vtype;              /* [nvals] index into types */                                  \
+  int *ret_val;            /* [nret] operands of func.return */                            \
+  rt_graph_type *types;                                                                    \
+  int ntypes, cap_types;                                                                   \
+  void *mem; /* holds the arrays above but types */
+
+typedef struct rt_graph {
+  RT_GRAPH_FIELDS
+} rt_graph;
+
+/* In a pass's struct: the view as G (for rt_graph_load and rt_graph_free) whose fields
+ * are also the struct's own (j->ops is j->g.ops): an anonymous union of the view and an
+ * anonymous struct of the same fields, which C11 lets either name read. */
+#define RT_GRAPH_MEMBERS(g)                                                                \
+  union {                                                                                  \
+    rt_graph g;                                                                            \
+    struct {                                                                               \
+      RT_GRAPH_FIELDS                                                                      \
+    };                                                                                     \
+  }
+
+/* Reads the body of FUNC. 0, or -1 after a located diagnostic naming PASS
+ * ("--remat-mincut") and what the function is to it (ROLE: "joint function"), when it has
+ * no body, more than one block, or an op other than an rt op or an arith op without
+ * regions. On -1 nothing is left to free. */
+int rt_graph_load(rt_graph *g, MlirOperation func, const char *pass, const char *role);
+void rt_graph_free(rt_graph *g);
+
+/* Bytes of value V (0: not sized). */
+static inline uint64_t rt_graph_bytes(const rt_graph *g, int v) {
+  return g->types[g->vtype[v]].bytes;
+}
+
+#endif
