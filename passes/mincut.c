@@ -40,6 +40,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Pass.h"
 #include "passes.h"
+#include "peak_search.h"
 #include "report.h"
 #include "rt.h"
 #include "rt_graph.h"
@@ -57,7 +58,37 @@ static double lap_ms(double *t) {
 typedef struct mincut_pass {
   RematMincutOptions opts;
   bool banned[RT_OP_COUNT]; /* from opts.ban and opts.ban_random */
+  bool peak;                /* objective=peak */
+  remat_peak_method search; /* peak-search */
 } mincut_pass;
+
+/* objective, peak-budget and peak-search. 0, or -1 with a message. */
+static int parse_objective(const RematMincutOptions *o, bool *peak, remat_peak_method *search,
+                           char *err, size_t cap) {
+  static const char *const names[] = {"auto", "exact", "heuristic", "enumerate"};
+  if (strcmp(o->objective, "bytes") && strcmp(o->objective, "peak")) {
+    snprintf(err, cap, "objective must be bytes or peak, got '%s'", o->objective);
+    return -1;
+  }
+  *peak = !strcmp(o->objective, "peak");
+  if (o->peak_budget < 0) {
+    snprintf(err, cap, "peak-budget must be a number of bytes >= 0 (0: none), got %lld",
+             (long long)o->peak_budget);
+    return -1;
+  }
+  if (o->peak_budget > 0 && !*peak) {
+    snprintf(err, cap, "peak-budget needs objective=peak");
+    return -1;
+  }
+  for (int k = 0; k < 4; k++)
+    if (!strcmp(o->peak_search, names[k])) {
+      *search = (remat_peak_method)k;
+      return 0;
+    }
+  snprintf(err, cap, "peak-search must be auto, exact, heuristic or enumerate, got '%s'",
+           o->peak_search);
+  return -1;
+}
 
 /* Fills banned[] from a comma list of op names and kind names. 0, or -1 with a message. */
 static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT], char *err,
@@ -140,6 +171,7 @@ typedef struct joint {
   double flow, solve_ms;
   double load_ms, classify_ms, network_ms, plan_ms, rewrite_ms; /* network: cut - solve */
   int recomputed, moved;
+  remat_peak_result *peak; /* objective=peak: the search's choice and reference points */
 } joint;
 
 static void joint_free(joint *j) {
@@ -147,6 +179,9 @@ static void joint_free(joint *j) {
   free(j->block);
   free(j->saved);
   free(j->bwd_order);
+  if (j->peak)
+    free(j->peak->saved);
+  free(j->peak);
 }
 
 #define FOR_OPERANDS(j, i, v)                                                               \
@@ -718,8 +753,28 @@ static void finish_rewrite(joint *j) {
 
 /* ---- report ----------------------------------------------------------------------- */
 
+/* objective=peak: the (peak, recompute cost) of the chosen split and of the reference
+ * points. */
+static void report_peak(FILE *f, const remat_peak_result *r, int64_t budget) {
+  fprintf(f, "  objective peak: %s search, %d candidate values, %ld splits simulated, "
+             "%.3f ms", r->method, r->candidates, r->evaluated, r->ms);
+  if (budget > 0)
+    fprintf(f, ", peak-budget %lld", (long long)budget);
+  fprintf(f, "\n    split                 peak bytes  recompute cost\n");
+  const struct {
+    const char *name;
+    remat_peak_point pt;
+  } row[] = {{"chosen", r->chosen},
+             {"objective=bytes", r->bytes},
+             {"no remat", r->no_remat},
+             {"recompute all", r->recompute_all}};
+  for (int k = 0; k < 4; k++)
+    fprintf(f, "    %-20s %11llu %15.0f\n", row[k].name, (unsigned long long)row[k].pt.peak,
+            row[k].pt.cost);
+}
+
 static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
-                   const char *bwd_name, double ms) {
+                   const char *bwd_name, double ms, int64_t budget) {
   fprintf(f, "remat-mincut: @%.*s -> @%s, @%s\n", (int)fname.length, fname.data, fwd_name,
           bwd_name);
   remat_report_table_header(f);
@@ -752,6 +807,8 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
              "max-flow %.3f, plan %.3f, rewrite %.3f ms)\n",
           j->flow, ms, j->load_ms, j->classify_ms, j->network_ms, j->solve_ms, j->plan_ms,
           j->rewrite_ms);
+  if (j->peak)
+    report_peak(f, j->peak, budget);
 }
 
 /* ---- the pass --------------------------------------------------------------------- */
@@ -787,9 +844,7 @@ static bool symbol_exists(MlirBlock module_body, const char *name) {
 
 /* The split as lib/analysis/split_view.h shows it: the report's memory lines, --remat-dot and
  * --remat-timeline (lib/view/show.c). */
-static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
-                       const char *fwd_name, const char *bwd_name) {
-  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
+static void view_flags(const joint *j, unsigned *vf, unsigned *of) {
   for (int v = 0; v < j->nvals; v++) {
     unsigned f = j->vf[v];
     vf[v] = (f & V_TANGENT ? RV_TANGENT : 0) | (f & V_PARAM ? RV_PARAM : 0) |
@@ -803,6 +858,12 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
             (f & O_IN_BWD ? RO_IN_BWD : 0) | (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) |
             (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
   }
+}
+
+static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
+                       const char *fwd_name, const char *bwd_name) {
+  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
+  view_flags(j, vf, of);
   char *name = xstrndup(fname.data, fname.length); /* any length: no truncation */
   remat_split_view view = {j->func,      name,          fwd_name,     bwd_name,
                            j->nargs,     j->nops,       j->nvals,     j->nret,
@@ -813,6 +874,51 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
   free(name);
   free(vf);
   free(of);
+}
+
+/* objective=peak: replaces the min-cut's saved set (V_SAVED) by the one lib/peak_search.c
+ * finds, which the plan then emits. 0, or -1 after a diagnostic. */
+static int choose_for_peak(joint *j, const mincut_pass *p) {
+  MlirStringRef fname = rt_func_name(j->func);
+  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
+  view_flags(j, vf, of);
+  remat_split_view view = {j->func,      "",            "",           "",
+                           j->nargs,     j->nops,       j->nvals,     j->nret,
+                           (int)j->num_outputs, j->ops, j->vals,      j->val_op,
+                           j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
+                           vf,           of,            NULL,         0};
+  unsigned char *bytes_saved = xcalloc((size_t)j->nvals + 1, 1);
+  for (int v = 0; v < j->nvals; v++)
+    bytes_saved[v] = (j->vf[v] & V_SAVED) != 0;
+  remat_peak_problem pb = {&view, bytes_saved, (uint64_t)p->opts.peak_budget, p->search};
+  j->peak = xcalloc(1, sizeof *j->peak);
+  char err[256];
+  int rc = remat_peak_search(&pb, j->peak, err, sizeof err);
+  free(bytes_saved);
+  free(vf);
+  free(of);
+  const remat_peak_result *r = j->peak;
+  if (rc < 0) {
+    rt_emit_error(j->func, "cannot split '@%.*s' for the peak: %s", (int)fname.length,
+                  fname.data, err);
+    return -1;
+  }
+  if (rc > 0) {
+    rt_emit_error(j->func, "no split of '@%.*s' peaks within peak-budget=%lld bytes: the "
+                           "smallest peak found is %llu bytes (%s search; objective=bytes "
+                           "peaks at %llu, no remat at %llu, recompute all at %llu)",
+                  (int)fname.length, fname.data, (long long)p->opts.peak_budget,
+                  (unsigned long long)r->chosen.peak, r->method,
+                  (unsigned long long)r->bytes.peak, (unsigned long long)r->no_remat.peak,
+                  (unsigned long long)r->recompute_all.peak);
+    return -1;
+  }
+  for (int v = 0; v < j->nvals; v++)
+    j->vf[v] = r->saved[v] ? j->vf[v] | V_SAVED : j->vf[v] & ~V_SAVED;
+  for (int i = 0; i < j->nops; i++)
+    if (!(j->of[i] & O_BW))
+      j->of[i] |= O_SINK_SIDE; /* the plan recomputes what the saved set leaves */
+  return 0;
 }
 
 /* Splits one joint function. 0, or -1 after a diagnostic. */
@@ -847,6 +953,10 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   if (rc == 0)
     rc = cut(&j, p, dump);
   j.network_ms = lap_ms(&t) - j.solve_ms;
+  if (rc == 0 && p->peak) {
+    rc = choose_for_peak(&j, p);
+    lap_ms(&t); /* the search's own time is in its report line */
+  }
   if (rc == 0) {
     plan(&j);
     rc = count_bytes(&j);
@@ -856,7 +966,7 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
     rewrite(&j, fwd_name, bwd_name);
     j.rewrite_ms = lap_ms(&t);
     if (rep)
-      report(rep, &j, fname, fwd_name, bwd_name, remat_now_ms() - t0);
+      report(rep, &j, fname, fwd_name, bwd_name, remat_now_ms() - t0, p->opts.peak_budget);
     if (show)
       show_split(show, &j, fname, fwd_name, bwd_name);
     finish_rewrite(&j);
@@ -943,6 +1053,10 @@ static int check_options(const void *opts, char *err, size_t cap) {
     snprintf(err, cap, "scalar-factor must be >= 0, got %g", o->scalar_factor);
     return -1;
   }
+  bool peak;
+  remat_peak_method search;
+  if (parse_objective(o, &peak, &search, err, cap))
+    return -1;
   return parse_ban(o->ban, o->ban_random, banned, err, cap);
 }
 
@@ -952,6 +1066,8 @@ static MlirPass create(const void *options) {
   char err[256];
   if (parse_ban(p.opts.ban, p.opts.ban_random, p.banned, err, sizeof err))
     remat_fatal("unchecked ban list: %s", err);
+  if (parse_objective(&p.opts, &p.peak, &p.search, err, sizeof err))
+    remat_fatal("unchecked objective: %s", err);
   return remat_pass_create(&remat_mincut_pass, "RematMincut", run, &p, sizeof p);
 }
 

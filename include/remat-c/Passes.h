@@ -121,6 +121,16 @@ REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *er
     "reduction, collective, random, elementwise, compare, structural); none: nothing")     \
   X(S, ban_random, "ban-random", BOOL, "false",                                            \
     "also ban rt.uniform_philox: save masks instead of seeds")                             \
+  X(S, objective, "objective", STRING, "bytes",                                            \
+    "bytes: the min-cut, least saved bytes; peak: the least estimated peak of the order "  \
+    "emitted, then the least recompute cost")                                              \
+  X(S, peak_budget, "peak-budget", INT, "0",                                               \
+    "objective=peak: the least recompute cost whose peak is at most this many bytes; "     \
+    "0: none")                                                                             \
+  X(S, peak_search, "peak-search", STRING, "auto",                                         \
+    "objective=peak: auto (exact up to 32 candidate values and 20000 splits, else "        \
+    "heuristic), exact, "                                                                  \
+    "heuristic, enumerate (every subset: the exact search's check)")                       \
   X(S, report, "report", STRING, "",                                                       \
     "write the report: - for stderr, or a file to append to; empty: none")                \
   X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")      \

@@ -305,33 +305,66 @@ static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
   }
 }
 
-void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
-  memset(e, 0, sizeof *e);
-  sim s = {v, NULL, NULL, NULL, NULL};
-  s.bytes = xcalloc(v->nvals, sizeof *s.bytes);
-  s.imm = xcalloc(v->nvals, sizeof *s.imm);
-  s.reshape = xcalloc(v->nops, sizeof *s.reshape);
-  s.step_op = xcalloc(v->nops, sizeof *s.step_op);
+/* The per-value and per-op facts every simulation of V reads. */
+static void sim_init(sim *s, const remat_split_view *v, unsigned char **bw_out) {
+  *s = (sim){v, NULL, NULL, NULL, NULL};
+  s->bytes = xcalloc(v->nvals, sizeof *s->bytes);
+  s->imm = xcalloc(v->nvals, sizeof *s->imm);
+  s->reshape = xcalloc(v->nops, sizeof *s->reshape);
+  s->step_op = xcalloc(v->nops, sizeof *s->step_op);
   for (int x = 0; x < v->nvals; x++) {
     int op = v->val_op[x];
-    s.imm[x] = op >= 0 && (v->oflags[op] & RO_CONST) &&
-               rt_type_is_scalar(mlirValueGetType(v->vals[x]));
-    if (!s.imm[x] && rt_value_bytes(v->vals[x], &s.bytes[x]))
+    s->imm[x] = op >= 0 && (v->oflags[op] & RO_CONST) &&
+                rt_type_is_scalar(mlirValueGetType(v->vals[x]));
+    if (!s->imm[x] && rt_value_bytes(v->vals[x], &s->bytes[x]))
       remat_fatal("a value without a byte size after rt_verify");
   }
   unsigned char *bw = xcalloc((size_t)v->nops + 1, 1);
   for (int i = 0; i < v->nops; i++) {
     bw[i] = (v->oflags[i] & RO_BW) != 0;
-    s.reshape[i] = rt_op_lookup(v->ops[i]) == RT_OP_RESHAPE;
-    FOR_RESULTS(v, i, r) s.step_op[i] |= !s.imm[r];
+    s->reshape[i] = rt_op_lookup(v->ops[i]) == RT_OP_RESHAPE;
+    FOR_RESULTS(v, i, r) s->step_op[i] |= !s->imm[r];
   }
+  *bw_out = bw;
+}
+
+static void sim_fini(sim *s) {
+  free(s->bytes);
+  free(s->imm);
+  free(s->reshape);
+  free(s->step_op);
+}
+
+/* One case: P's saved set planned (PLANNED: P's in_f/in_b are given) and simulated on
+ * ORDER, or on remat_bwd_order's order when ORDER is NULL. */
+static void run_case(const sim *s, const unsigned char *bw, plan *p, bool planned,
+                     bool save_args, const int *order, int norder, remat_mem_schedule *c) {
+  const remat_split_view *v = s->v;
+  if (!planned)
+    plan_walks(s, p, save_args);
+  int *own = NULL;
+  if (!order) {
+    order = own = xcalloc((size_t)v->nops + 1, sizeof *own);
+    norder = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, bw, p->in_b, p->saved,
+                             own);
+  }
+  simulate(s, p, order, norder, c);
+  free(own);
+  recompute_cost(s, p, c);
+}
+
+void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
+  memset(e, 0, sizeof *e);
+  sim s;
+  unsigned char *bw;
+  sim_init(&s, v, &bw);
   for (int k = 0; k < REMAT_MEM_NCASES; k++) {
     plan p = {xcalloc(v->nops, 1), xcalloc(v->nops, 1), xcalloc(v->nvals, 1)};
+    bool planned = false, save_args = false;
     switch ((remat_mem_case)k) {
     case REMAT_MEM_NO_REMAT:
       for (int x = 0; x < v->nvals; x++)
         p.saved[x] = (v->vflags[x] & RV_BW_READ) != 0;
-      plan_walks(&s, &p, false);
       break;
     case REMAT_MEM_SPLIT: /* what the min-cut emitted */
       for (int i = 0; i < v->nops; i++) {
@@ -340,41 +373,76 @@ void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
       }
       for (int x = 0; x < v->nvals; x++)
         p.saved[x] = (v->vflags[x] & RV_SAVED) != 0;
+      planned = true;
       break;
     case REMAT_MEM_RECOMPUTE_ALL:
-      plan_walks(&s, &p, true);
+      save_args = true;
       break;
     case REMAT_MEM_NCASES:
       break;
     }
     /* the split runs the order the min-cut emitted; the others the same rule's order */
-    const int *order = v->bwd_order;
-    int norder = v->nbwd;
-    int *own = NULL;
-    if (k != REMAT_MEM_SPLIT || !order) {
-      order = own = xcalloc((size_t)v->nops + 1, sizeof *own);
-      norder = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, bw, p.in_b, p.saved,
-                               own);
-    }
-    simulate(&s, &p, order, norder, &e->c[k]);
-    free(own);
-    recompute_cost(&s, &p, &e->c[k]);
+    bool emitted = k == REMAT_MEM_SPLIT && v->bwd_order;
+    run_case(&s, bw, &p, planned, save_args, emitted ? v->bwd_order : NULL,
+             emitted ? v->nbwd : 0, &e->c[k]);
     free(p.in_f);
     free(p.in_b);
     free(p.saved);
   }
   free(bw);
-  free(s.bytes);
-  free(s.imm);
-  free(s.reshape);
-  free(s.step_op);
+  sim_fini(&s);
+}
+
+struct remat_mem_sim {
+  sim s;
+  unsigned char *bw;
+};
+
+remat_mem_sim *remat_mem_sim_new(const remat_split_view *v) {
+  remat_mem_sim *m = xcalloc(1, sizeof *m);
+  sim_init(&m->s, v, &m->bw);
+  return m;
+}
+
+void remat_mem_sim_free(remat_mem_sim *m) {
+  if (!m)
+    return;
+  sim_fini(&m->s);
+  free(m->bw);
+  free(m);
+}
+
+void remat_mem_sim_plan(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                        unsigned char *in_b) {
+  const remat_split_view *v = m->s.v;
+  memset(in_f, 0, (size_t)v->nops);
+  memset(in_b, 0, (size_t)v->nops);
+  plan p = {in_f, in_b, saved};
+  plan_walks(&m->s, &p, true);
+}
+
+const uint64_t *remat_mem_sim_bytes(const remat_mem_sim *m) { return m->s.bytes; }
+
+void remat_mem_sim_run(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                       unsigned char *in_b, remat_mem_schedule *c) {
+  const remat_split_view *v = m->s.v;
+  memset(c, 0, sizeof *c);
+  memset(in_f, 0, (size_t)v->nops);
+  memset(in_b, 0, (size_t)v->nops);
+  plan p = {in_f, in_b, saved};
+  run_case(&m->s, m->bw, &p, false, true, NULL, 0, c);
+}
+
+void remat_mem_schedule_free(remat_mem_schedule *c) {
+  free(c->op);
+  free(c->live);
+  c->op = NULL;
+  c->live = NULL;
 }
 
 void remat_memory_free(remat_mem_estimate *e) {
-  for (int k = 0; k < REMAT_MEM_NCASES; k++) {
-    free(e->c[k].op);
-    free(e->c[k].live);
-  }
+  for (int k = 0; k < REMAT_MEM_NCASES; k++)
+    remat_mem_schedule_free(&e->c[k]);
   memset(e, 0, sizeof *e);
 }
 

@@ -58,6 +58,30 @@ int remat_bwd_order(int nops, const int *val_op, const int *opnd_start, const in
 void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e);
 void remat_memory_free(remat_mem_estimate *e);
 
+/* The simulation of any saved set of one joint function, for the search of the split with
+ * the least peak (lib/peak_search.c): the facts about V are read once. V's RV_SAVED,
+ * RO_IN_* and bwd_order are not read. The caller frees it with remat_mem_sim_free. */
+typedef struct remat_mem_sim remat_mem_sim;
+remat_mem_sim *remat_mem_sim_new(const remat_split_view *v);
+void remat_mem_sim_free(remat_mem_sim *m);
+
+/* The split that saves SAVED ([nvals]; the primal arguments its backward needs are added),
+ * planned as the min-cut plans it (IN_F, IN_B: [nops], what each function runs) and
+ * simulated with its backward in remat_bwd_order's order: exactly the schedule the
+ * report's "this split" shows when the min-cut emits that saved set. C's arrays are the
+ * caller's (remat_mem_schedule_free). */
+void remat_mem_sim_run(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                       unsigned char *in_b, remat_mem_schedule *c);
+
+/* Only the plan of remat_mem_sim_run (SAVED gets the arguments, IN_F and IN_B are set). */
+void remat_mem_sim_plan(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                        unsigned char *in_b);
+
+/* The buffer bytes of each value (0 for immediates), [nvals]. */
+const uint64_t *remat_mem_sim_bytes(const remat_mem_sim *m);
+
+void remat_mem_schedule_free(remat_mem_schedule *c);
+
 /* The report's lines for E (indented two spaces, as the min-cut report). */
 void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_estimate *e);
 

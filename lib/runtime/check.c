@@ -154,8 +154,8 @@ static int run_traced(MlirOperation module, MlirOperation f, const rtr_interp_op
 /* Bytes of F's rt.param arguments (ARGS are its inputs). */
 static uint64_t param_bytes(MlirOperation f, rtr_buffer *const *args, int nargs) {
   uint64_t n = 0;
-  for (int k = 0; k < nargs; k++)
-    if (rt_func_arg_has_attr(f, k, "rt.param"))
+  for (int k = 0; k < nargs; k++) /* rt.buffer: persistent state, as the estimate counts it */
+    if (rt_func_arg_has_attr(f, k, "rt.param") || rt_func_arg_has_attr(f, k, "rt.buffer"))
       n += (uint64_t)args[k]->numel * rtr_elem_size(args[k]->elem);
   return n;
 }

@@ -905,9 +905,11 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   for (int k = 0; k < nargs; k++) {
     MlirValue a = mlirBlockGetArgument(entry, k);
     frame_put(&c.fr, a, args[k], false);
-    /* the run's own arguments: rt.param ones throughout, the others until their last
-     * use; a callee's are its caller's */
-    if (pk && top && rt_func_arg_has_attr(func, k, "rt.param")) {
+    /* the run's own arguments: rt.param and rt.buffer ones (persistent state, as the
+     * estimate counts them) throughout, the others until their last use; a callee's are
+     * its caller's */
+    if (pk && top &&
+        (rt_func_arg_has_attr(func, k, "rt.param") || rt_func_arg_has_attr(func, k, "rt.buffer"))) {
       peak_count(pk, &c.fr, a, data_bytes(args[k]));
       ptr_map_put(&c.dd.last, a.ptr, INT32_MAX); /* the op of no T: never released */
     } else if (pk && top && ptr_map_get(&c.dd.last, a.ptr) >= 0)

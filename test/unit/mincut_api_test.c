@@ -34,6 +34,18 @@ int main(int argc, char **argv) {
   rematMincutOptionsInit(&o);
   snprintf(o.ban, sizeof o.ban, "rt.matmul,conv");
   refused("ban=rt.matmul,conv", &o);
+  rematMincutOptionsInit(&o);
+  printf("defaults: objective=%s peak_budget=%lld peak_search=%s\n", o.objective,
+         (long long)o.peak_budget, o.peak_search);
+  snprintf(o.objective, sizeof o.objective, "memory");
+  refused("objective=memory", &o);
+  rematMincutOptionsInit(&o);
+  snprintf(o.objective, sizeof o.objective, "peak");
+  o.peak_budget = -5;
+  refused("peak_budget=-5", &o);
+  rematMincutOptionsInit(&o);
+  o.peak_budget = 1000;
+  refused("peak_budget=1000 with objective=bytes", &o);
 
   rematMincutOptionsInit(&o);
   o.scalar_factor = 1;

@@ -1,0 +1,47 @@
+#!/bin/sh
+# peak_objective.sh: --remat-mincut=objective=peak against objective=bytes, no remat,
+# recompute all and torch 1.13's partition, all on remat's estimator (the backward in the
+# order remat emits: recomputation just in time), on the zoo's GPT and Llama models.
+#
+# Each cell is "peak bytes / recompute cost" (cost = bytes moved by the recomputed ops +
+# their matmul FLOPs / 128, docs/design.md "Splits chosen for the peak"). torch's
+# partition: functorch's min_cut_rematerialization_partition of the same joint graph
+# (remat-import-torch --partition), replayed by bench/torch_split.py as rt.policy tags, so
+# that remat emits exactly torch's saved set with its backward just in time. "measured":
+# remat-run --check-split --peak --reference on the objective=peak split as emitted (and
+# bit-exact against the joint function). Pass times: the report's "time" of each run.
+#
+# Usage: bench/peak_objective.sh [WORKDIR]   (from the repository root, after make build;
+#   needs /usr/bin/python3 with torch 1.13)
+# Environment: MODELS="gpt:1 gpt:8 gpt:32 llama:1 llama:8 llama:32" (zoo name:layers),
+#   MEASURE=0 skips remat-run.
+set -eu
+work=${1:-/tmp/peak_objective}
+mkdir -p "$work"
+B=build/bin
+MODELS=${MODELS-"gpt:1 gpt:8 gpt:32 llama:1 llama:8 llama:32"}
+MEASURE=${MEASURE-1}
+# the row of REPORT named NAME in the objective-peak block: "peak / cost"
+cell() { awk -v n="$2" '$0 ~ "^    " n " +[0-9]" {print $(NF-1) " / " $NF; exit}' "$1"; }
+ms() { sed -n 's/^  time: \([0-9.]*\) ms.*/\1/p' "$1" | head -1; }
+echo "| model | layers | objective=peak | objective=bytes | no remat | recompute all | torch 1.13, just in time | measured (peak split) | search | pass ms peak / bytes |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"
+for m in $MODELS; do
+  name=${m%%:*} layers=${m##*:} base="$work/$name-$layers"
+  [ -s "$base.json" ] ||
+    /usr/bin/python3 tools/remat-import-torch "$name" --layers "$layers" -o "$base.mlir" \
+      --partition "$base.json" --partition-runs 1 >/dev/null
+  $B/remat-opt "$base.mlir" --remat-mincut=objective=peak --report="$base.peak.txt" -o "$base.peak.mlir"
+  $B/remat-opt "$base.mlir" --remat-mincut --report="$base.bytes.txt" -o /dev/null
+  python3 bench/torch_split.py "$base.mlir" "$base.json" >"$base.torch.mlir"
+  $B/remat-opt "$base.torch.mlir" --remat-mincut --report="$base.torch.txt" -o /dev/null
+  tp=$(awk '/^    this split/ {print $3; exit}' "$base.torch.txt")
+  tc=$(awk '/^  recompute cost \(this split\)/ {gsub(",", ""); print $7 + $10 / 128; exit}' "$base.torch.txt")
+  search=$(sed -n 's/^  objective peak: \([^,]*\), \([0-9]*\) candidate values, \([0-9]*\) splits.*/\1, \2 candidates, \3 splits/p' "$base.peak.txt")
+  meas=-
+  if [ "$MEASURE" = 1 ]; then
+    meas=$($B/remat-run "$base.mlir" --check-split "$name" --split "$base.peak.mlir" --peak --reference --quiet |
+           sed -n 's/.*measured peak @[^:]*: split \([0-9]*\).*/\1/p')
+  fi
+  echo "| $name | $layers | $(cell "$base.peak.txt" chosen) | $(cell "$base.peak.txt" objective=bytes) | $(cell "$base.peak.txt" 'no remat') | $(cell "$base.peak.txt" 'recompute all') | $tp / $tc | $meas | $search | $(ms "$base.peak.txt") / $(ms "$base.bytes.txt") |"
+done

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""peak_check.py: --remat-mincut=objective=peak's searches checked against each other.
+
+For each FILE (a module of several top-level joint functions, as remat-gen writes them,
+is split into one module per function): remat-opt --remat-mincut=objective=peak with
+peak-search=exact, =enumerate (every subset of the candidates, when within its limit)
+and =heuristic, each with the report. Per joint function one line
+  FILE @f: exact P/C, enumerate P/C | -, heuristic P/C, bytes P/C: ok | DIFFERENT | ABOVE | WORSE
+DIFFERENT: the exact search's (peak, cost) is not the enumeration's; ABOVE: a search's
+peak is above objective=bytes's; WORSE: the heuristic found a better split than the exact
+search. Exit status 1 on any of them, or when a tool fails. Tools come from PATH.
+
+usage: peak_check.py [--work DIR] FILE..."""
+import os
+import re
+import subprocess
+import sys
+
+
+def modules(path):
+    """(name, text) per module to split: the file, or each top-level func.func."""
+    text = open(path).read()
+    starts = [m.start() for m in re.finditer(r"^func\.func @", text, re.M)]
+    if len(starts) < 2:
+        return [(os.path.basename(path), text)]
+    out = []
+    for k, s in enumerate(starts):
+        e = starts[k + 1] if k + 1 < len(starts) else len(text)
+        name = re.match(r"func\.func @([\w.$-]+)", text[s:]).group(1)
+        out.append((f"{os.path.basename(path)}.{name}", text[s:e]))
+    return out
+
+
+def rows(report):
+    """{function: {row name: (peak, cost)}} of the objective-peak blocks."""
+    res, cur = {}, None
+    for line in report.splitlines():
+        m = re.match(r"remat-mincut: @(\S+) ->", line)
+        if m:
+            cur = res.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"    (chosen|objective=bytes|no remat|recompute all) +(\d+) +(\d+)$", line)
+        if m and cur is not None:
+            cur[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return res
+
+
+def run(path, search, work):
+    rep = os.path.join(work, os.path.basename(path) + f".{search}.txt")
+    if os.path.exists(rep):
+        os.remove(rep)
+    p = subprocess.run(["remat-opt", path, f"--remat-mincut=objective=peak,peak-search={search}",
+                        f"--report={rep}", "-o", os.devnull],
+                       capture_output=True, text=True)
+    if p.returncode:
+        if search == "enumerate" and "more than its limit" in p.stderr:
+            return None
+        sys.stderr.write(p.stderr)
+        raise SystemExit(f"peak_check: remat-opt failed on {path} (peak-search={search})")
+    return rows(open(rep).read())
+
+
+def main():
+    args = sys.argv[1:]
+    work = os.environ.get("TMPDIR", "/tmp")
+    if args[:1] == ["--work"]:
+        work, args = args[1], args[2:]
+    n = enumerated = bad = 0
+    for f in args:
+        for name, text in modules(f):
+            path = os.path.join(work, name + ".peak-check.mlir")
+            with open(path, "w") as out:
+                out.write(text)
+            ex, en, he = run(path, "exact", work), run(path, "enumerate", work), \
+                run(path, "heuristic", work)
+            for fn, r in ex.items():
+                n += 1
+                e = en.get(fn) if en is not None else None
+                h = he[fn]
+                verdict = []
+                if e is not None:
+                    enumerated += 1
+                    if e["chosen"] != r["chosen"]:
+                        verdict.append("DIFFERENT")
+                if r["chosen"][0] > r["objective=bytes"][0] or \
+                        h["chosen"][0] > h["objective=bytes"][0]:
+                    verdict.append("ABOVE")
+                if h["chosen"] < r["chosen"]:
+                    verdict.append("WORSE")
+                bad += bool(verdict)
+                fmt = lambda pc: f"{pc[0]}/{pc[1]}"
+                print(f"{name} @{fn}: exact {fmt(r['chosen'])}, enumerate "
+                      f"{fmt(e['chosen']) if e else '-'}, heuristic {fmt(h['chosen'])}, bytes "
+                      f"{fmt(r['objective=bytes'])}: {' '.join(verdict) or 'ok'}")
+    print(f"peak_check: {n} functions, {enumerated} enumerated, {bad} bad")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
