@@ -38,19 +38,25 @@ class PhiloxInterpreter(fx.Interpreter):
         return super().run_node(n)
 
 
+def to_numpy(t):
+    """A tensor's elements as numpy (bf16, which numpy lacks, widened exactly to f32)."""
+    t = t.detach().cpu()
+    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+
+
 def torch_values(tensors):
-    return [(tuple(t.shape), emit.elem_of(t.dtype), t.detach().cpu().numpy()) for t in tensors]
+    return [(tuple(t.shape), emit.elem_of(t.dtype), to_numpy(t)) for t in tensors]
 
 
 def argument_values(joint, fn, tangents, seed, offset):
     """The rt function's inputs in argument order (primals, seed, offset, tangents)."""
     vals, names = [], []
     for a in joint.args:
-        vals.append((tuple(a.value.shape), emit.elem_of(a.value.dtype), a.value.detach().numpy()))
+        vals.append((tuple(a.value.shape), emit.elem_of(a.value.dtype), to_numpy(a.value)))
     if any(x["kind"] == "seed" for x in fn.arguments):
         vals += [(None, "i64", seed), (None, "i64", offset)]
     for t in tangents:
-        vals.append((tuple(t.shape), emit.elem_of(t.dtype), t.numpy()))
+        vals.append((tuple(t.shape), emit.elem_of(t.dtype), to_numpy(t)))
     names = [x["name"] for x in fn.arguments]
     return vals, names
 
