@@ -802,6 +802,89 @@ def new_ones(w, node, x, size, **_):
     return _full(w, shape, elem, 1)
 
 
+def _index(w, idx):
+    if idx.elem not in ("i32", "i64"):
+        raise ImportError_(f"indices of element type {idx.elem}: rt takes i32 or i64", w.node)
+    return idx
+
+
+def _fit(w, x, shape, dim):
+    """x sliced to `shape` in every dimension but dim (torch lets an index tensor be
+    smaller than the source there; rt.gather wants them equal)."""
+    for d, n in enumerate(shape):
+        if d != dim and x.shape[d] != n:
+            if x.shape[d] < n:
+                raise ImportError_(f"an index tensor larger than its source in dim {d}", w.node)
+            x = _slice(w, x, d, 0, n)
+    return x
+
+
+def gather(w, node, x, dim, index, sparse_grad=False):
+    """rt.gather(src, idx) {dim}: torch.gather (src first sliced to the index's shape
+    outside dim, as torch reads only that part)."""
+    shape, elem = meta(node)
+    idx = _index(w, index)
+    dim %= len(x.shape)
+    src = _fit(w, x, idx.shape, dim)
+    return w.emit("rt.gather", [src, idx], shape, elem, f"dim = {dim} : i64")
+
+
+def scatter_add(w, node, base, dim, index, src):
+    """rt.scatter_add(base, idx, upd) {dim}: torch.scatter_add (src sliced to the index's
+    shape; the index must match base outside dim, rt's rule)."""
+    shape, elem = meta(node)
+    idx = _index(w, index)
+    dim %= len(base.shape)
+    for d, n in enumerate(idx.shape):
+        if d != dim and base.shape[d] != n:
+            raise ImportError_("scatter_add with an index smaller than its base outside dim "
+                               "has no rt mapping", node)
+    upd = _fit(w, w.convert(src, elem), idx.shape, dim)
+    return w.emit("rt.scatter_add", [w.convert(base, elem), idx, upd], shape, elem,
+                  f"dim = {dim} : i64")
+
+
+def scatter_src(w, node, base, dim, index, src):
+    """torch.scatter (an overwrite) into zeros with one index per target row (size 1 along
+    dim: every target written at most once, as max.dim's backward does) is a scatter_add
+    into those zeros; other scatters (duplicates: the last write, which torch leaves
+    open) have no rt mapping."""
+    shape, elem = meta(node)
+    zero = w.memo.get(("full", tensor_type(shape, elem), 0))
+    dim %= len(base.shape)
+    if base is not zero or index.shape[dim] != 1:
+        raise ImportError_("scatter (overwrite) other than into zeros with one index per "
+                           "row has no rt mapping", node)
+    return scatter_add(w, node, base, dim, index, src)
+
+
+def max_dim(w, node, x, dim, keepdim=False):
+    """(values, indices) of max along dim: rt.amax and rt.argmax (the first index of the
+    maximum; NaN is the maximum, as torch)."""
+    r = len(x.shape)
+    dim %= r
+    red = tuple(d for k, d in enumerate(x.shape) if k != dim)
+    kshape = tuple(1 if k == dim else d for k, d in enumerate(x.shape))
+    vals = w.emit("rt.amax", [x], red, x.elem, f"dims = array<i64: {dim}>",
+                  base=node.name + ".values")
+    idx = w.emit("rt.argmax", [x], red, "i64", f"dim = {dim} : i64",
+                 base=node.name + ".indices")
+    if keepdim:
+        vals, idx = w.reshape(vals, kshape), w.reshape(idx, kshape)
+    return (vals, idx)
+
+
+def index_select(w, node, x, dim, index):
+    """x.index_select(dim, index): index [n] reshaped to rank R (n at dim), broadcast to
+    x's shape with n at dim, then rt.gather along dim."""
+    shape, elem = meta(node)
+    dim %= len(x.shape)
+    idx = _index(w, index)
+    one = tuple(idx.shape[0] if k == dim else 1 for k in range(len(x.shape)))
+    idx = w.broadcast(w.reshape(idx, one), shape)
+    return w.emit("rt.gather", [x, idx], shape, elem, f"dim = {dim} : i64")
+
+
 import operator  # noqa: E402
 
 OPS = {
@@ -853,6 +936,10 @@ OPS = {
     aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
     aten.mean.dim: mean, aten.mean.default: mean,
     aten.var_mean.correction: var_mean, aten.var.correction: var,
+    # indexing (docs/design.md, "Indexing ops")
+    aten.gather.default: gather, aten.scatter_add.default: scatter_add,
+    aten.scatter.src: scatter_src, aten.max.dim: max_dim,
+    aten.index_select.default: index_select,
     # matrix products
     aten.mm.default: matmul, aten.bmm.default: matmul,
     # random numbers

@@ -69,6 +69,8 @@ def decompositions():
         aten.native_batch_norm, aten.native_batch_norm_backward,
     ])
     table[aten.addmm.default] = _addmm
+    from . import indexing
+    table.update(indexing.table())
     return table
 
 
