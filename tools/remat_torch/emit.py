@@ -885,6 +885,21 @@ def index_select(w, node, x, dim, index):
     return w.emit("rt.gather", [x, idx], shape, elem, f"dim = {dim} : i64")
 
 
+def index_add(w, node, base, dim, index, source, alpha=1):
+    """base.index_add(dim, index, source) (index_select's backward): the index [n]
+    reshaped to rank R (n at dim) and broadcast to source's shape, then rt.scatter_add
+    (source slices added in index order, rt's row-major order)."""
+    shape, elem = meta(node)
+    dim %= len(base.shape)
+    idx = _index(w, index)
+    one = tuple(idx.shape[0] if k == dim else 1 for k in range(len(source.shape)))
+    idx = w.broadcast(w.reshape(idx, one), source.shape)
+    if alpha != 1:
+        source = w.elementwise("rt.mul", [source, alpha], source.shape, elem)
+    return w.emit("rt.scatter_add", [w.convert(base, elem), idx, w.convert(source, elem)],
+                  shape, elem, f"dim = {dim} : i64")
+
+
 import operator  # noqa: E402
 
 OPS = {
@@ -939,7 +954,7 @@ OPS = {
     # indexing (docs/design.md, "Indexing ops")
     aten.gather.default: gather, aten.scatter_add.default: scatter_add,
     aten.scatter.src: scatter_src, aten.max.dim: max_dim,
-    aten.index_select.default: index_select,
+    aten.index_select.default: index_select, aten.index_add.default: index_add,
     # matrix products
     aten.mm.default: matmul, aten.bmm.default: matmul,
     # random numbers

@@ -34,3 +34,19 @@ class Pointwise(nn.Module):
         c = torch.log1p(torch.abs(h)) + F.gelu(h)
         pos = torch.arange(h.shape[1], dtype=torch.float32) * 0.5 + torch.arange(2, 2 + h.shape[1])
         return F.log_softmax(a * b + c + pos, dim=-1)
+
+
+class MaxIndex(nn.Module):
+    """max.dim (values and indices), the indices used to gather from another tensor
+    (take_along_dim, as a user picks the argmax's entry), index_select of rows."""
+
+    def __init__(self, d=8):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+        self.register_buffer("rows", torch.tensor([3, 0, 3, 1]))
+
+    def forward(self, x):
+        h = self.fc(x)
+        v, i = h.max(dim=1, keepdim=True)
+        picked = torch.gather(torch.tanh(h), 1, i)
+        return v * picked + torch.index_select(h, 0, self.rows).sum(0, keepdim=True)
