@@ -39,6 +39,8 @@ typedef enum rt_op_kind {
   RT_KIND_RANDOM,
   RT_KIND_COLLECTIVE, /* all_gather, reduce_scatter, all_reduce, wait */
   RT_KIND_STRUCTURAL, /* broadcast, reshape, transpose, slice, concat, iota */
+  RT_KIND_INDEXING,   /* gather, scatter_add, argmax: data-dependent indices; host ops of
+                         the fusion, each lowered to a function of its own */
 } rt_op_kind;
 
 /* What the semantic verifier checks of an op beyond IRDL (docs/design.md, "Dialect"). */
@@ -60,6 +62,9 @@ typedef enum rt_type_rule {
   RT_RULE_MATMUL,
   RT_RULE_PHILOX,
   RT_RULE_COLLECTIVE,
+  RT_RULE_GATHER,
+  RT_RULE_SCATTER_ADD,
+  RT_RULE_ARGMAX,
 } rt_type_rule;
 
 /* Which rt op this is (RT_OP_NONE for any other op). */

@@ -485,4 +485,34 @@ irdl.dialect @rt {
     irdl.operands(input: %t)
     irdl.results(result: %t)
   }
+  // indexing (docs/design.md, "Indexing ops"): torch.gather, torch.scatter_add and
+  // torch.argmax along the integer attribute dim; shapes, the integer index type and
+  // the dim's range are checked by rt_verify
+  irdl.operation @gather {
+    %src = irdl.base "!builtin.tensor"
+    %idx = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %dim }
+    irdl.operands(source: %src, indices: %idx)
+    irdl.results(result: %res)
+  }
+  irdl.operation @scatter_add {
+    %base = irdl.base "!builtin.tensor"
+    %idx = irdl.base "!builtin.tensor"
+    %upd = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %dim }
+    irdl.operands(base: %base, indices: %idx, updates: %upd)
+    irdl.results(result: %res)
+  }
+  irdl.operation @argmax {
+    %in = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %dim = irdl.base "#builtin.integer"
+    irdl.attributes { "dim" = %dim }
+    irdl.operands(input: %in)
+    irdl.results(result: %res)
+  }
 }

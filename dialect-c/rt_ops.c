@@ -108,7 +108,8 @@ rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
 const char *rt_op_kind_name(rt_op_kind kind) {
   static const char *names[] = {"none",   "elementwise", "compare",   "reduction",
-                                "matmul", "random",      "collective", "structural"};
+                                "matmul", "random",      "collective", "structural",
+                                "indexing"};
   return names[kind];
 }
 

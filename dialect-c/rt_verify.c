@@ -435,6 +435,142 @@ static int check_collective(MlirOperation op, rt_op_id id, const char *name) {
   return check_same_element(op, name);
 }
 
+/* ---- indexing ops (docs/design.md, "Indexing ops") ---- */
+
+static bool is_index_elem(MlirType elem) {
+  return mlirTypeIsAInteger(elem) &&
+         (mlirIntegerTypeGetWidth(elem) == 32 || mlirIntegerTypeGetWidth(elem) == 64);
+}
+
+/* The integer attribute dim within [0, rank); -1 after a diagnostic. */
+static int64_t index_dim(MlirOperation op, const char *name, int rank) {
+  int64_t dim;
+  if (!rt_get_i64(op, "dim", &dim) || dim < 0 || dim >= rank) {
+    rt_emit_error(op, "'%s' dim must be an integer within the operand rank %d", name, rank);
+    return -1;
+  }
+  return dim;
+}
+
+/* IDX (operand #k) is an i32/i64 tensor of BASE's rank matching it outside dimension dim. */
+static int check_indices(MlirOperation op, const char *name, intptr_t k, remat_shape base,
+                         const char *base_name, int64_t dim) {
+  char a[128], b[128];
+  MlirType t = operand_type(op, k);
+  if (!mlirTypeIsATensor(t) || !is_index_elem(rt_element_type(t))) {
+    rt_emit_error(op, "'%s' indices (operand #%ld) must be a tensor of i32 or i64, got '%s'",
+                  name, (long)k, rt_type_str(t, a, sizeof a));
+    return 1;
+  }
+  remat_shape s = rt_shape_of(t);
+  if (s.rank != base.rank) {
+    rt_emit_error(op, "'%s' indices have rank %d, the %s rank %d (expected equal)", name,
+                  s.rank, base_name, base.rank);
+    return 1;
+  }
+  for (int d = 0; d < s.rank; d++)
+    if (d != dim && s.d[d] != base.d[d]) {
+      remat_shape_str(&s, a, sizeof a);
+      remat_shape_str(&base, b, sizeof b);
+      rt_emit_error(op, "'%s' indices shape %s and %s shape %s differ in dimension %d "
+                        "(only dim %lld may differ)",
+                    name, a, base_name, b, d, (long long)dim);
+      return 1;
+    }
+  return 0;
+}
+
+static int check_gather(MlirOperation op) {
+  const char *name = "rt.gather";
+  char a[128], b[128];
+  MlirType st = operand_type(op, 0), rt = result_type(op);
+  if (!mlirTypeIsATensor(st) || !mlirTypeIsATensor(rt)) {
+    rt_emit_error(op, "'%s' source and result must be tensors", name);
+    return 1;
+  }
+  remat_shape src = rt_shape_of(st), out = rt_shape_of(rt);
+  int64_t dim = index_dim(op, name, src.rank);
+  if (dim < 0 || check_indices(op, name, 1, src, "source", dim))
+    return 1;
+  remat_shape is = rt_shape_of(operand_type(op, 1));
+  if (!remat_shape_eq(&is, &out)) {
+    remat_shape_str(&out, a, sizeof a);
+    remat_shape_str(&is, b, sizeof b);
+    rt_emit_error(op, "'%s' result shape %s differs from the indices shape %s", name, a, b);
+    return 1;
+  }
+  return check_same_element(op, name);
+}
+
+static int check_scatter_add(MlirOperation op) {
+  const char *name = "rt.scatter_add";
+  char a[128], b[128];
+  MlirType bt = operand_type(op, 0), ut = operand_type(op, 2), rt = result_type(op);
+  if (!mlirTypeIsATensor(bt) || !mlirTypeIsATensor(ut) || !mlirTypeIsATensor(rt)) {
+    rt_emit_error(op, "'%s' base, updates and result must be tensors", name);
+    return 1;
+  }
+  remat_shape base = rt_shape_of(bt);
+  int64_t dim = index_dim(op, name, base.rank);
+  if (dim < 0 || check_indices(op, name, 1, base, "base", dim))
+    return 1;
+  remat_shape is = rt_shape_of(operand_type(op, 1)), us = rt_shape_of(ut);
+  if (!remat_shape_eq(&is, &us)) {
+    remat_shape_str(&us, a, sizeof a);
+    remat_shape_str(&is, b, sizeof b);
+    rt_emit_error(op, "'%s' updates shape %s differs from the indices shape %s", name, a, b);
+    return 1;
+  }
+  if (!mlirTypeEqual(rt_element_type(ut), rt_element_type(bt))) {
+    rt_emit_error(op, "'%s' updates element type '%s' differs from the base's '%s'", name,
+                  rt_type_str(rt_element_type(ut), a, sizeof a),
+                  rt_type_str(rt_element_type(bt), b, sizeof b));
+    return 1;
+  }
+  if (!mlirTypeEqual(rt, bt)) {
+    rt_emit_error(op, "'%s' result type '%s' differs from the base type '%s'", name,
+                  rt_type_str(rt, a, sizeof a), rt_type_str(bt, b, sizeof b));
+    return 1;
+  }
+  return 0;
+}
+
+static int check_argmax(MlirOperation op) {
+  const char *name = "rt.argmax";
+  char a[128], b[128];
+  MlirType it = operand_type(op, 0), rt = result_type(op);
+  if (!mlirTypeIsATensor(it) || !mlirTypeIsATensor(rt)) {
+    rt_emit_error(op, "'%s' operand and result must be tensors", name);
+    return 1;
+  }
+  remat_shape in = rt_shape_of(it), out = rt_shape_of(rt);
+  int64_t dim = index_dim(op, name, in.rank);
+  if (dim < 0)
+    return 1;
+  if (in.d[dim] == 0) {
+    rt_emit_error(op, "'%s' dimension %lld has size 0: no maximum", name, (long long)dim);
+    return 1;
+  }
+  remat_shape want = {0, {0}};
+  for (int k = 0; k < in.rank; k++)
+    if (k != dim)
+      want.d[want.rank++] = in.d[k];
+  if (!remat_shape_eq(&want, &out)) {
+    remat_shape_str(&want, a, sizeof a);
+    remat_shape_str(&out, b, sizeof b);
+    rt_emit_error(op, "'%s' result shape %s, expected %s (dim %lld is dropped)", name, b, a,
+                  (long long)dim);
+    return 1;
+  }
+  MlirType e = rt_element_type(rt);
+  if (!mlirTypeIsAInteger(e) || mlirIntegerTypeGetWidth(e) != 64) {
+    rt_emit_error(op, "'%s' result must have element type i64, got '%s'", name,
+                  rt_type_str(e, a, sizeof a));
+    return 1;
+  }
+  return 0;
+}
+
 static int check_rt_op(MlirOperation op, rt_op_id id) {
   const char *name = rt_op_name(id);
   if (check_types(op, name))
@@ -481,6 +617,12 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
     return check_philox(op);
   case RT_RULE_COLLECTIVE:
     return check_collective(op, id, name);
+  case RT_RULE_GATHER:
+    return check_gather(op);
+  case RT_RULE_SCATTER_ADD:
+    return check_scatter_add(op);
+  case RT_RULE_ARGMAX:
+    return check_argmax(op);
   }
   remat_fatal("rule %d of '%s'", (int)rule, name);
 }

@@ -261,6 +261,12 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_CONCAT: case RT_OP_SUM: case RT_OP_AMAX: case RT_OP_MATMUL:
   case RT_OP_ALL_GATHER: case RT_OP_REDUCE_SCATTER: case RT_OP_ALL_REDUCE: case RT_OP_WAIT:
     return true;
+  case RT_OP_GATHER: /* the source, not the indices */
+    return k == 0;
+  case RT_OP_SCATTER_ADD: /* the base and the updates */
+    return k == 0 || k == 2;
+  case RT_OP_ARGMAX: /* an i64 result */
+    return false;
   }
   remat_fatal("unknown rt op id");
 }
@@ -835,6 +841,13 @@ static void vjp_amax(ad *a, int i, MlirValue g) {
   acc(a, x, ew(a, "rt.mul", unreduce(a, share, dims, n, xt), mf), false);
 }
 
+/* rt.gather / rt.scatter_add along the dim of FWD, of result type T. */
+static MlirValue indexing(ad *a, const char *name, int n, const MlirValue *opnds,
+                          MlirOperation fwd, MlirType t) {
+  MlirNamedAttribute at = rt_named_attr(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, rt_str("dim")));
+  return emit(a, name, n, opnds, t, 1, &at);
+}
+
 /* Pushes the adjoint of op I's result to its active operands. */
 static void vjp(ad *a, int i) {
   if (a->op_res[i + 1] - a->op_res[i] != 1)
@@ -985,6 +998,26 @@ static void vjp(ad *a, int i) {
   }
   case RT_OP_AMAX:
     vjp_amax(a, i, g);
+    return;
+  case RT_OP_GATHER: { /* d src = scatter_add(0 like src, idx, g); no gradient to idx */
+    MlirValue o[3];
+    o[0] = full_zero(a, vtype(xv));
+    o[1] = yv;
+    o[2] = g;
+    acc(a, x, indexing(a, "rt.scatter_add", 3, o, op, vtype(xv)), false);
+    return;
+  }
+  case RT_OP_SCATTER_ADD: { /* d base = g, d upd = gather(g, idx) */
+    int u = operand(a, i, 2);
+    if (d[0])
+      acc(a, x, g, false);
+    if (d[2]) {
+      MlirValue o[2] = {g, yv};
+      acc(a, u, indexing(a, "rt.gather", 2, o, op, vtype(a->vals[u])), false);
+    }
+    return;
+  }
+  case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */
     return;
   case RT_OP_MATMUL: /* a: g b^T, b: a^T g */
     if (d[0])

@@ -593,14 +593,18 @@ static void tag_stages(graph *g, const plan *p) {
 /* Machine balance of the cost model: flops that take as long as moving one byte. */
 #define FLOPS_PER_BYTE 128
 
-/* Cost of running op i once, in bytes moved (docs/design.md): operand and result bytes;
- * a matmul costs at least 2*B*M*N*K / FLOPS_PER_BYTE. */
+/* Cost of running op i once, in bytes moved (docs/design.md): operand and result bytes
+ * (a gather's source counts the elements it reads: its result's bytes); a matmul costs at
+ * least 2*B*M*N*K / FLOPS_PER_BYTE. */
 static uint64_t op_cost(const graph *g, int i) {
   const node *n = &g->n[i];
   uint64_t c = n->bytes;
   for (int k = 0; k < n->nin; k++) {
     uint64_t b;
-    if (rt_value_bytes(mlirOperationGetOperand(n->op, k), &b) == 0)
+    if (n->id == RT_OP_GATHER && k == 0)
+      c += n->bytes; /* it reads one source element per result element, not the source:
+                        an embedding's lookup does not cost its table */
+    else if (rt_value_bytes(mlirOperationGetOperand(n->op, k), &b) == 0)
       c += b;
   }
   if (n->id == RT_OP_MATMUL) {

@@ -53,6 +53,7 @@ op_class fuse_classify(MlirOperation op, bool shape_mode) {
   case RT_KIND_NONE:
   case RT_KIND_MATMUL:
   case RT_KIND_COLLECTIVE:
+  case RT_KIND_INDEXING: /* gather, scatter_add, argmax: functions of their own (codegen) */
     return C_HOST;
   }
   return C_HOST;

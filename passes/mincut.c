@@ -108,7 +108,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
       continue;
     }
     bool kind_found = false;
-    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_STRUCTURAL; k++)
+    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_INDEXING; k++)
       if (!strcmp(item, rt_op_kind_name((rt_op_kind)k))) {
         kind_found = true;
         for (int i = 1; i < RT_OP_COUNT; i++)
@@ -117,7 +117,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
       }
     if (!kind_found) {
       snprintf(err, cap, "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
-                         "collective, random, elementwise, compare, structural)", item);
+                         "collective, random, elementwise, compare, structural, indexing)", item);
       return -1;
     }
   }

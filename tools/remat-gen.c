@@ -14,7 +14,12 @@
  * special values: signed zeros, inf, NaN, extremes, values near exp's overflow, near 0
  * and 1) and widens the graphs: element types f16, bf16 and f64 besides f32; div, pow
  * (exponents 0.5, 2, -1, 3 and drawn ones, and constant bases), log, log1p, sqrt, rsqrt,
- * erf; math functions of rt.full constants. */
+ * erf; math functions of rt.full constants.
+ *
+ * --indexing (off by default: the graphs above unchanged) adds the indexing ops: in the
+ * forward, a row pick `gather(a, broadcast(argmax(b, dim 1)), dim 1)` (argmax gives
+ * indices in range), in the backward a `scatter_add(a, broadcast(argmax(b)), c, dim 1)`
+ * (docs/design.md, "Indexing ops"). */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -31,6 +36,7 @@ typedef struct gen {
   int M, N;
   FILE *out;
   values values;
+  bool indexing; /* --indexing */
 } gen;
 
 static uint64_t rnd(gen *g) {
@@ -176,6 +182,37 @@ static int emit_dropout(gen *g, int a, int j, int *mask) {
   return emit_scalar_binary(g, "mul", x, 1.0 / p);
 }
 
+/* The column of b's first maximum in each row, broadcast to [M, N]: indices in [0, N). */
+static int emit_argmax_index(gen *g, int b) {
+  int a = g->next++, r = g->next++, x = g->next++;
+  fprintf(g->out, "  %%v%d = \"rt.argmax\"(%%v%d) {dim = 1 : i64} : (%s) -> tensor<%dxi64>\n", a,
+          b, T, g->M);
+  fprintf(g->out, "  %%v%d = \"rt.reshape\"(%%v%d) : (tensor<%dxi64>) -> tensor<%dx1xi64>\n", r,
+          a, g->M, g->M);
+  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0, 1>} : "
+                  "(tensor<%dx1xi64>) -> tensor<%dx%dxi64>\n",
+          x, r, g->M, g->M, g->N);
+  return x;
+}
+
+/* --indexing, forward: each row of a read at the column of b's row maximum. */
+static int emit_pick(gen *g, int a, int b) {
+  int x = emit_argmax_index(g, b);
+  fprintf(g->out, "  %%v%d = \"rt.gather\"(%%v%d, %%v%d) {dim = 1 : i64} : (%s, "
+                  "tensor<%dx%dxi64>) -> %s\n",
+          g->next, a, x, T, g->M, g->N, T);
+  return g->next++;
+}
+
+/* --indexing, backward: c added into a at the columns of b's row maxima. */
+static int emit_scatter(gen *g, int a, int b, int c) {
+  int x = emit_argmax_index(g, b);
+  fprintf(g->out, "  %%v%d = \"rt.scatter_add\"(%%v%d, %%v%d, %%v%d) {dim = 1 : i64} : (%s, "
+                  "tensor<%dx%dxi64>, %s) -> %s\n",
+          g->next, a, x, c, T, g->M, g->N, T, T);
+  return g->next++;
+}
+
 static const char *binops[] = {"add", "sub", "mul", "max", "min"};
 static const char *unops[] = {"neg", "tanh", "abs", "sin", "cos", "exp"};
 
@@ -243,6 +280,10 @@ static void gen_function(gen *g, int index, int *ops_total) {
       push(&fwd, emit_wide_op(g, a, any(g, &fwd)));
       continue;
     }
+    if (g->indexing && pick(g, 4) == 0) {
+      push(&fwd, emit_pick(g, a, any(g, &fwd)));
+      continue;
+    }
     switch (pick(g, 10)) {
     case 0: case 1: case 2: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
     case 3: r = emit_scalar_binary(g, binops[pick(g, 3)], a, (pick(g, 8) - 4) * 0.375); break;
@@ -287,6 +328,11 @@ static void gen_function(gen *g, int index, int *ops_total) {
       push(&bwd, emit_wide_op(g, a, any(g, &fwd)));
       continue;
     }
+    if (g->indexing && pick(g, 4) == 0) {
+      int b = any(g, &fwd);
+      push(&bwd, emit_scatter(g, a, b, any(g, &bwd)));
+      continue;
+    }
     switch (pick(g, 9)) {
     case 0: case 1: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
     case 2: r = emit_binary(g, binops[pick(g, 3)], a, any(g, &bwd)); break;
@@ -328,8 +374,13 @@ int main(int argc, char **argv) {
   unsigned long long seed = 0;
   long count = 1;
   values values = VALUES_UNIT;
+  bool indexing = false;
   for (int i = 1; i < argc; i++) {
     char *end = NULL;
+    if (!strcmp(argv[i], "--indexing")) {
+      indexing = true;
+      continue;
+    }
     if (!strncmp(argv[i], "--values=", 9)) {
       const char *v = argv[i] + 9;
       if (!strcmp(v, "unit") || !strcmp(v, "wide") || !strcmp(v, "special")) {
@@ -355,12 +406,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--count"))
       count = strtol(argv[++i], &end, 0);
     else if (!strcmp(argv[i], "--help")) {
-      printf("usage: remat-gen [--seed N] [--count K] [--values=unit|wide|special]\n\n"
+      printf("usage: remat-gen [--seed N] [--count K] [--values=unit|wide|special] "
+             "[--indexing]\n\n"
              "Writes K random joint forward+backward functions @g0..@g{K-1} (rt IR) to\n"
              "stdout, deterministic in the seed; the op count goes to stderr.\n"
              "--values=wide|special draws scalar constants from remat-run's distribution\n"
              "of that name and adds f16/bf16/f64 graphs, div, pow (exponents 0.5, 2, -1,\n"
-             "3), log, log1p, sqrt, rsqrt, erf and functions of constants.\n");
+             "3), log, log1p, sqrt, rsqrt, erf and functions of constants.\n"
+             "--indexing adds rt.argmax, rt.gather (forward) and rt.scatter_add\n"
+             "(backward).\n");
       return 0;
     } else {
       fprintf(stderr, "remat-gen: error: unknown option '%s' (see --help)\n", argv[i]);
@@ -375,13 +429,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-gen: error: --count must be in 1..100000\n");
     return 1;
   }
-  gen g = {seed, 0, 1, 1, stdout, values};
+  gen g = {seed, 0, 1, 1, stdout, values, indexing};
   int ops = 0;
   static const char *const names[] = {"unit", "wide", "special"};
   if (values == VALUES_UNIT)
-    printf("// remat-gen --seed %llu --count %ld\n", seed, count);
+    printf("// remat-gen --seed %llu --count %ld%s\n", seed, count, indexing ? " --indexing" : "");
   else
-    printf("// remat-gen --seed %llu --count %ld --values=%s\n", seed, count, names[values]);
+    printf("// remat-gen --seed %llu --count %ld --values=%s%s\n", seed, count, names[values],
+           indexing ? " --indexing" : "");
   for (long k = 0; k < count; k++) {
     g.s = seed * 0x2545F4914F6CDD1Dull + (uint64_t)k + (uint64_t)values * 0x9E3779B97F4A7C15ull;
     rnd(&g);

@@ -12,7 +12,7 @@ reproducible. Dropout is plain `nn.Dropout`: the importer traces it as
 """
 import importlib
 
-NAMES = ["mlp", "gpt", "llama", "bert", "vit"]
+NAMES = ["mlp", "gpt", "llama", "bert", "vit", "gpt_lm", "classifier"]
 
 
 def get(name):

@@ -36,6 +36,10 @@ SIZES = {
     "bert": ["--set", "batch=4", "--set", "seq=32", "--set", "d=64", "--set", "heads=4",
              "--set", "hidden=256"],
     "vit": ["--set", "batch=4", "--set", "tokens=65", "--set", "d=64", "--set", "heads=4"],
+    "gpt_lm": ["--set", "batch=4", "--set", "seq=32", "--set", "d=64", "--set", "heads=4",
+               "--set", "vocab=512"],
+    "classifier": ["--set", "batch=32", "--set", "d=64", "--set", "hidden=256",
+                   "--set", "classes=100"],
 }
 
 

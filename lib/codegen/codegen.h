@@ -60,7 +60,13 @@ typedef struct remat_codegen_options {
 } remat_codegen_options;
 
 /* One lowered function, for a runtime that launches it. */
-typedef enum remat_cg_kind { REMAT_CG_KERNEL, REMAT_CG_REDUCTION } remat_cg_kind;
+/* REMAT_CG_INDEXING: an rt.gather / rt.scatter_add / rt.argmax of a host function,
+ * `<hostfn>_i<N>` (N: order among that function's indexing ops): params the op's operands,
+ * the result, then (gather, scatter_add) an error record tensor<3xi64> the caller zeroes:
+ * {1, index, position in the indices} of an out-of-range index, the first in row-major
+ * order on the host. Iterations: gather and argmax one per result element, scatter_add
+ * one per position of the non-dim coordinates (docs/design.md, "Indexing ops"). */
+typedef enum remat_cg_kind { REMAT_CG_KERNEL, REMAT_CG_REDUCTION, REMAT_CG_INDEXING } remat_cg_kind;
 
 typedef struct remat_cg_param {
   MlirType type;  /* tensor type or scalar type, as in the IR */
@@ -72,7 +78,7 @@ typedef struct remat_cg_function {
   remat_cg_kind kind;
   int64_t numel;        /* iterations: loop kernels their elements, row kernels rows */
   int64_t row_len;      /* row kernels and reductions: elements per row; 0 otherwise */
-  MlirOperation source; /* the kernel func.func, or the rt.sum / rt.amax op */
+  MlirOperation source; /* the kernel func.func, or the rt.sum / rt.amax / indexing op */
   int num_params;
   remat_cg_param *params;
 } remat_cg_function;

@@ -156,6 +156,10 @@ void cg_emit_rows(cg_kernel *k, const cg_row *row, MlirOperation *reds, int nred
 /* A reduction of a host function as a function of its own: `name(in, out)`. */
 int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name,
                       remat_cg_function *out);
+/* ---- codegen_indexing.c ------------------------------------------------------------ */
+/* An rt.gather / rt.scatter_add / rt.argmax of a host function as a function of its
+ * own (codegen.h, REMAT_CG_INDEXING). */
+int cg_emit_indexing(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
 /* The value of a reduction result inside a row kernel (its own row only). */
 LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx);
 

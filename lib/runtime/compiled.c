@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "interp.h"
+#include "ops.h"
 #include "rt.h"
 
 typedef struct entry {
@@ -63,12 +65,44 @@ static int call_kernel(void *ctx, MlirOperation call, MlirOperation callee,
   return 0;
 }
 
-/* rt.sum / rt.amax of a host function: the compiled reduction; anything else: 0, the
- * interpreter's C runtime runs it. */
+/* An indexing op of a host function: its compiled function with a zeroed error record;
+ * an out-of-range index is reported as the reference reports it. */
+static int indexing_op(rtr_compiled *c, const entry *e, rtr_buffer *const *args, int nargs,
+                       rtr_buffer *const *results, MlirOperation op) {
+  int64_t err[3] = {0, 0, 0};
+  void *p[6];
+  if (nargs + 1 + (e->num_params > nargs + 1) != e->num_params || e->num_params > 6) {
+    rt_emit_error(op, "indexing op passes %d values, the compiled function takes %d",
+                  nargs + 1, e->num_params);
+    return -1;
+  }
+  for (int k = 0; k < nargs; k++)
+    p[k] = args[k]->data;
+  p[nargs] = results[0]->data;
+  p[nargs + 1] = err;
+  e->fn(p, 0, e->numel);
+  c->launches++;
+  if (err[0]) {
+    rtr_index_error ie = {err[1], 0, err[2]};
+    remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    int64_t dim = 0;
+    rt_get_i64(op, "dim", &dim);
+    ie.bound = s.d[dim];
+    return rtr_index_error_report(op, &ie);
+  }
+  return 1;
+}
+
+/* rt.sum / rt.amax and the indexing ops of a host function: the compiled function;
+ * anything else: 0, the interpreter's C runtime runs it. */
 static int host_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nargs,
                    rtr_buffer *const *results, int nresults) {
   rtr_compiled *c = ctx;
   rt_op_id id = rt_op_lookup(op);
+  if (rt_op_kind_of(id) == RT_KIND_INDEXING && nresults == 1) {
+    const entry *e = find(c, op, REMAT_CG_INDEXING);
+    return e ? indexing_op(c, e, args, nargs, results, op) : 0;
+  }
   if ((id != RT_OP_SUM && id != RT_OP_AMAX) || nargs != 1 || nresults != 1)
     return 0;
   const entry *e = find(c, op, REMAT_CG_REDUCTION);

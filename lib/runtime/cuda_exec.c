@@ -6,6 +6,8 @@
  *   func.call of an rt.kernel   cuLaunchKernel of the PTX entry of the same name
  *   func.call of a function     walked recursively (arguments borrowed)
  *   rt.sum / rt.amax            the reduction's PTX entry (<fn>_r<N>)
+ *   rt.gather / scatter_add / argmax   host fallback (their <fn>_i<N> entries are not
+ *                               launched yet: see find_fn)
  *   rt.matmul (float types)     cuBLAS
  *   rt.reshape, rt.wait, dense rt.slice   an alias of the operand's allocation
  *   anything else               host fallback: operands copied to the host, the
@@ -705,9 +707,12 @@ static int launch(cuda_exec *e, fn_entry *f, dval *const *args, int nargs, dval 
   return rc ? -1 : 0;
 }
 
+/* The device function of SOURCE. Not the indexing ops' (gather, scatter_add, argmax):
+ * their PTX entries take an error record this backend does not allocate yet, so they run
+ * on the host fallback, with the reference's out-of-range error. */
 static const fn_entry *find_fn(const cuda_exec *e, MlirOperation source) {
   int i = ptr_map_get(&e->fn_index, source.ptr);
-  return i < 0 ? NULL : &e->fns[i];
+  return i < 0 || e->fns[i].kind == REMAT_CG_INDEXING ? NULL : &e->fns[i];
 }
 
 /* The host value of scalar V inside KERNEL's body for a launch with ARGS: an argument,

@@ -317,6 +317,24 @@ static int temporaries_failed(MlirOperation op) {
   return -1;
 }
 
+int rtr_index_error_report(MlirOperation op, const rtr_index_error *e) {
+  remat_shape s = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 1)));
+  char at[RT_MAX_RANK * 24 + 4];
+  size_t n = 0;
+  int64_t p = e->pos, c[RT_MAX_RANK];
+  for (int k = s.rank - 1; k >= 0; k--) {
+    c[k] = s.d[k] ? p % s.d[k] : 0;
+    p = s.d[k] ? p / s.d[k] : 0;
+  }
+  at[n++] = '[';
+  for (int k = 0; k < s.rank; k++)
+    n += (size_t)snprintf(at + n, sizeof at - n, "%s%lld", k ? ", " : "", (long long)c[k]);
+  snprintf(at + n, sizeof at - n, "]");
+  rt_emit_error(op, "'%s' index %lld at %s of the indices is out of range [0, %lld)",
+                rt_op_name(rt_op_lookup(op)), (long long)e->value, at, (long long)e->bound);
+  return -1;
+}
+
 static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const *args,
                    int nargs, rtr_buffer **res, int nres) {
   int64_t a64[RT_MAX_RANK], b64[RT_MAX_RANK];
@@ -392,6 +410,21 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
   case RT_OP_WAIT:
     memcpy(res[0]->data, args[0]->data, (size_t)res[0]->numel * rtr_elem_size(res[0]->elem));
     return 0;
+  case RT_OP_GATHER:
+  case RT_OP_SCATTER_ADD: {
+    int64_t dim = 0;
+    rtr_index_error e;
+    rt_get_i64(op, "dim", &dim);
+    int rc = id == RT_OP_GATHER ? rtr_gather(res[0], args[0], args[1], (int)dim, &e)
+                                : rtr_scatter_add(res[0], args[0], args[1], args[2], (int)dim, &e);
+    return rc ? rtr_index_error_report(op, &e) : 0;
+  }
+  case RT_OP_ARGMAX: {
+    int64_t dim = 0;
+    rt_get_i64(op, "dim", &dim);
+    rtr_argmax(res[0], args[0], (int)dim);
+    return 0;
+  }
   case RT_OP_NONE:
     break;
   }

@@ -73,6 +73,12 @@ typedef struct rtr_peak {
   long ops;       /* ops measured */
 } rtr_peak;
 
+/* Emits the located error of an out-of-range index of rt.gather / rt.scatter_add OP
+ * (the index, its coordinates in the indices, the bound); returns -1. The interpreter
+ * and the compiled path report alike. */
+struct rtr_index_error;
+int rtr_index_error_report(MlirOperation op, const struct rtr_index_error *e);
+
 /* How deep calls may nest in a run (the interpreter's and the executors' walks). */
 #define RTR_MAX_CALL_DEPTH 64
 

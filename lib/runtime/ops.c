@@ -637,3 +637,90 @@ void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, in
   rtr_slice(out, in, start, stride);
   combine_copies(out, out, group, kind);
 }
+
+/* ---- indexing ----------------------------------------------------------------------- */
+
+/* A shape seen around dimension dim: outer (dims before), mid (dim), inner (after). */
+static void around(const rtr_buffer *b, int dim, int64_t *outer, int64_t *mid, int64_t *inner) {
+  *outer = *inner = 1;
+  for (int k = 0; k < dim; k++)
+    *outer *= b->dims[k];
+  for (int k = dim + 1; k < b->rank; k++)
+    *inner *= b->dims[k];
+  *mid = b->dims[dim];
+}
+
+/* The position in a buffer of middle size `mid` that position i of the indices (middle
+ * size `imid`) addresses with index v; -1 (and *err) when v is out of [0, mid). */
+static int64_t target_of(const rtr_buffer *idx, int64_t i, int64_t imid, int64_t inner,
+                         int64_t mid, rtr_index_error *err) {
+  int64_t v = rtr_buffer_get_i(idx, i);
+  if (v < 0 || v >= mid) {
+    *err = (rtr_index_error){v, mid, i};
+    return -1;
+  }
+  int64_t o = i / (imid * inner), n = i % inner;
+  return (o * mid + v) * inner + n;
+}
+
+int rtr_gather(rtr_buffer *out, const rtr_buffer *src, const rtr_buffer *idx, int dim,
+               rtr_index_error *err) {
+  int64_t outer, mid, inner, imid;
+  around(src, dim, &outer, &mid, &inner);
+  imid = idx->dims[dim];
+  for (int64_t i = 0; i < out->numel; i++) {
+    int64_t j = target_of(idx, i, imid, inner, mid, err);
+    if (j < 0)
+      return -1;
+    copy_elem(out, i, src, j);
+  }
+  return 0;
+}
+
+int rtr_scatter_add(rtr_buffer *out, const rtr_buffer *base, const rtr_buffer *idx,
+                    const rtr_buffer *upd, int dim, rtr_index_error *err) {
+  int64_t outer, mid, inner, imid;
+  around(base, dim, &outer, &mid, &inner);
+  imid = idx->dims[dim];
+  memcpy(out->data, base->data, (size_t)out->numel * rtr_elem_size(out->elem));
+  domain d = domain_of(out->elem);
+  for (int64_t i = 0; i < upd->numel; i++) {
+    int64_t j = target_of(idx, i, imid, inner, mid, err);
+    if (j < 0)
+      return -1;
+    if (d == DOM_F32)
+      rtr_buffer_set_f32(out, j, rtr_buffer_get_f32(out, j) + rtr_buffer_get_f32(upd, i));
+    else if (d == DOM_F64)
+      rtr_buffer_set_f(out, j, rtr_buffer_get_f(out, j) + rtr_buffer_get_f(upd, i));
+    else /* wraps; i1 keeps the low bit: xor */
+      rtr_buffer_set_i(out, j, (int64_t)((uint64_t)rtr_buffer_get_i(out, j) +
+                                         (uint64_t)rtr_buffer_get_i(upd, i)));
+  }
+  return 0;
+}
+
+void rtr_argmax(rtr_buffer *out, const rtr_buffer *in, int dim) {
+  int64_t outer, mid, inner;
+  around(in, dim, &outer, &mid, &inner);
+  bool fl = rtr_elem_is_float(in->elem);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t n = 0; n < inner; n++) {
+      int64_t best = 0, base = o * mid * inner + n;
+      if (fl) {
+        double m = mid ? rtr_buffer_get_f(in, base) : 0;
+        for (int64_t j = 1; j < mid && !isnan(m); j++) {
+          double v = rtr_buffer_get_f(in, base + j * inner);
+          if (isnan(v) || v > m)
+            m = v, best = j;
+        }
+      } else {
+        int64_t m = mid ? rtr_buffer_get_i(in, base) : 0;
+        for (int64_t j = 1; j < mid; j++) {
+          int64_t v = rtr_buffer_get_i(in, base + j * inner);
+          if (v > m)
+            m = v, best = j;
+        }
+      }
+      rtr_buffer_set_i(out, o * inner + n, best);
+    }
+}

@@ -78,6 +78,24 @@ int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int bl
                bool tb);
 void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
                        double hi);
+/* Indexing ops (docs/design.md, "Indexing ops"). An index outside [0, bound) is an error
+ * of the program's data: the operation stops at the first one in row-major order of the
+ * indices, fills *err (the index, the bound, its linear position in the indices) and
+ * returns -1; OUT is then partly written. 0 when every index is in range. */
+typedef struct rtr_index_error {
+  int64_t value, bound, pos;
+} rtr_index_error;
+/* out = src[... idx[i] at dim ...] (torch.gather): any element type, copied. */
+int rtr_gather(rtr_buffer *out, const rtr_buffer *src, const rtr_buffer *idx, int dim,
+               rtr_index_error *err);
+/* out = base, then for every position i of upd in row-major order: out[i with i_dim
+ * replaced by idx[i]] += upd[i] (torch.scatter_add), each addition in the domain of the
+ * element type and rounded to it (f16/bf16 after every addition; integers wrap, i1 xor). */
+int rtr_scatter_add(rtr_buffer *out, const rtr_buffer *base, const rtr_buffer *idx,
+                    const rtr_buffer *upd, int dim, rtr_index_error *err);
+/* out (i64, dim dropped) = the first index of the maximum along dim; a NaN is the
+ * maximum (the first NaN's index); -0.0 == +0.0 (the first wins); integers signed. */
+void rtr_argmax(rtr_buffer *out, const rtr_buffer *in, int dim);
 /* The deterministic reduction of every collective backend: out[i] = parts[0][i] op
  * parts[1][i] op ... in rank order, accumulated in the domain of out's type (f32 for
  * f32/f16/bf16, f64, int64) and rounded once. Every part has out's type. */

@@ -722,6 +722,184 @@ def ones(w, node, size, **_):
     return _full(w, shape, elem, 1)
 
 
+def clamp(w, node, x, min=None, max=None):
+    """min(max(x, lo), hi), as torch's clamp (NaN propagates: rt.max/rt.min do; lo > hi
+    gives hi)."""
+    shape, elem = meta(node)
+    r = x
+    if min is not None:
+        r = w.elementwise("rt.max", [r, min], shape, elem)
+    if max is not None:
+        r = w.elementwise("rt.min", [r, max], shape, elem)
+    if r is x:
+        raise ImportError_("clamp without a bound", node)
+    return r
+
+
+def clamp_min(w, node, x, bound):
+    return clamp(w, node, x, min=bound)
+
+
+def clamp_max(w, node, x, bound):
+    return clamp(w, node, x, max=bound)
+
+
+def sgn(w, node, x):
+    """select(x > 0, 1, select(x < 0, -1, 0)): 0 at +-0 and at NaN, as torch's CPU sgn
+    (the same form as autodiff's VJP of rt.abs, docs/design.md)."""
+    shape, elem = meta(node)
+    zero, one = (0.0, 1.0) if elem in FLOATS else (0, 1)
+    gt = w.elementwise("rt.gt", [x, zero], shape, elem, result_elem="i1")
+    lt = w.elementwise("rt.lt", [x, zero], shape, elem, result_elem="i1")
+    neg = w.emit("rt.select", [lt, w.number(-one, elem), w.number(zero, elem)], shape, elem)
+    return w.emit("rt.select", [gt, w.number(one, elem), neg], shape, elem)
+
+
+def logical_and(w, node, a, b):
+    """i1 a && b = select(a, b, false)."""
+    shape, _ = meta(node)
+    if a.elem != "i1" or b.elem != "i1":
+        raise ImportError_("and/or of non-boolean tensors has no rt mapping", node)
+    return w.emit("rt.select", [w.broadcast(a, shape), w.broadcast(b, shape),
+                                w.const(False, "i1")], shape, "i1")
+
+
+def logical_or(w, node, a, b):
+    """i1 a || b = select(a, true, b)."""
+    shape, _ = meta(node)
+    if a.elem != "i1" or b.elem != "i1":
+        raise ImportError_("and/or of non-boolean tensors has no rt mapping", node)
+    return w.emit("rt.select", [w.broadcast(a, shape), w.const(True, "i1"),
+                                w.broadcast(b, shape)], shape, "i1")
+
+
+def arange(w, node, *args, **_):
+    """arange(end) / arange(start, end[, step]): rt.iota along dim 0 of the result type,
+    then * step + start (integers exactly; floats as torch's CPU kernel: start + i * step)."""
+    shape, elem = meta(node)
+    nums = [a for a in args if isinstance(a, (int, float)) and not isinstance(a, bool)]
+    start, step = (nums[0], nums[2] if len(nums) > 2 else 1) if len(nums) >= 2 else (0, 1)
+    r = w.emit("rt.iota", [], shape, elem, "dim = 0 : i64")
+    if step != 1:
+        r = w.elementwise("rt.mul", [r, step], shape, elem)
+    if start != 0:
+        r = w.elementwise("rt.add", [r, start], shape, elem)
+    return r
+
+
+def new_full(w, node, x, size, value, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, value)
+
+
+def new_zeros(w, node, x, size, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 0)
+
+
+def new_ones(w, node, x, size, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 1)
+
+
+def _index(w, idx):
+    if idx.elem not in ("i32", "i64"):
+        raise ImportError_(f"indices of element type {idx.elem}: rt takes i32 or i64", w.node)
+    return idx
+
+
+def _fit(w, x, shape, dim):
+    """x sliced to `shape` in every dimension but dim (torch lets an index tensor be
+    smaller than the source there; rt.gather wants them equal)."""
+    for d, n in enumerate(shape):
+        if d != dim and x.shape[d] != n:
+            if x.shape[d] < n:
+                raise ImportError_(f"an index tensor larger than its source in dim {d}", w.node)
+            x = _slice(w, x, d, 0, n)
+    return x
+
+
+def gather(w, node, x, dim, index, sparse_grad=False):
+    """rt.gather(src, idx) {dim}: torch.gather (src first sliced to the index's shape
+    outside dim, as torch reads only that part)."""
+    shape, elem = meta(node)
+    idx = _index(w, index)
+    dim %= len(x.shape)
+    src = _fit(w, x, idx.shape, dim)
+    return w.emit("rt.gather", [src, idx], shape, elem, f"dim = {dim} : i64")
+
+
+def scatter_add(w, node, base, dim, index, src):
+    """rt.scatter_add(base, idx, upd) {dim}: torch.scatter_add (src sliced to the index's
+    shape; the index must match base outside dim, rt's rule)."""
+    shape, elem = meta(node)
+    idx = _index(w, index)
+    dim %= len(base.shape)
+    for d, n in enumerate(idx.shape):
+        if d != dim and base.shape[d] != n:
+            raise ImportError_("scatter_add with an index smaller than its base outside dim "
+                               "has no rt mapping", node)
+    upd = _fit(w, w.convert(src, elem), idx.shape, dim)
+    return w.emit("rt.scatter_add", [w.convert(base, elem), idx, upd], shape, elem,
+                  f"dim = {dim} : i64")
+
+
+def scatter_src(w, node, base, dim, index, src):
+    """torch.scatter (an overwrite) into zeros with one index per target row (size 1 along
+    dim: every target written at most once, as max.dim's backward does) is a scatter_add
+    into those zeros; other scatters (duplicates: the last write, which torch leaves
+    open) have no rt mapping."""
+    shape, elem = meta(node)
+    zero = w.memo.get(("full", tensor_type(shape, elem), 0))
+    dim %= len(base.shape)
+    if base is not zero or index.shape[dim] != 1:
+        raise ImportError_("scatter (overwrite) other than into zeros with one index per "
+                           "row has no rt mapping", node)
+    return scatter_add(w, node, base, dim, index, src)
+
+
+def max_dim(w, node, x, dim, keepdim=False):
+    """(values, indices) of max along dim: rt.amax and rt.argmax (the first index of the
+    maximum; NaN is the maximum, as torch)."""
+    r = len(x.shape)
+    dim %= r
+    red = tuple(d for k, d in enumerate(x.shape) if k != dim)
+    kshape = tuple(1 if k == dim else d for k, d in enumerate(x.shape))
+    vals = w.emit("rt.amax", [x], red, x.elem, f"dims = array<i64: {dim}>",
+                  base=node.name + ".values")
+    idx = w.emit("rt.argmax", [x], red, "i64", f"dim = {dim} : i64",
+                 base=node.name + ".indices")
+    if keepdim:
+        vals, idx = w.reshape(vals, kshape), w.reshape(idx, kshape)
+    return (vals, idx)
+
+
+def index_select(w, node, x, dim, index):
+    """x.index_select(dim, index): index [n] reshaped to rank R (n at dim), broadcast to
+    x's shape with n at dim, then rt.gather along dim."""
+    shape, elem = meta(node)
+    dim %= len(x.shape)
+    idx = _index(w, index)
+    one = tuple(idx.shape[0] if k == dim else 1 for k in range(len(x.shape)))
+    idx = w.broadcast(w.reshape(idx, one), shape)
+    return w.emit("rt.gather", [x, idx], shape, elem, f"dim = {dim} : i64")
+
+
+def index_add(w, node, base, dim, index, source, alpha=1):
+    """base.index_add(dim, index, source) (index_select's backward): the index [n]
+    reshaped to rank R (n at dim) and broadcast to source's shape, then rt.scatter_add
+    (source slices added in index order, rt's row-major order)."""
+    shape, elem = meta(node)
+    dim %= len(base.shape)
+    idx = _index(w, index)
+    one = tuple(idx.shape[0] if k == dim else 1 for k in range(len(source.shape)))
+    idx = w.broadcast(w.reshape(idx, one), source.shape)
+    if alpha != 1:
+        source = w.elementwise("rt.mul", [source, alpha], source.shape, elem)
+    return w.emit("rt.scatter_add", [w.convert(base, elem), idx, w.convert(source, elem)],
+                  shape, elem, f"dim = {dim} : i64")
+
+
 import operator  # noqa: E402
 
 OPS = {
@@ -739,7 +917,10 @@ OPS = {
     aten.rsqrt.default: unary("rt.rsqrt"), aten.abs.default: unary("rt.abs"),
     aten.sin.default: unary("rt.sin"), aten.cos.default: unary("rt.cos"),
     aten.reciprocal.default: reciprocal, aten.sigmoid.default: sigmoid,
-    aten.relu.default: relu,
+    aten.relu.default: relu, aten.log1p.default: unary("rt.log1p"),
+    aten.clamp.default: clamp, aten.clamp_min.default: clamp_min,
+    aten.clamp_max.default: clamp_max,
+    aten.sgn.default: sgn, aten.sign.default: sgn,
     # comparisons and selection
     aten.lt.Tensor: compare("rt.lt"), aten.lt.Scalar: compare("rt.lt"),
     aten.le.Tensor: compare("rt.le"), aten.le.Scalar: compare("rt.le"),
@@ -749,6 +930,8 @@ OPS = {
     aten.ne.Tensor: compare("rt.ne"), aten.ne.Scalar: compare("rt.ne"),
     aten.where.self: where, aten.bitwise_not.default: logical_not,
     aten.logical_not.default: logical_not,
+    aten.logical_and.default: logical_and, aten.bitwise_and.Tensor: logical_and,
+    aten.logical_or.default: logical_or, aten.bitwise_or.Tensor: logical_or,
     # element types and copies
     prims.convert_element_type.default: convert_element_type,
     aten._to_copy.default: to_copy,
@@ -768,6 +951,10 @@ OPS = {
     aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
     aten.mean.dim: mean, aten.mean.default: mean,
     aten.var_mean.correction: var_mean, aten.var.correction: var,
+    # indexing (docs/design.md, "Indexing ops")
+    aten.gather.default: gather, aten.scatter_add.default: scatter_add,
+    aten.scatter.src: scatter_src, aten.max.dim: max_dim,
+    aten.index_select.default: index_select, aten.index_add.default: index_add,
     # matrix products
     aten.mm.default: matmul, aten.bmm.default: matmul,
     # random numbers
@@ -777,6 +964,9 @@ OPS = {
     aten.full_like.default: full_like, aten.zeros_like.default: zeros_like,
     aten.ones_like.default: ones_like, aten.empty_like.default: zeros_like,
     aten.fill.Scalar: fill, aten.zeros.default: zeros, aten.ones.default: ones,
+    aten.new_full.default: new_full, aten.new_zeros.default: new_zeros,
+    aten.new_ones.default: new_ones,
+    aten.arange.default: arange, aten.arange.start: arange, aten.arange.start_step: arange,
 }
 
 
@@ -812,6 +1002,38 @@ def random_offsets(graph):
         out[n] = at
         at += (numel(n.meta["tensor_meta"].shape) + 3) // 4
     return out
+
+
+def unmapped(graph):
+    """[(node, message)] for every op of the graph the importer cannot write, one per op
+    and source line (a backward op at its forward op's line), in graph order: the whole
+    list a user fixing a model needs, in one run."""
+    out, seen = [], set()
+    for node in graph.nodes:
+        if node.op == "call_function":
+            if node.target in OPS or node.target in _special_targets():
+                continue
+            what = _op_name(node.target)
+            msg = f"{what} has no rt mapping (docs/importer.md lists the mapped ops)"
+        elif node.op in ("placeholder", "output"):
+            continue
+        else:
+            what = f"{node.op}:{node.target}"
+            msg = f"fx node kind '{node.op}' ({node.target}) has no rt mapping"
+        key = (what, trace.node_source(node))
+        if key not in seen:
+            seen.add(key)
+            out.append((node, msg))
+    return out
+
+
+def _special_targets():
+    """Targets write_function handles itself (remat::philox_state: two arguments)."""
+    try:
+        from . import dropout
+    except Exception:
+        return ()
+    return (dropout.philox_state_op,)
 
 
 # ---- whole functions ------------------------------------------------------------------

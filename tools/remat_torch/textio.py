@@ -74,9 +74,41 @@ def read(path):
     return res
 
 
-def compare(got, want, rtol, atol, names=None):
+# Unit roundoff u = 2^-p of the 16-bit float types (p: significand bits, the implicit one
+# included): bf16 has p = 8, f16 p = 11.
+UNIT_ROUNDOFF = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11}
+# The low-precision bound is LOW_ULPS * u * (|want| + max |want| of the value): see
+# low_precision_bound.
+LOW_ULPS = 8
+
+
+def low_precision_bound(want, elem):
+    """The bound for one bf16 or f16 value (docs/importer.md, "bf16 and f16"):
+    8 u (|want| + max|want|), u the type's unit roundoff. The element-wise term is the
+    final rounding of each side to the type (u |x| each) with room for the rounding of
+    the operands it was computed from; the term in the value's largest magnitude covers
+    the sums inside matmuls and reductions, whose rounding error scales with the
+    magnitude of the summed terms, not of the (possibly cancelling) result: rt sums in
+    f32 and rounds once, torch 1.13's bf16 CPU kernels round partial sums to bf16."""
+    m = float(np.abs(want).max()) if want.size else 0.0
+    return LOW_ULPS * UNIT_ROUNDOFF[elem] * (np.abs(want) + m)
+
+
+def tolerance_text(elems, rtol, atol):
+    """How the check states its bound: the f32/f64 rule, plus the 16-bit rule when a
+    value of such a type is compared."""
+    text = f"{atol:g} + {rtol:g} |torch|"
+    low = sorted(e for e in set(elems) if e in UNIT_ROUNDOFF)
+    if low:
+        text += (f" (f32, f64); {LOW_ULPS} u (|torch| + max|torch|) for " +
+                 ", ".join(f"{e} (u = 2^{int(np.log2(UNIT_ROUNDOFF[e]))})" for e in low))
+    return text
+
+
+def compare(got, want, rtol, atol, names=None, low_precision=True):
     """Elementwise |got - want| <= atol + rtol * |want| per value (NaN equal to NaN,
-    infinities equal by sign). Returns (ok, lines)."""
+    infinities equal by sign); bf16 and f16 values: low_precision_bound (unless
+    low_precision is False: then the atol/rtol rule for every value). Returns (ok, lines)."""
     lines, ok = [], True
     if len(got) != len(want):
         return False, [f"{len(got)} values, expected {len(want)}"]
@@ -92,7 +124,10 @@ def compare(got, want, rtol, atol, names=None):
         same = (g == wv) | both_nan
         err = np.where(same, 0.0, np.abs(g - wv))
         err = np.where(np.isnan(err), np.inf, err)
-        bound = atol + rtol * np.abs(wv)
+        finite = np.where(np.isfinite(wv), wv, 0.0)
+        bound = (low_precision_bound(finite, we) if low_precision and we in UNIT_ROUNDOFF
+                 else atol + rtol * np.abs(wv))
+        bound = np.where(bound > 0, bound, atol)
         bad = int(np.sum(err > bound))
         maxabs = float(err.max()) if err.size else 0.0
         used = float((err / bound).max()) if err.size else 0.0

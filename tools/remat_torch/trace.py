@@ -64,8 +64,13 @@ def decompositions():
         aten.masked_fill, aten.t, aten.detach, aten.native_dropout_backward,
         aten.leaky_relu_backward, aten.hardtanh_backward,
         aten.mse_loss, aten.mse_loss_backward,
+        aten.softplus, aten.softplus_backward,
+        aten.log_sigmoid_forward, aten.log_sigmoid_backward,
+        aten.native_batch_norm, aten.native_batch_norm_backward,
     ])
     table[aten.addmm.default] = _addmm
+    from . import indexing
+    table.update(indexing.table())
     return table
 
 
@@ -126,13 +131,40 @@ def copy_module(gm):
     return new
 
 
+def tied_names(module):
+    """{canonical name: [other names]} of the parameters and buffers that more than one
+    attribute holds (weight tying: `head.weight = emb.weight`). named_parameters() and
+    named_buffers() give each tensor once, under its first name (the canonical one); the
+    others would stay the module's own tensor in functional_call, traced as a constant."""
+    first, tied = {}, {}
+    for prefix, mod in module.named_modules(remove_duplicate=False):
+        for table in (mod._parameters, mod._buffers):
+            for key, t in table.items():
+                if t is None:
+                    continue
+                name = f"{prefix}.{key}" if prefix else key
+                if id(t) not in first:
+                    first[id(t)] = name
+                elif first[id(t)] != name:
+                    tied.setdefault(first[id(t)], [])
+                    if name not in tied[first[id(t)]]:
+                        tied[first[id(t)]].append(name)
+    return tied
+
+
 def trace_joint(module, inputs, grad_all_floats=False) -> Joint:
     args = module_args(module, inputs, grad_all_floats)
     n_state = sum(1 for a in args if a.kind != "input")
     state_names = [a.name for a in args[:n_state]]
+    tied = tied_names(module)
 
     def flat_fn(*flat):
         state = dict(zip(state_names, flat[:n_state]))
+        # a tied tensor is one primal: every name that holds it gets the same traced
+        # value, so autograd sums the gradients of all its uses into that primal's
+        for name, others in tied.items():
+            for other in others:
+                state[other] = state[name]
         out = stateless.functional_call(module, state, tuple(flat[n_state:]))
         return out
 
