@@ -172,6 +172,9 @@ typedef struct joint {
   double load_ms, classify_ms, network_ms, plan_ms, rewrite_ms; /* network: cut - solve */
   int recomputed, moved;
   remat_peak_result *peak; /* objective=peak: the search's choice and reference points */
+  uint64_t jit_peak, list_peak; /* objective=peak: the chosen split's estimated peak in
+                                   remat_bwd_order's order and in the list schedule's */
+  bool listed;                  /* @f_bwd runs in the list schedule's order */
 } joint;
 
 static void joint_free(joint *j) {
@@ -755,7 +758,7 @@ static void finish_rewrite(joint *j) {
 
 /* objective=peak: the (peak, recompute cost) of the chosen split and of the reference
  * points. */
-static void report_peak(FILE *f, const remat_peak_result *r, int64_t budget) {
+static void report_peak(FILE *f, const joint *j, const remat_peak_result *r, int64_t budget) {
   fprintf(f, "  objective peak: %s search, %d candidate values, %ld splits simulated, "
              "%.3f ms", r->method, r->candidates, r->evaluated, r->ms);
   if (budget > 0)
@@ -771,6 +774,9 @@ static void report_peak(FILE *f, const remat_peak_result *r, int64_t budget) {
   for (int k = 0; k < 4; k++)
     fprintf(f, "    %-20s %11llu %15.0f\n", row[k].name, (unsigned long long)row[k].pt.peak,
             row[k].pt.cost);
+  fprintf(f, "  emitted order: %s (peak %llu just in time, %llu list-scheduled)\n",
+          j->listed ? "list schedule" : "just in time", (unsigned long long)j->jit_peak,
+          (unsigned long long)j->list_peak);
 }
 
 static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
@@ -808,7 +814,7 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
           j->flow, ms, j->load_ms, j->classify_ms, j->network_ms, j->solve_ms, j->plan_ms,
           j->rewrite_ms);
   if (j->peak)
-    report_peak(f, j->peak, budget);
+    report_peak(f, j, j->peak, budget);
 }
 
 /* ---- the pass --------------------------------------------------------------------- */
@@ -921,6 +927,54 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
   return 0;
 }
 
+/* objective=peak, after plan: @f_bwd runs in the list schedule of lib/memory.c when its
+ * estimated peak is lower than that of remat_bwd_order's order (the estimate simulates
+ * whichever order is emitted). */
+static void order_for_peak(joint *j) {
+  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
+  view_flags(j, vf, of);
+  remat_split_view view = {j->func,      "",            "",           "",
+                           j->nargs,     j->nops,       j->nvals,     j->nret,
+                           (int)j->num_outputs, j->ops, j->vals,      j->val_op,
+                           j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
+                           vf,           of,            NULL,         0};
+  unsigned char *saved = xcalloc((size_t)j->nvals + 1, 1);
+  unsigned char *in_f = xcalloc((size_t)j->nops + 1, 1), *in_b = xcalloc((size_t)j->nops + 1, 1);
+  for (int v = 0; v < j->nvals; v++)
+    saved[v] = (j->vf[v] & V_SAVED) != 0;
+  for (int i = 0; i < j->nops; i++) {
+    in_f[i] = (j->of[i] & O_IN_FWD) != 0;
+    in_b[i] = (j->of[i] & O_IN_BWD) != 0;
+  }
+  remat_mem_sim *m = remat_mem_sim_new(&view);
+  int *list = xcalloc((size_t)j->nops + 1, sizeof *list);
+  int *prio = xcalloc((size_t)j->nops + 1, sizeof *prio);
+  for (int k = 0; k < j->nbwd; k++)
+    prio[j->bwd_order[k]] = k;
+  int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, list);
+  free(prio);
+  if (nlist != j->nbwd)
+    remat_fatal("the list schedule lost backward ops");
+  remat_mem_schedule a, b;
+  remat_mem_sim_run_order(m, saved, in_f, in_b, j->bwd_order, j->nbwd, &a);
+  remat_mem_sim_run_order(m, saved, in_f, in_b, list, nlist, &b);
+  j->jit_peak = a.peak;
+  j->list_peak = b.peak;
+  if (b.peak < a.peak) {
+    memcpy(j->bwd_order, list, (size_t)nlist * sizeof *list);
+    j->listed = true;
+  }
+  remat_mem_schedule_free(&a);
+  remat_mem_schedule_free(&b);
+  remat_mem_sim_free(m);
+  free(list);
+  free(saved);
+  free(in_f);
+  free(in_b);
+  free(vf);
+  free(of);
+}
+
 /* Splits one joint function. 0, or -1 after a diagnostic. */
 static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show *show,
                  FILE *dump) {
@@ -959,6 +1013,8 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   }
   if (rc == 0) {
     plan(&j);
+    if (j.peak)
+      order_for_peak(&j);
     rc = count_bytes(&j);
   }
   j.plan_ms = lap_ms(&t);

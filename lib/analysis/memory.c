@@ -433,6 +433,126 @@ void remat_mem_sim_run(remat_mem_sim *m, unsigned char *saved, unsigned char *in
   run_case(&m->s, m->bw, &p, false, true, NULL, 0, c);
 }
 
+void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                             unsigned char *in_b, const int *order, int norder,
+                             remat_mem_schedule *c) {
+  memset(c, 0, sizeof *c);
+  plan p = {in_f, in_b, saved};
+  run_case(&m->s, m->bw, &p, true, false, order, norder, c);
+}
+
+/* What running op I now adds to the live bytes: its results' buffers (reshapes alias,
+ * immediates hold none) less the operands whose last remaining use it is (parameters and
+ * gradients stay). REMAINING: uses not yet scheduled per value. */
+static int64_t list_score(const sim *s, const unsigned char *keep, const int *remaining,
+                          int i) {
+  const remat_split_view *v = s->v;
+  int64_t d = 0;
+  if (!s->reshape[i])
+    FOR_RESULTS(v, i, r) d += (int64_t)s->bytes[r];
+  for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
+    int u = v->opnd[k];
+    bool first = true; /* each operand once */
+    for (int q = v->opnd_start[i]; q < k; q++)
+      first &= v->opnd[q] != u;
+    if (first && remaining[u] == 1 && !keep[u])
+      d -= (int64_t)s->bytes[u];
+  }
+  return d;
+}
+
+int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
+                             const unsigned char *saved, const int *prio, int *order) {
+  const sim *s = &m->s;
+  const remat_split_view *v = s->v;
+  int nops = v->nops, nvals = v->nvals;
+  int *remaining = xcalloc((size_t)nvals + 1, sizeof *remaining);
+  int *deps = xcalloc((size_t)nops + 1, sizeof *deps);
+  unsigned char *keep = xcalloc((size_t)nvals + 1, 1);
+  for (int a = 0; a < v->nargs; a++)
+    keep[a] = (v->vflags[a] & RV_PARAM) != 0;
+  for (int r = v->num_outputs; r < v->nret; r++)
+    keep[v->ret_val[r]] = 1;
+  /* users of each value among the backward's ops (CSR), each op once per value */
+  int *ustart = xcalloc((size_t)nvals + 2, sizeof *ustart);
+  for (int i = 0; i < nops; i++) {
+    if (!in_b[i])
+      continue;
+    for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
+      int u = v->opnd[k];
+      bool first = true;
+      for (int q = v->opnd_start[i]; q < k; q++)
+        first &= v->opnd[q] != u;
+      if (!first)
+        continue;
+      remaining[u]++;
+      ustart[u + 1]++;
+      int op = v->val_op[u];
+      if (op >= 0 && in_b[op] && !saved[u])
+        deps[i]++;
+    }
+  }
+  for (int x = 0; x < nvals; x++)
+    ustart[x + 1] += ustart[x];
+  int *users = xcalloc((size_t)ustart[nvals] + 1, sizeof *users);
+  int *fill = xcalloc((size_t)nvals + 1, sizeof *fill);
+  for (int i = 0; i < nops; i++) {
+    if (!in_b[i])
+      continue;
+    for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
+      int u = v->opnd[k];
+      bool first = true;
+      for (int q = v->opnd_start[i]; q < k; q++)
+        first &= v->opnd[q] != u;
+      if (first)
+        users[ustart[u] + fill[u]++] = i;
+    }
+  }
+  int *ready = xcalloc((size_t)nops + 1, sizeof *ready), nready = 0, n = 0;
+  for (int i = 0; i < nops; i++)
+    if (in_b[i] && deps[i] == 0)
+      ready[nready++] = i;
+  while (nready > 0) {
+    /* an op that frees more than it allocates first, else the earliest in PRIO */
+    int best = 0;
+    bool best_frees = list_score(s, keep, remaining, ready[0]) < 0;
+    for (int k = 1; k < nready; k++) {
+      bool frees = list_score(s, keep, remaining, ready[k]) < 0;
+      if ((frees && !best_frees) ||
+          (frees == best_frees && prio[ready[k]] < prio[ready[best]])) {
+        best = k;
+        best_frees = frees;
+      }
+    }
+    int i = ready[best];
+    ready[best] = ready[--nready];
+    order[n++] = i;
+    for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
+      int u = v->opnd[k];
+      bool first = true;
+      for (int q = v->opnd_start[i]; q < k; q++)
+        first &= v->opnd[q] != u;
+      if (first)
+        remaining[u]--;
+    }
+    FOR_RESULTS(v, i, r) {
+      if (saved[r])
+        continue;
+      for (int k = ustart[r]; k < ustart[r + 1]; k++)
+        if (--deps[users[k]] == 0)
+          ready[nready++] = users[k];
+    }
+  }
+  free(remaining);
+  free(deps);
+  free(keep);
+  free(ustart);
+  free(users);
+  free(fill);
+  free(ready);
+  return n;
+}
+
 void remat_mem_schedule_free(remat_mem_schedule *c) {
   free(c->op);
   free(c->live);

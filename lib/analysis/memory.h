@@ -73,6 +73,20 @@ void remat_mem_sim_free(remat_mem_sim *m);
 void remat_mem_sim_run(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
                        unsigned char *in_b, remat_mem_schedule *c);
 
+/* The schedule of a planned split (SAVED, IN_F, IN_B as remat_mem_sim_plan leaves them)
+ * with its backward in ORDER. */
+void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                             unsigned char *in_b, const int *order, int norder,
+                             remat_mem_schedule *c);
+
+/* A list schedule of that backward: of the ops whose operands are computed, one that
+ * frees more bytes than it allocates (its results less the operands it reads last;
+ * parameters and gradients stay) if any, the one first in PRIO ([nops]: each op's
+ * position in another order) among them. Writes every op with IN_B into ORDER (nops
+ * entries) and returns their number, as remat_bwd_order. */
+int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
+                             const unsigned char *saved, const int *prio, int *order);
+
 /* Only the plan of remat_mem_sim_run (SAVED gets the arguments, IN_F and IN_B are set). */
 void remat_mem_sim_plan(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
                         unsigned char *in_b);
