@@ -7,12 +7,15 @@ the second trace checks nothing the first did not; what follows it (remat-opt, r
 on the traced IR) still runs in each build. test/run_tests.py makes the directory for
 one run; lit.cfg.py sends %import_torch here when the variable is set.
 
-An invocation is cached when it only traces (its outputs are -o FILE, --partition FILE,
---expected DIR and its stdout/stderr) and exits 0; anything with --check (which runs
-remat-run), another form of option or an error runs the importer every time. The key
-is the arguments (output paths left out), the contents of a FILE.py model, the sources
-of the importer and the zoo, and torch's version file. A hit copies the outputs and
-replays the output and exit status; a miss runs the importer and keeps its outputs."""
+An invocation is cached when its outputs are -o FILE, --partition FILE, --expected DIR,
+--check DIR and its stdout/stderr, and it exits 0; another form of option, --remat-run,
+--compiled or an error runs the importer every time. The key is the arguments (output
+paths left out), the contents of a FILE.py model, the sources of the importer and the
+zoo, and torch's version file. A hit copies the outputs and replays the output; a miss
+runs the importer and keeps its outputs. --check's remat-run is not skipped: on a hit it
+runs again, this build's remat-run on the cached inputs, and its outputs must equal the
+cached ones (which the first run compared with torch) byte for byte; otherwise the
+importer runs in full."""
 import hashlib
 import importlib.util
 import os
@@ -25,8 +28,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # REMAT_IMPORT_CACHE_TOOL: another importer, for test/tools/import-cache.test only.
 TOOL = os.environ.get("REMAT_IMPORT_CACHE_TOOL") or os.path.join(ROOT, "tools", "remat-import-torch")
 OUTPUTS = {"-o": "output", "--output": "output", "--partition": "partition",
-           "--expected": "expected"}
-NEVER = ("--check", "--remat-run", "--compiled", "--self-test", "--list-ops", "-h", "--help")
+           "--expected": "expected", "--check": "check"}
+NEVER = ("--remat-run", "--compiled", "--self-test", "--list-ops", "-h", "--help")
 
 
 def run_tool(args):
@@ -100,6 +103,27 @@ def mask(text, outs):
     return text
 
 
+def rerun_check(entry, outs):
+    """--check's remat-run again, as check.py runs it, on the copied inputs: True when it
+    succeeds and writes the cached rt.txt byte for byte."""
+    import re
+    with open(outs["output"]) as f:
+        m = re.search(r"^func\.func @([^(\s]+)\(", f.read(), re.M)
+    remat_run = shutil.which("remat-run")
+    if not m or not remat_run:
+        return False
+    chk = outs["check"]
+    rt = os.path.join(chk, "rt.txt")
+    os.remove(rt)
+    proc = subprocess.run([remat_run, outs["output"], "--fn", m.group(1), "--inputs",
+                           os.path.join(chk, "inputs.txt"), "--outputs", rt, "--print=none",
+                           "--reference"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if proc.returncode != 0 or not os.path.isfile(rt):
+        return False
+    with open(rt, "rb") as a, open(os.path.join(entry, "check", "rt.txt"), "rb") as b:
+        return a.read() == b.read()
+
+
 def main():
     args = sys.argv[1:]
     cache = os.environ.get("REMAT_IMPORT_CACHE")
@@ -111,6 +135,8 @@ def main():
     if os.path.isdir(entry):
         for name, path in outs.items():
             copy(os.path.join(entry, name), path)
+        if "check" in outs and not rerun_check(entry, outs):
+            run_tool(args)  # remat-run disagrees or fails: the whole import, as without cache
         with open(os.path.join(entry, "stdout"), "rb") as f:
             sys.stdout.buffer.write(unmask(f.read(), outs))
         with open(os.path.join(entry, "stderr"), "rb") as f:
@@ -119,7 +145,9 @@ def main():
     proc = subprocess.run([TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     sys.stdout.buffer.write(proc.stdout)
     sys.stderr.buffer.write(proc.stderr)
-    if proc.returncode == 0 and all(os.path.exists(p) for p in outs.values()):
+    if proc.returncode == 0 and all(os.path.exists(p) for p in outs.values()) and \
+            ("check" not in outs or os.path.isfile(os.path.join(outs["check"], "rt.txt")) and
+             os.path.isfile(outs.get("output", ""))):
         os.makedirs(cache, exist_ok=True)
         tmp = tempfile.mkdtemp(dir=cache, prefix=".new-")
         for name, path in outs.items():
