@@ -17,7 +17,8 @@ config.test_exec_root = os.path.join(config.remat_obj_root, "test")
 # remat's tools first, then LLVM's (FileCheck, not, count, mlir-opt).
 config.environment["PATH"] = os.pathsep.join(
     [config.remat_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
-for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR", "PYTHONPATH"]:
+for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR", "PYTHONPATH",
+            "REMAT_IMPORT_CACHE"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -79,7 +80,12 @@ try:
         config.available_features.add("torch")
 except (OSError, subprocess.TimeoutExpired):
     pass
-config.substitutions.append(("%import_torch", os.path.join(config.remat_src_root, "tools", "remat-import-torch")))
+# With REMAT_IMPORT_CACHE (test/run_tests.py sets it), traces are shared between the
+# builds of one run (test/import_cache.py).
+if os.environ.get("REMAT_IMPORT_CACHE"):
+    config.substitutions.append(("%import_torch", os.path.join(config.remat_src_root, "test", "import_cache.py")))
+else:
+    config.substitutions.append(("%import_torch", os.path.join(config.remat_src_root, "tools", "remat-import-torch")))
 config.substitutions.append(("%remat_compare", os.path.join(config.remat_src_root, "tools", "remat-compare")))
 
 # Real ranks (test/mpi): `%mpirun N` starts N ranks as root (CI runs as root) with more

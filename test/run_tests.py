@@ -1,9 +1,21 @@
 #!/usr/bin/env python3
 """Runs the lit suite once per build directory and ends with one line,
 `tests: N passed, N failed`, summed over the builds. Exit status 1 if anything failed.
-`--fuzz DIR` adds the bounded fuzz runs of the fuzz build DIR (lit on DIR/test/fuzz)."""
+`--fuzz DIR` adds the bounded fuzz runs of the fuzz build DIR (lit on DIR/test/fuzz).
+
+Where the time goes: each lit run writes its results (with each test's elapsed time) to
+BUILD/lit-results.json, and the run ends with the seconds per suite (test/<suite>/), the
+summed time of its tests: tests run 2 at a time on 2 cores, so the sums add up to about
+twice the wall time (bench/RESULTS.md, "Test time").
+
+REMAT_IMPORT_CACHE: the PyTorch importer's outputs are shared between the builds of one
+run (test/import_cache.py): the importer is Python, the same in every build, so the
+second build's tests read what the first one traced; the directory is made per run."""
+import json
 import os
+import tempfile
 import re
+import shutil
 import subprocess
 import sys
 
@@ -12,8 +24,9 @@ LIT = os.environ.get("LIT", "/usr/lib/llvm-22/bin/lit")
 
 def run_lit(build, sub="test"):
     print(f"== lit on {os.path.join(build, sub)}", flush=True)
+    results = os.path.join(build, "lit-results.json")
     proc = subprocess.run(
-        [LIT, "-sv", os.path.join(build, sub)],
+        [LIT, "-sv", "-o", results, os.path.join(build, sub)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     sys.stdout.write(proc.stdout)
     counts = {"passed": 0, "failed": 0, "skipped": 0}
@@ -31,7 +44,27 @@ def run_lit(build, sub="test"):
             counts["failed"] += n
     if proc.returncode != 0 and counts["failed"] == 0:
         counts["failed"] += 1  # lit itself failed (configuration error)
+    suite_times(results)
     return counts
+
+
+def suite_times(results):
+    """Prints the summed elapsed seconds of each suite's tests, slowest first."""
+    try:
+        with open(results) as f:
+            tests = json.load(f).get("tests", [])
+    except (OSError, ValueError):
+        return
+    per = {}
+    for t in tests:
+        # "remat :: mincut/chain.mlir" -> mincut
+        name = t.get("name", "").split(" :: ", 1)[-1]
+        suite = name.split("/", 1)[0] if "/" in name else name
+        per[suite] = per.get(suite, 0.0) + float(t.get("elapsed") or 0.0)
+    total = sum(per.values())
+    print("seconds per suite (summed over its tests): " + ", ".join(
+        f"{k} {v:.0f}" for k, v in sorted(per.items(), key=lambda kv: -kv[1])) +
+        f"; total {total:.0f}", flush=True)
 
 
 def main():
@@ -45,12 +78,17 @@ def main():
             runs.append((a, "test"))
     runs = runs or [("build", "test")]
     total = {"passed": 0, "failed": 0, "skipped": 0}
+    made = None
+    if "REMAT_IMPORT_CACHE" not in os.environ:
+        made = os.environ["REMAT_IMPORT_CACHE"] = tempfile.mkdtemp(prefix="remat-import-cache-")
     for b, sub in runs:
         c = run_lit(b, sub)
         print(f"{os.path.join(b, sub)}: {c['passed']} passed, {c['failed']} failed, "
               f"{c['skipped']} skipped")
         for k in total:
             total[k] += c[k]
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
     print(f"tests: {total['passed']} passed, {total['failed']} failed, "
           f"{total['skipped']} skipped")
     return 1 if total["failed"] else 0
