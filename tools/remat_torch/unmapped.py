@@ -5,11 +5,6 @@ this package as a string "rt.NAME") or listed here; test/ops/importer-mapping.te
 fails otherwise, so a new op of the table is mapped or its omission is explained."""
 
 UNMAPPED = {
-    "rt.log1p": "not mapped yet: the op came in as the worked example of docs/design.md's "
-                "\"Adding an op\" (test/ops/log1p.mlir), before any imported model used "
-                "aten.log1p",
-    "rt.iota": "no traced aten op needs it yet (aten.arange would); IR written by hand and "
-               "the codegen tests use it",
     "rt.all_gather": "a collective: the importer traces one device's graph; sharded IR is "
                      "written for the FSDP passes, not traced",
     "rt.reduce_scatter": "a collective: the importer traces one device's graph; sharded IR "
