@@ -845,8 +845,11 @@ static bool symbol_exists(MlirBlock module_body, const char *name) {
 }
 
 /* The split as lib/analysis/split_view.h shows it: the report's memory lines, --remat-dot and
- * --remat-timeline (lib/view/show.c). */
-static void view_flags(const joint *j, unsigned *vf, unsigned *of) {
+ * --remat-timeline (lib/view/show.c); EMITTED: with @f_bwd's order. Its flag arrays are
+ * the caller's (split_view_free). */
+static remat_split_view split_view_of(const joint *j, const char *name, const char *fwd_name,
+                                      const char *bwd_name, bool emitted) {
+  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
   for (int v = 0; v < j->nvals; v++) {
     unsigned f = j->vf[v];
     vf[v] = (f & V_TANGENT ? RV_TANGENT : 0) | (f & V_PARAM ? RV_PARAM : 0) |
@@ -860,35 +863,35 @@ static void view_flags(const joint *j, unsigned *vf, unsigned *of) {
             (f & O_IN_BWD ? RO_IN_BWD : 0) | (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) |
             (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
   }
-}
-
-static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
-                       const char *fwd_name, const char *bwd_name) {
-  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
-  view_flags(j, vf, of);
-  char *name = xstrndup(fname.data, fname.length); /* any length: no truncation */
   remat_split_view view = {j->func,      name,          fwd_name,     bwd_name,
                            j->nargs,     j->nops,       j->nvals,     j->nret,
                            (int)j->num_outputs, j->ops, j->vals,      j->val_op,
                            j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
-                           vf,           of,            j->bwd_order, j->nbwd};
+                           vf,           of,            emitted ? j->bwd_order : NULL,
+                           emitted ? j->nbwd : 0};
+  return view;
+}
+
+/* Frees what split_view_of allocated. */
+static void split_view_free(remat_split_view *view) {
+  free((void *)view->vflags);
+  free((void *)view->oflags);
+}
+
+static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
+                       const char *fwd_name, const char *bwd_name) {
+  char *name = xstrndup(fname.data, fname.length); /* any length: no truncation */
+  remat_split_view view = split_view_of(j, name, fwd_name, bwd_name, true);
   remat_show_split(show, &view);
   free(name);
-  free(vf);
-  free(of);
+  split_view_free(&view);
 }
 
 /* objective=peak: replaces the min-cut's saved set (V_SAVED) by the one lib/peak_search.c
  * finds, which the plan then emits. 0, or -1 after a diagnostic. */
 static int choose_for_peak(joint *j, const mincut_pass *p) {
   MlirStringRef fname = rt_func_name(j->func);
-  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
-  view_flags(j, vf, of);
-  remat_split_view view = {j->func,      "",            "",           "",
-                           j->nargs,     j->nops,       j->nvals,     j->nret,
-                           (int)j->num_outputs, j->ops, j->vals,      j->val_op,
-                           j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
-                           vf,           of,            NULL,         0};
+  remat_split_view view = split_view_of(j, "", "", "", false);
   unsigned char *bytes_saved = xcalloc((size_t)j->nvals + 1, 1);
   for (int v = 0; v < j->nvals; v++)
     bytes_saved[v] = (j->vf[v] & V_SAVED) != 0;
@@ -897,8 +900,7 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
   char err[256];
   int rc = remat_peak_search(&pb, j->peak, err, sizeof err);
   free(bytes_saved);
-  free(vf);
-  free(of);
+  split_view_free(&view);
   const remat_peak_result *r = j->peak;
   if (rc < 0) {
     rt_emit_error(j->func, "cannot split '@%.*s' for the peak: %s", (int)fname.length,
@@ -927,13 +929,7 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
  * estimated peak is lower than that of remat_bwd_order's order (the estimate simulates
  * whichever order is emitted). */
 static void order_for_peak(joint *j) {
-  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
-  view_flags(j, vf, of);
-  remat_split_view view = {j->func,      "",            "",           "",
-                           j->nargs,     j->nops,       j->nvals,     j->nret,
-                           (int)j->num_outputs, j->ops, j->vals,      j->val_op,
-                           j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
-                           vf,           of,            NULL,         0};
+  remat_split_view view = split_view_of(j, "", "", "", false);
   unsigned char *saved = xcalloc((size_t)j->nvals + 1, 1);
   unsigned char *in_f = xcalloc((size_t)j->nops + 1, 1), *in_b = xcalloc((size_t)j->nops + 1, 1);
   for (int v = 0; v < j->nvals; v++)
@@ -967,8 +963,7 @@ static void order_for_peak(joint *j) {
   free(saved);
   free(in_f);
   free(in_b);
-  free(vf);
-  free(of);
+  split_view_free(&view);
 }
 
 /* Splits one joint function. 0, or -1 after a diagnostic. */

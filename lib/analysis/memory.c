@@ -441,6 +441,15 @@ void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned ch
   run_case(&m->s, m->bw, &p, true, false, order, norder, c);
 }
 
+/* Whether operand K of op I is its first occurrence among I's operands (an op that reads a
+ * value twice uses it once). */
+static bool first_operand(const remat_split_view *v, int i, int k) {
+  for (int q = v->opnd_start[i]; q < k; q++)
+    if (v->opnd[q] == v->opnd[k])
+      return false;
+  return true;
+}
+
 /* What running op I now adds to the live bytes: its results' buffers (reshapes alias,
  * immediates hold none) less the operands whose last remaining use it is (parameters and
  * gradients stay). REMAINING: uses not yet scheduled per value. */
@@ -452,9 +461,7 @@ static int64_t list_score(const sim *s, const unsigned char *keep, const int *re
     FOR_RESULTS(v, i, r) d += (int64_t)s->bytes[r];
   for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
     int u = v->opnd[k];
-    bool first = true; /* each operand once */
-    for (int q = v->opnd_start[i]; q < k; q++)
-      first &= v->opnd[q] != u;
+    bool first = first_operand(v, i, k); /* each operand once */
     if (first && remaining[u] == 1 && !keep[u])
       d -= (int64_t)s->bytes[u];
   }
@@ -480,9 +487,7 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
       continue;
     for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
       int u = v->opnd[k];
-      bool first = true;
-      for (int q = v->opnd_start[i]; q < k; q++)
-        first &= v->opnd[q] != u;
+      bool first = first_operand(v, i, k);
       if (!first)
         continue;
       remaining[u]++;
@@ -501,9 +506,7 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
       continue;
     for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
       int u = v->opnd[k];
-      bool first = true;
-      for (int q = v->opnd_start[i]; q < k; q++)
-        first &= v->opnd[q] != u;
+      bool first = first_operand(v, i, k);
       if (first)
         users[ustart[u] + fill[u]++] = i;
     }
@@ -529,9 +532,7 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
     order[n++] = i;
     for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
       int u = v->opnd[k];
-      bool first = true;
-      for (int q = v->opnd_start[i]; q < k; q++)
-        first &= v->opnd[q] != u;
+      bool first = first_operand(v, i, k);
       if (first)
         remaining[u]--;
     }
