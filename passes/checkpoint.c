@@ -1089,17 +1089,19 @@ static void report(FILE *f, const graph *g, const plan *p) {
     for (int k = 0; k < g->nstages; k++) {
       const stage *s = &g->stages[k];
       char loc[256];
-      fprintf(f, "  stage %d: %d ops, %llu bytes; point %s %s, %llu bytes live\n", k + 1,
-              s->nops, (unsigned long long)s->bytes, rt_op_name(g->n[s->point].id),
+      fprintf(f, "  stage %d: %d op%s, %llu bytes; point %s %s, %llu bytes live\n", k + 1,
+              s->nops, s->nops == 1 ? "" : "s", (unsigned long long)s->bytes,
+              rt_op_name(g->n[s->point].id),
               remat_report_loc(mlirOperationGetLocation(g->n[s->point].op), loc, sizeof loc),
               (unsigned long long)s->live);
     }
   }
   if (p->budget >= 0)
-    fprintf(f, "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidates (%d parts, "
+    fprintf(f, "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidate%s (%d part%s, "
                "largest %d, widest %d); recompute cost %llu (%s)\n",
             (long long)p->budget, (unsigned long long)g->fixed, (unsigned long long)g->chosen,
-            g->candidates, g->parts, g->largest, g->widest,
+            g->candidates, g->candidates == 1 ? "" : "s", g->parts, g->parts == 1 ? "" : "s",
+            g->largest, g->widest,
             (unsigned long long)g->recompute_cost, g->exact ? "exact" : "heuristic");
   fprintf(f, "  tags: %d must_save, %d must_recompute, %d prefer_recompute; user tags kept: "
              "%d\n",

@@ -27,7 +27,7 @@
 // FITS-NEXT: "rt.tanh"(%arg0) {rt.ac_reason = "budget", rt.ac_region = 0 : i64, rt.policy = "prefer_recompute"}
 
 // REPORT-LABEL: remat-checkpoint: @foreign
-// REPORT: budget: 1024 bytes: 1024 fixed, 0 chosen among 1 candidates
+// REPORT: budget: 1024 bytes: 1024 fixed, 0 chosen among 1 candidate
 func.func @foreign(%x: tensor<256xf32>, %g: tensor<256xf32> {rt.tangent})
     -> (tensor<256xf32>, tensor<256xf32>) attributes {rt.num_outputs = 1 : i64} {
   %t = math.exp %x : tensor<256xf32>

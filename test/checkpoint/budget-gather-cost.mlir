@@ -4,7 +4,7 @@
 // = 4096 bytes, not the table's 12.8 MB; the broadcast of the ids before it 32 + 2048.
 // At budget 0 the backward recomputes both: 6176 is the whole cost.
 // RUN: remat-opt --remat-checkpoint=memory-budget=0 --remat-report %s 2>&1 >/dev/null | FileCheck %s
-// CHECK: budget: 0 bytes: 0 fixed, 0 chosen among 1 candidates (1 parts, largest 1, widest 0); recompute cost 6176 (exact)
+// CHECK: budget: 0 bytes: 0 fixed, 0 chosen among 1 candidate (1 part, largest 1, widest 0); recompute cost 6176 (exact)
 func.func @t(%w: tensor<50000x64xf32> {rt.param}, %i: tensor<4x1xi64>, %g: tensor<4x64xf32> {rt.tangent})
     -> (tensor<4x64xf32>, tensor<4x64xf32>) attributes {rt.num_outputs = 1 : i64} {
   %b = "rt.broadcast"(%i) {dims = array<i64: 0, 1>} : (tensor<4x1xi64>) -> tensor<4x64xi64>

@@ -108,8 +108,8 @@ func.func @shift(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32> {rt.param}, %wp: t
 
 // STAGE-REPORT-LABEL: remat-checkpoint: @head
 // STAGE-REPORT: stages: 2 of 9.53674e-07 GiB
-// STAGE-REPORT-NEXT: stage 1: 1 ops, 1024 bytes; point rt.exp {{.*}}, 1024 bytes live
-// STAGE-REPORT-NEXT: stage 2: 1 ops, 1024 bytes; point rt.tanh {{.*}}, 0 bytes live
+// STAGE-REPORT-NEXT: stage 1: 1 op, 1024 bytes; point rt.exp {{.*}}, 1024 bytes live
+// STAGE-REPORT-NEXT: stage 2: 1 op, 1024 bytes; point rt.tanh {{.*}}, 0 bytes live
 
 // STAGE-SPLIT-LABEL: remat-mincut: @head -> @head_fwd, @head_bwd
 // STAGE-SPLIT-NEXT: #  value

@@ -23,7 +23,7 @@
 // CHECK-NEXT: "rt.tanh"(%[[C]]) {rt.ac_reason = "ac-stage", rt.ac_region = 2 : i64, rt.policy = "must_save"}
 
 // REPORT: stage 1: 3 ops, 6144 bytes; point rt.exp {{.*}}, 4096 bytes live
-// REPORT-NEXT: stage 2: 1 ops, 1024 bytes; point rt.tanh {{.*}}, 5120 bytes live
+// REPORT-NEXT: stage 2: 1 op, 1024 bytes; point rt.tanh {{.*}}, 5120 bytes live
 
 func.func @f(%xb: tensor<1024xf32>, %x: tensor<256xf32>, %go: tensor<1024xf32> {rt.tangent},
              %gd: tensor<256xf32> {rt.tangent})
