@@ -480,9 +480,22 @@ static int check_indices(MlirOperation op, const char *name, intptr_t k, remat_s
   return 0;
 }
 
+/* Operand 1 (the indices) of a gather or scatter_add has the shape S of its WHAT (the
+ * result, the updates). 0, or 1 after a diagnostic. */
+static int check_indices_shape(MlirOperation op, const char *name, const char *what,
+                               remat_shape s) {
+  remat_shape is = rt_shape_of(operand_type(op, 1));
+  if (remat_shape_eq(&is, &s))
+    return 0;
+  char a[128], b[128];
+  remat_shape_str(&s, a, sizeof a);
+  remat_shape_str(&is, b, sizeof b);
+  rt_emit_error(op, "'%s' %s shape %s differs from the indices shape %s", name, what, a, b);
+  return 1;
+}
+
 static int check_gather(MlirOperation op) {
   const char *name = "rt.gather";
-  char a[128], b[128];
   MlirType st = operand_type(op, 0), rt = result_type(op);
   if (!mlirTypeIsATensor(st) || !mlirTypeIsATensor(rt)) {
     rt_emit_error(op, "'%s' source and result must be tensors", name);
@@ -492,13 +505,8 @@ static int check_gather(MlirOperation op) {
   int64_t dim = index_dim(op, name, src.rank);
   if (dim < 0 || check_indices(op, name, 1, src, "source", dim))
     return 1;
-  remat_shape is = rt_shape_of(operand_type(op, 1));
-  if (!remat_shape_eq(&is, &out)) {
-    remat_shape_str(&out, a, sizeof a);
-    remat_shape_str(&is, b, sizeof b);
-    rt_emit_error(op, "'%s' result shape %s differs from the indices shape %s", name, a, b);
+  if (check_indices_shape(op, name, "result", out))
     return 1;
-  }
   return check_same_element(op, name);
 }
 
@@ -514,13 +522,8 @@ static int check_scatter_add(MlirOperation op) {
   int64_t dim = index_dim(op, name, base.rank);
   if (dim < 0 || check_indices(op, name, 1, base, "base", dim))
     return 1;
-  remat_shape is = rt_shape_of(operand_type(op, 1)), us = rt_shape_of(ut);
-  if (!remat_shape_eq(&is, &us)) {
-    remat_shape_str(&us, a, sizeof a);
-    remat_shape_str(&is, b, sizeof b);
-    rt_emit_error(op, "'%s' updates shape %s differs from the indices shape %s", name, a, b);
+  if (check_indices_shape(op, name, "updates", rt_shape_of(ut)))
     return 1;
-  }
   if (!mlirTypeEqual(rt_element_type(ut), rt_element_type(bt))) {
     rt_emit_error(op, "'%s' updates element type '%s' differs from the base's '%s'", name,
                   rt_type_str(rt_element_type(ut), a, sizeof a),
