@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "memory.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -58,12 +57,6 @@ typedef struct search {
   remat_peak_point best_pt;
   bool have_best;
 } search;
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* A before B in the search's order. */
 static bool better(remat_peak_point a, remat_peak_point b, uint64_t budget) {
@@ -515,7 +508,7 @@ static void heuristic(search *s, const unsigned char *bytes_saved) {
 int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char *err,
                       size_t cap) {
   const remat_split_view *v = pb->view;
-  double t0 = now_ms();
+  double t0 = remat_now_ms();
   memset(res, 0, sizeof *res);
   size_t n = (size_t)v->nvals + 1;
   search s = {0};
@@ -591,6 +584,6 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   free(s.in_b);
   free(s.need_b);
   free(s.best);
-  res->ms = now_ms() - t0;
+  res->ms = remat_now_ms() - t0;
   return rc;
 }

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -427,19 +426,13 @@ static int64_t sample_elements(int64_t numel, int64_t n, int arg, int64_t **out)
   return m;
 }
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Progress of a long check on o->progress: on a terminal one line rewritten at most five
  * times a second, else one line per argument done. */
 static void fd_progress(const rtr_check_options *o, bool arg_done, int g, int ngrads,
                         long done, long total, double t0, double *last) {
   if (!o->progress)
     return;
-  double t = now_s();
+  double t = remat_now_ms() / 1e3;
   if (o->progress_tty ? !arg_done && t - *last < 0.2 : !arg_done)
     return;
   *last = t;
@@ -558,7 +551,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   fflush(o->report); /* each line as it comes: a long check shows where it is */
   int bad = 0;
   long checked = 0;
-  double t0 = now_s();
+  double t0 = remat_now_ms() / 1e3;
   for (int g = 0; g < ngrads; g++) {
     rtr_buffer *x = P[args[g]];
     double max_abs = 0, max_rel = 0;
