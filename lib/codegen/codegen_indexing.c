@@ -39,37 +39,6 @@ static around around_of(MlirType t, int64_t dim) {
   return a;
 }
 
-/* for (j = 0; j < n; j++): returns j with the builder in the body; close with
- * for_close. */
-typedef struct cg_for {
-  LLVMBasicBlockRef header, exit;
-  LLVMValueRef j;
-} cg_for;
-
-static LLVMValueRef for_open(cg_module *m, LLVMValueRef fn, LLVMValueRef n, cg_for *l) {
-  LLVMBasicBlockRef entry = LLVMGetInsertBlock(m->b);
-  l->header = LLVMAppendBasicBlockInContext(m->ctx, fn, "for");
-  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, fn, "for.body");
-  l->exit = LLVMAppendBasicBlockInContext(m->ctx, fn, "for.exit");
-  LLVMBuildBr(m->b, l->header);
-  LLVMPositionBuilderAtEnd(m->b, l->header);
-  l->j = LLVMBuildPhi(m->b, m->i64, "j");
-  LLVMValueRef zero = cg_i64(m, 0);
-  LLVMAddIncoming(l->j, &zero, &entry, 1);
-  LLVMBuildCondBr(m->b, LLVMBuildICmp(m->b, LLVMIntSLT, l->j, n, ""), body, l->exit);
-  LLVMPositionBuilderAtEnd(m->b, body);
-  return l->j;
-}
-
-static void for_close(cg_module *m, cg_for *l) {
-  LLVMValueRef next = LLVMBuildNSWAdd(m->b, l->j, cg_i64(m, 1), "");
-  LLVMBasicBlockRef from = LLVMGetInsertBlock(m->b);
-  LLVMBuildBr(m->b, l->header);
-  LLVMAddIncoming(l->j, &next, &from, 1);
-  LLVMMoveBasicBlockAfter(l->exit, from);
-  LLVMPositionBuilderAtEnd(m->b, l->exit);
-}
-
 static LLVMValueRef err_slot(cg_module *m, LLVMValueRef err, int k) {
   LLVMValueRef i = cg_i64(m, k);
   return LLVMBuildGEP2(m->b, m->i64, err, &i, 1, "");
@@ -145,13 +114,15 @@ static void scatter_body(cg_module *m, LLVMValueRef fn, MlirOperation op, LLVMVa
   base_line = LLVMBuildNSWAdd(b, base_line, n, "");
   LLVMValueRef upd_line = LLVMBuildNSWMul(b, o, cg_i64(m, x.mid * x.inner), "");
   upd_line = LLVMBuildNSWAdd(b, upd_line, n, "");
-  cg_for c;
-  LLVMValueRef j = for_open(m, fn, cg_i64(m, s.mid), &c);
+  cg_loop c;
+  cg_loop_open_serial(m, fn, s.mid, &c);
+  LLVMValueRef j = c.iv;
   LLVMValueRef at = mul_add(m, j, s.inner, base_line);
   cg_store(m, e, p[3], at, cg_load(m, e, p[0], at));
-  for_close(m, &c);
-  cg_for u;
-  LLVMValueRef k = for_open(m, fn, cg_i64(m, x.mid), &u);
+  cg_loop_close(m, &c);
+  cg_loop u;
+  cg_loop_open_serial(m, fn, x.mid, &u);
+  LLVMValueRef k = u.iv;
   LLVMValueRef pos = mul_add(m, k, x.inner, upd_line);
   LLVMBasicBlockRef done;
   LLVMValueRef v = checked_index(m, fn, rt_element_type(it), p[1], pos, s.mid, p[4], &done);
@@ -162,7 +133,7 @@ static void scatter_body(cg_module *m, LLVMValueRef fn, MlirOperation op, LLVMVa
   cg_store(m, e, p[3], t, sum); /* f16/bf16: the store rounds, as the reference */
   LLVMBuildBr(b, done);
   LLVMPositionBuilderAtEnd(b, done);
-  for_close(m, &u);
+  cg_loop_close(m, &u);
 }
 
 /* r[q] = the first j maximizing x[(o * mid + j) * inner + n], q = (o, n); a NaN is the

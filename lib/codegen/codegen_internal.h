@@ -135,6 +135,8 @@ typedef struct cg_loop {
 void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l);
 /* nvptx64 row kernels: `for (r = ctaid.x; r < rows; r += nctaid.x)`, l->iv the row. */
 void cg_loop_open_rows(cg_module *m, LLVMValueRef fn, int64_t rows, cg_loop *l);
+/* Opens a serial loop over [0, n) on either target (one thread runs all of it). */
+void cg_loop_open_serial(cg_module *m, LLVMValueRef fn, int64_t n, cg_loop *l);
 void cg_loop_close(cg_module *m, cg_loop *l);
 /* The host `<name>_packed(void **args, i64 begin, i64 end)` wrapper. */
 void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f);

@@ -13,6 +13,23 @@ static LLVMValueRef sreg(cg_module *m, const char *name) {
   return LLVMBuildZExt(m->b, r, m->i64, "");
 }
 
+/* The blocks of every loop: for (iv = begin; iv < end; iv += l->step), the builder left
+ * in the body. NAMES: the header, body and exit blocks and the induction variable. */
+static void loop_blocks(cg_module *m, LLVMValueRef fn, LLVMValueRef begin, LLVMValueRef end,
+                        const char *const names[4], cg_loop *l) {
+  LLVMBuilderRef b = m->b;
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+  l->header = LLVMAppendBasicBlockInContext(m->ctx, fn, names[0]);
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, fn, names[1]);
+  l->exit = LLVMAppendBasicBlockInContext(m->ctx, fn, names[2]);
+  LLVMBuildBr(b, l->header);
+  LLVMPositionBuilderAtEnd(b, l->header);
+  l->iv = LLVMBuildPhi(b, m->i64, names[3]);
+  LLVMAddIncoming(l->iv, &begin, &entry, 1);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, l->iv, end, ""), body, l->exit);
+  LLVMPositionBuilderAtEnd(b, body);
+}
+
 void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l) {
   LLVMBuilderRef b = m->b;
   LLVMValueRef begin, end = cg_i64(m, numel);
@@ -36,32 +53,19 @@ void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l) {
     begin = LLVMBuildAdd(b, LLVMBuildMul(b, ctaid, ntid, ""), tid, "");
     l->step = LLVMBuildMul(b, ntid, nctaid, "");
   }
-  LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-  l->header = LLVMAppendBasicBlockInContext(m->ctx, fn, "loop");
-  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, fn, "body");
-  l->exit = LLVMAppendBasicBlockInContext(m->ctx, fn, "exit");
-  LLVMBuildBr(b, l->header);
-  LLVMPositionBuilderAtEnd(b, l->header);
-  l->iv = LLVMBuildPhi(b, m->i64, "i");
-  LLVMAddIncoming(l->iv, &begin, &entry, 1);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, l->iv, end, ""), body, l->exit);
-  LLVMPositionBuilderAtEnd(b, body);
+  loop_blocks(m, fn, begin, end, (const char *[4]){"loop", "body", "exit", "i"}, l);
 }
 
 void cg_loop_open_rows(cg_module *m, LLVMValueRef fn, int64_t rows, cg_loop *l) {
-  LLVMBuilderRef b = m->b;
   LLVMValueRef begin = sreg(m, "llvm.nvvm.read.ptx.sreg.ctaid.x");
   l->step = sreg(m, "llvm.nvvm.read.ptx.sreg.nctaid.x");
-  LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-  l->header = LLVMAppendBasicBlockInContext(m->ctx, fn, "rows");
-  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, fn, "row");
-  l->exit = LLVMAppendBasicBlockInContext(m->ctx, fn, "exit");
-  LLVMBuildBr(b, l->header);
-  LLVMPositionBuilderAtEnd(b, l->header);
-  l->iv = LLVMBuildPhi(b, m->i64, "r");
-  LLVMAddIncoming(l->iv, &begin, &entry, 1);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, l->iv, cg_i64(m, rows), ""), body, l->exit);
-  LLVMPositionBuilderAtEnd(b, body);
+  loop_blocks(m, fn, begin, cg_i64(m, rows), (const char *[4]){"rows", "row", "exit", "r"}, l);
+}
+
+void cg_loop_open_serial(cg_module *m, LLVMValueRef fn, int64_t n, cg_loop *l) {
+  l->step = cg_i64(m, 1);
+  loop_blocks(m, fn, cg_i64(m, 0), cg_i64(m, n), (const char *[4]){"for", "for.body", "for.exit", "j"},
+              l);
 }
 
 void cg_loop_close(cg_module *m, cg_loop *l) {
