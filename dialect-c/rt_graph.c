@@ -180,7 +180,7 @@ static int load_block(rt_graph *g, MlirBlock entry, unsigned flags, const char *
   g->nret = mlirOperationIsNull(g->ret) ? 0 : (int)mlirOperationGetNumOperands(g->ret);
   size_t nret = (size_t)g->nret, bytes = 0;
 #define ARRAYS(X)                                                                           \
-  X(ops, nops) X(opid, nops) X(constant, nops) X(op_res, nops + 1)                          \
+  X(ops, nops + 1) X(opid, nops) X(constant, nops) X(op_res, nops + 1)                      \
   X(opnd_start, nops + 1) X(vals, nvals) X(val_op, nvals) X(vtype, nvals) X(opnd, nopnds)   \
   X(ret_val, nret)
 #define SIZE(name, n) bytes += ((n) * sizeof *g->name + 7) & ~(size_t)7;
@@ -229,6 +229,7 @@ static int load_block(rt_graph *g, MlirBlock entry, unsigned flags, const char *
   g->nops = (int)nops;
   g->nvals = (int)nvals;
   g->op_res[nops] = (int)nvals;
+  g->ops[nops] = g->ret;
   g->opnd_start[nops] = (int)nopnds;
 
   /* value -> index, then operands -> indices: each slot is a cache miss, so the loops

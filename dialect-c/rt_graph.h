@@ -37,7 +37,7 @@ typedef struct rt_graph_type {
   MlirOperation func, ret; /* ret: the func.return ending the block */                    \
   MlirBlock entry;                                                                         \
   int nargs, nops, nvals, nret;                                                            \
-  MlirOperation *ops;      /* [nops] */                                                    \
+  MlirOperation *ops;      /* [nops+1]; ops[nops] == ret, as use lists number it */     \
   unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */      \
   unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */ \
   int *op_res;             /* [nops+1] first result value of each op; [nops] == nvals */   \
