@@ -34,10 +34,10 @@ typedef struct rt_graph_type {
 /* The fields of the view, as a macro so that a pass's own struct can hold them under
  * their own names (RT_GRAPH_MEMBERS) and still hand the whole to rt_graph_load. */
 #define RT_GRAPH_FIELDS                                                                    \
-  MlirOperation func, ret; /* ret: the func.return ending the block */                    \
+  MlirOperation func, ret; /* ret: the block's terminator (func.return) */                 \
   MlirBlock entry;                                                                         \
   int nargs, nops, nvals, nret;                                                            \
-  MlirOperation *ops;      /* [nops+1]; ops[nops] == ret, as use lists number it */     \
+  MlirOperation *ops;      /* [nops+1]; ops[nops] == ret, as use lists number it */        \
   unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */      \
   unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */ \
   int *op_res;             /* [nops+1] first result value of each op; [nops] == nvals */   \
@@ -51,9 +51,9 @@ typedef struct rt_graph_type {
   int ntypes, cap_types;                                                                   \
   void *mem; /* holds the arrays above but types */                                        \
   /* RT_GRAPH_USES only (else NULL): users of value v: use[use_start[v] .. [v+1]), one     \
-   * entry per MLIR use, in MLIR's use-list order; each the op of the block that holds    \
-   * the user (the user itself, or its ancestor when the use is in a nested region), nops \
-   * for ret, -1 when no op of the block holds it (another block's) */                    \
+   * entry per MLIR use, in MLIR's use-list order; each the op of the block that holds     \
+   * the user (the user itself, or its ancestor when the use is in a nested region), nops  \
+   * for ret, -1 when no op of the block holds it (another block's) */                     \
   int *use_start, *use;                                                                    \
   ptr_map op_index; /* RT_GRAPH_USES: op -> index (ret: nops), rt_graph_op_index */
 

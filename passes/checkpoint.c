@@ -223,7 +223,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
   g->src = xmalloc(((size_t)v->opnd_start[v->nops] + (size_t)v->nret + 1) * sizeof *g->src);
   for (int i = 0; i < g->count; i++) {
     node *n = &g->n[i];
-    n->op = i < v->nops ? v->ops[i] : v->ret;
+    n->op = v->ops[i];
     n->id = i < v->nops ? (rt_op_id)v->opid[i] : rt_op_lookup(v->ret);
     if (has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(n->op, RT_POLICY_NONE);
