@@ -1,4 +1,5 @@
-/* rt_graph.c: rt_graph_load, the one loader of a function's body into arrays (rt_graph.h).
+/* rt_graph.c: rt_graph_load, the one loader of a function's body into arrays (rt_graph.h),
+ * and its use lists on request.
  *
  * At 10^6 ops (the min-cut's chain) every touch of an op or of a map slot is a cache
  * miss, so: facts about op names and types are looked up once per distinct name or type
@@ -75,21 +76,75 @@ static int type_index(rt_graph *g, ptr_map *tmap, int *last, MlirType t) {
   return *last = ti;
 }
 
-int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *role) {
+/* The top-level op of G's block that holds OWNER (OWNER itself or an ancestor): its index,
+ * or -1. */
+static int holding_op(const rt_graph *g, MlirOperation owner) {
+  for (MlirOperation o = owner; !mlirOperationIsNull(o); o = mlirOperationGetParentOperation(o)) {
+    int j = rt_graph_op_index(g, o);
+    if (j >= 0)
+      return j;
+  }
+  return -1;
+}
+
+/* RT_GRAPH_USES: the op index and the use lists, from MLIR's use lists (they see the uses
+ * in nested regions and in other blocks, which the operand arrays do not). */
+static void build_uses(rt_graph *g) {
+  ptr_map_init(&g->op_index, (size_t)g->nops + 1);
+  for (int i = 0; i < g->nops; i++)
+    ptr_map_put(&g->op_index, g->ops[i].ptr, i);
+  if (!mlirOperationIsNull(g->ret))
+    ptr_map_put(&g->op_index, g->ret.ptr, g->nops);
+  g->use_start = xmalloc(((size_t)g->nvals + 1) * sizeof *g->use_start);
+  size_t n = 0;
+  for (int v = 0; v < g->nvals; v++) {
+    g->use_start[v] = (int)n;
+    for (MlirOpOperand u = mlirValueGetFirstUse(g->vals[v]); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u))
+      n++;
+  }
+  if (n >= INT_MAX)
+    remat_fatal("a function of 2^31 uses");
+  g->use_start[g->nvals] = (int)n;
+  g->use = xmalloc((n + 1) * sizeof *g->use);
+  for (int v = 0, k = 0; v < g->nvals; v++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(g->vals[v]); !mlirOpOperandIsNull(u);
+         u = mlirOpOperandGetNextUse(u))
+      g->use[k++] = holding_op(g, mlirOpOperandGetOwner(u));
+}
+
+static int load_block(rt_graph *g, MlirBlock entry, unsigned flags, const char *pass,
+                      const char *role);
+
+int rt_graph_load(rt_graph *g, MlirOperation f, unsigned flags, const char *pass,
+                  const char *role) {
   memset(g, 0, sizeof *g);
   g->func = f;
   MlirStringRef fname = rt_func_name(f);
   MlirRegion body = mlirOperationGetRegion(f, 0);
-  MlirBlock entry = g->entry = mlirRegionGetFirstBlock(body);
+  MlirBlock entry = mlirRegionGetFirstBlock(body);
   if (mlirBlockIsNull(entry)) {
     rt_emit_error(f, "%s: '@%.*s' has no body", pass, (int)fname.length, fname.data);
     return -1;
   }
-  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+  if (!(flags & RT_GRAPH_ANY_OPS) && !mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
     rt_emit_error(f, "%s: '@%.*s' has more than one block: a %s must be one block of rt and "
                      "arith ops", pass, (int)fname.length, fname.data, role);
     return -1;
   }
+  return load_block(g, entry, flags, pass, role);
+}
+
+void rt_graph_load_block(rt_graph *g, MlirBlock block, unsigned flags) {
+  memset(g, 0, sizeof *g);
+  load_block(g, block, flags | RT_GRAPH_ANY_OPS, NULL, NULL);
+}
+
+/* The body of rt_graph_load and rt_graph_load_block; G's func is set (or NULL). */
+static int load_block(rt_graph *g, MlirBlock entry, unsigned flags, const char *pass,
+                      const char *role) {
+  bool any = flags & RT_GRAPH_ANY_OPS;
+  g->entry = entry;
   int nargs = g->nargs = (int)mlirBlockGetNumArguments(entry);
   /* First walk: check and count (arrays sized exactly: growing them by realloc in a heap
    * that parsing left fragmented cost more than this walk, perf). */
@@ -101,9 +156,9 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
     next = mlirOperationGetNextInBlock(op);
     bool supported;
     const name_info *ni = name_cache_get(&names, op, &supported);
-    if (mlirOperationIsNull(next) && ni->is_return)
+    if (mlirOperationIsNull(next) && (ni->is_return || any))
       break;
-    if (!supported) {
+    if (!supported && !any) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
       rt_emit_error(op, "'%.*s' is not supported by %s: a %s may hold only rt and arith ops",
                     (int)n.length, n.data, pass, role);
@@ -114,7 +169,7 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
     nvals += (size_t)mlirOperationGetNumResults(op);
     nopnds += (size_t)mlirOperationGetNumOperands(op);
   }
-  if (mlirOperationIsNull(op))
+  if (mlirOperationIsNull(op) && !any)
     remat_fatal("verified func.func without a func.return terminator");
   if (nops >= INT_MAX || nvals >= INT_MAX || nopnds >= INT_MAX)
     remat_fatal("a function of 2^31 ops, values or operands");
@@ -122,10 +177,10 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
   /* One block for the arrays: after parsing 10^6 ops each large malloc costs ~5 ms (glibc
    * sorts up to 10^4 of the chunks the parser freed per call; perf), however small the
    * array. */
-  g->nret = (int)mlirOperationGetNumOperands(g->ret);
+  g->nret = mlirOperationIsNull(g->ret) ? 0 : (int)mlirOperationGetNumOperands(g->ret);
   size_t nret = (size_t)g->nret, bytes = 0;
 #define ARRAYS(X)                                                                           \
-  X(ops, nops) X(opid, nops) X(constant, nops) X(op_res, nops + 1)                          \
+  X(ops, nops + 1) X(opid, nops) X(constant, nops) X(op_res, nops + 1)                      \
   X(opnd_start, nops + 1) X(vals, nvals) X(val_op, nvals) X(vtype, nvals) X(opnd, nopnds)   \
   X(ret_val, nret)
 #define SIZE(name, n) bytes += ((n) * sizeof *g->name + 7) & ~(size_t)7;
@@ -174,6 +229,7 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
   g->nops = (int)nops;
   g->nvals = (int)nvals;
   g->op_res[nops] = (int)nvals;
+  g->ops[nops] = g->ret;
   g->opnd_start[nops] = (int)nopnds;
 
   /* value -> index, then operands -> indices: each slot is a cache miss, so the loops
@@ -189,20 +245,28 @@ int rt_graph_load(rt_graph *g, MlirOperation f, const char *pass, const char *ro
   for (int k = 0; k < (int)nopnds; k++) {
     if (k + PREFETCH < (int)nopnds)
       ptr_map_prefetch(&map, opnd_ptr[k + PREFETCH]);
-    if ((g->opnd[k] = ptr_map_get(&map, opnd_ptr[k])) < 0)
+    if ((g->opnd[k] = ptr_map_get(&map, opnd_ptr[k])) < 0 && !any)
       remat_fatal("operand defined outside the function's block");
   }
   for (int r = 0; r < g->nret; r++)
-    if ((g->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(g->ret, r).ptr)) < 0)
+    if ((g->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(g->ret, r).ptr)) < 0 &&
+        !any)
       remat_fatal("returned value defined outside the function's block");
   ptr_map_free(&map);
   free(opnd_ptr);
+  if (flags & RT_GRAPH_USES)
+    build_uses(g);
   return 0;
 }
 
 void rt_graph_free(rt_graph *g) {
   free(g->mem);
   free(g->types);
+  if (g->use_start)
+    ptr_map_free(&g->op_index);
+  free(g->use_start);
+  free(g->use);
   g->mem = NULL;
   g->types = NULL;
+  g->use_start = g->use = NULL;
 }

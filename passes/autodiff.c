@@ -105,7 +105,7 @@ static int num_operands(const ad *a, int i) { return a->opnd_start[i + 1] - a->o
  * refused there, whether or not they touch a differentiated value: their meaning is
  * unknown. 0, or -1 after a diagnostic. */
 static int load(ad *a) {
-  if (rt_graph_load(&a->graph, a->func, "--remat-autodiff", "forward function") < 0)
+  if (rt_graph_load(&a->graph, a->func, 0, "--remat-autodiff", "forward function") < 0)
     return -1;
   a->active = xcalloc(a->nvals, sizeof *a->active);
   a->adj = xcalloc(a->nvals, sizeof *a->adj);

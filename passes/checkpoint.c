@@ -23,6 +23,7 @@
 #include "passes.h"
 #include "report.h"
 #include "rt.h"
+#include "rt_graph.h"
 #include "union_knapsack.h"
 
 /* ---- options -------------------------------------------------------------------------- */
@@ -152,7 +153,7 @@ typedef struct node {
   int64_t region; /* rt.ac_region written with tag */
   const char *reason;
   uint64_t bytes; /* of the results */
-  int nin, *in;   /* operand sources */
+  int nin, *in;   /* operand sources (into graph.src) */
   bool fwd_out;   /* returned among the first rt.num_outputs results */
   bool bwd_use;   /* a live backward op uses it, or it is returned as a gradient */
   bool need;      /* forward, and the backward needs it: bwd_use, or a forward op that
@@ -167,6 +168,7 @@ typedef struct stage {
 
 typedef struct graph {
   MlirOperation func;
+  rt_graph view; /* the entry block, any ops (RT_GRAPH_ANY_OPS), with its use lists */
   /* what the run decided, for the report */
   int fsdp_chains, save_matched;
   double stage_gib;
@@ -176,32 +178,27 @@ typedef struct graph {
   int candidates, parts, largest, widest;
   bool exact;
   node *n;
-  int count; /* ops of the entry block; the last one is the terminator */
+  int count; /* ops of the entry block; the last one is the terminator (view.ret) */
   intptr_t nargs;
   bool *arg_param;
-  ptr_map index; /* op pointer -> index */
+  int *src; /* every node's operand sources, in node order */
 } graph;
 
 static bool has_attr(MlirOperation op, const char *name) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str(name)));
 }
 
-/* Source of value v: op index, -1 - argument number, or INT32_MIN when from elsewhere. */
-static int source_of(const graph *g, MlirBlock entry, MlirValue v) {
-  if (mlirValueIsABlockArgument(v))
-    return mlirBlockEqual(mlirBlockArgumentGetOwner(v), entry)
-               ? -1 - (int)mlirBlockArgumentGetArgNumber(v)
-               : INT32_MIN;
-  int i = ptr_map_get(&g->index, mlirOpResultGetOwner(v).ptr);
-  return i >= 0 ? i : INT32_MIN;
+/* Source of value V of the view (-1: not of the block): its op's index, -1 - argument
+ * number, or INT32_MIN when from elsewhere. */
+static int source_of(const rt_graph *view, int v) {
+  return v < 0 ? INT32_MIN : view->val_op[v] >= 0 ? view->val_op[v] : -1 - v;
 }
 
 static void graph_free(graph *g) {
-  for (int i = 0; i < g->count; i++)
-    free(g->n[i].in);
   free(g->n);
+  free(g->src);
   free(g->arg_param);
-  ptr_map_free(&g->index);
+  rt_graph_free(&g->view);
   free(g->stages);
 }
 
@@ -210,55 +207,51 @@ static void graph_free(graph *g) {
 static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
   memset(g, 0, sizeof *g);
   g->func = func;
-  MlirBlock entry = rt_func_entry_block(func);
-  g->nargs = mlirBlockGetNumArguments(entry);
+  rt_graph *v = &g->view;
+  if (rt_graph_load(v, func, RT_GRAPH_ANY_OPS | RT_GRAPH_USES, "--remat-checkpoint",
+                    "joint function"))
+    remat_fatal("checkpoint: a joint function without a body"); /* run skips those */
+  g->nargs = v->nargs;
   g->arg_param = xcalloc(g->nargs + 1, sizeof *g->arg_param);
   bool *arg_tangent = xcalloc(g->nargs + 1, sizeof *arg_tangent);
   for (intptr_t a = 0; a < g->nargs; a++) {
     g->arg_param[a] = rt_func_arg_has_attr(func, a, "rt.param");
     arg_tangent[a] = rt_func_arg_has_attr(func, a, "rt.tangent");
   }
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    g->count++;
+  g->count = v->nops + !mlirOperationIsNull(v->ret);
   g->n = xcalloc(g->count + 1, sizeof *g->n);
-  ptr_map_init(&g->index, (size_t)g->count);
-  int i = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op), i++) {
+  g->src = xmalloc(((size_t)v->opnd_start[v->nops] + (size_t)v->nret + 1) * sizeof *g->src);
+  for (int i = 0; i < g->count; i++) {
     node *n = &g->n[i];
-    n->op = op;
-    n->id = rt_op_lookup(op);
-    ptr_map_put(&g->index, op.ptr, i);
-    if (has_attr(op, "rt.ac_reason")) { /* our own tag from an earlier run */
-      rt_policy_set(op, RT_POLICY_NONE);
-      mlirOperationRemoveDiscardableAttributeByName(op, rt_str("rt.ac_region"));
-      mlirOperationRemoveDiscardableAttributeByName(op, rt_str("rt.ac_reason"));
+    n->op = v->ops[i];
+    n->id = i < v->nops ? (rt_op_id)v->opid[i] : rt_op_lookup(v->ret);
+    if (has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
+      rt_policy_set(n->op, RT_POLICY_NONE);
+      mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_region"));
+      mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_reason"));
     }
-    n->user = rt_policy_get(op);
+    n->user = rt_policy_get(n->op);
   }
   int term = g->count - 1;
-  for (i = 0; i < g->count; i++) {
+  for (int i = 0; i < g->count; i++) {
     node *n = &g->n[i];
-    n->nin = (int)mlirOperationGetNumOperands(n->op);
-    n->in = xcalloc(n->nin + 1, sizeof *n->in);
+    const int *opnd = i < v->nops ? &v->opnd[v->opnd_start[i]] : v->ret_val;
+    n->nin = i < v->nops ? v->opnd_start[i + 1] - v->opnd_start[i] : v->nret;
+    n->in = &g->src[i < v->nops ? v->opnd_start[i] : v->opnd_start[v->nops]];
     n->constant = n->nin == 0;
     MlirStringRef opname = mlirIdentifierStr(mlirOperationGetName(n->op));
     n->arith = n->id == RT_OP_NONE && opname.length > 6 && !memcmp(opname.data, "arith.", 6);
-    n->scalar = mlirOperationGetNumResults(n->op) > 0 &&
-                rt_type_is_scalar(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
+    int r0 = i < v->nops ? v->op_res[i] : v->nvals, nres = i < v->nops ? v->op_res[i + 1] - r0 : 0;
+    n->scalar = nres > 0 && rt_type_is_scalar(v->types[v->vtype[r0]].type);
     bool tangent = false;
     for (int k = 0; k < n->nin; k++) {
-      int s = n->in[k] = source_of(g, entry, mlirOperationGetOperand(n->op, k));
+      int s = n->in[k] = source_of(v, opnd[k]);
       if ((s >= 0 && !g->n[s].forward) || (s < 0 && s != INT32_MIN && arg_tangent[-1 - s]))
         tangent = true;
     }
     n->forward = i != term && !tangent;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(n->op); r++) {
-      uint64_t b;
-      if (rt_value_bytes(mlirOperationGetResult(n->op, r), &b) == 0)
-        n->bytes += b;
-    }
+    for (int r = r0; r < r0 + nres; r++)
+      n->bytes += rt_graph_bytes(v, r);
   }
   /* Uses, from the operand lists. Live backward ops are those a gradient result needs
    * (the min-cut drops the others); a forward value is read by the backward when a live
@@ -277,7 +270,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     else
       live[s] = true;
   }
-  for (i = term - 1; i >= 0; i--) {
+  for (int i = term - 1; i >= 0; i--) {
     node *n = &g->n[i];
     if (n->forward) {
       n->need = n->need || n->bwd_use;
@@ -393,11 +386,11 @@ static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
   /* After the wait: while the value has one use and its user is a single-input forward
    * op of it. */
   for (int cur = w;;) {
-    MlirValue v = mlirOperationGetResult(g->n[cur].op, 0);
-    MlirOpOperand u = mlirValueGetFirstUse(v);
-    if (mlirOpOperandIsNull(u) || !mlirOpOperandIsNull(mlirOpOperandGetNextUse(u)))
+    const rt_graph *view = &g->view;
+    int v = view->op_res[cur];
+    if (view->use_start[v + 1] - view->use_start[v] != 1)
       break;
-    int j = ptr_map_get(&g->index, mlirOpOperandGetOwner(u).ptr);
+    int j = view->use[view->use_start[v]];
     if (j < 0 || !g->n[j].forward || mlirOperationGetNumResults(g->n[j].op) != 1 ||
         (k = chain_operand(g, j)) < 0 || g->n[j].in[k] != cur)
       break;

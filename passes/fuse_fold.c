@@ -63,20 +63,14 @@ static bool is_identity_view(MlirOperation op, rt_op_id id) {
  * erased. Then a transpose of the last two dims feeding rt.matmul becomes transpose_a /
  * transpose_b (a second one cancels the first). */
 void fuse_simplify_views(MlirBlock block) {
-  int n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    n++;
-  MlirOperation *ops = xcalloc((size_t)n + 1, sizeof *ops);
-  n = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    ops[n++] = op;
-  /* Erasing an op also erases its entry: ops are only erased once nothing reads them, and
-   * every op is looked at before any later op could make it dead, so an erased entry is
-   * never visited again. */
+  /* The view's ops as the list to visit, the rest of it unread (the rewrite changes it).
+   * Ops are only erased once nothing reads them, and every op is looked at before any
+   * later op could make it dead, so an erased op is never visited again. */
+  rt_graph view;
+  rt_graph_load_block(&view, block, 0);
+  int n = view.nops + !mlirOperationIsNull(view.ret);
   for (int i = 0; i < n; i++) {
-    MlirOperation op = ops[i];
+    MlirOperation op = view.ops[i];
     rt_op_id id = rt_op_lookup(op);
     if (id == RT_OP_TRANSPOSE) {
       MlirOperation inner = view_producer(op, RT_OP_TRANSPOSE);
@@ -102,10 +96,9 @@ void fuse_simplify_views(MlirBlock block) {
     if (fuse_is_view_id(id) && mlirOperationGetNumOperands(op) == 1 && is_identity_view(op, id)) {
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetOperand(op, 0));
       mlirOperationDestroy(op);
-      ops[i] = (MlirOperation){NULL};
     }
   }
-  free(ops);
+  rt_graph_free(&view);
   fold_matmul_transposes(block);
 }
 

@@ -78,33 +78,20 @@ int fuse_find(blk *b, int g) {
   return g;
 }
 
-/* Position of the top-level op of this block that holds owner, -1 if none. */
-static int top_user(const blk *b, MlirOperation owner) {
-  for (MlirOperation o = owner; !mlirOperationIsNull(o); o = mlirOperationGetParentOperation(o)) {
-    int j = ptr_map_get(&b->index, (o).ptr);
-    if (j >= 0)
-      return j;
-  }
-  return -1;
-}
-
 /* Position of the op defining v in this block, -1 for arguments and other blocks. */
 int fuse_def_pos(const blk *b, MlirValue v) {
-  return mlirValueIsAOpResult(v) ? ptr_map_get(&b->index, (mlirOpResultGetOwner(v).ptr)) : -1;
+  return mlirValueIsAOpResult(v) ? rt_graph_op_index(&b->view, mlirOpResultGetOwner(v)) : -1;
 }
 
 void fuse_blk_init(blk *b, MlirBlock block, bool shape_mode) {
   memset(b, 0, sizeof *b);
   b->block = block;
   b->shape_mode = shape_mode;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    b->n++;
-  int n = b->n;
-  b->ops = xcalloc((size_t)n, sizeof *b->ops);
+  rt_graph_load_block(&b->view, block, RT_GRAPH_USES);
+  int n = b->n = b->view.nops + !mlirOperationIsNull(b->view.ret);
+  b->ops = b->view.ops;
   b->cls = xcalloc((size_t)n, sizeof *b->cls);
   b->shp = xcalloc((size_t)n, sizeof *b->shp);
-  b->ustart = xcalloc((size_t)n + 1, sizeof *b->ustart);
   b->hview = xcalloc((size_t)n, sizeof(bool));
   b->mview = xcalloc((size_t)n, sizeof(bool));
   b->hostuse = xcalloc((size_t)n, sizeof(bool));
@@ -114,37 +101,19 @@ void fuse_blk_init(blk *b, MlirBlock block, bool shape_mode) {
   b->grp = xcalloc((size_t)n, sizeof *b->grp);
   b->stamp = xcalloc((size_t)n + 1, sizeof *b->stamp);
   b->astamp = xcalloc((size_t)n * 3 + 1, sizeof *b->astamp);
-  ptr_map_init(&b->index, (size_t)n);
-  int i = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op), i++) {
-    b->ops[i] = op;
-    ptr_map_put(&b->index, op.ptr, i);
+  for (int i = 0; i < n; i++) {
+    MlirOperation op = b->ops[i];
     b->cls[i] = fuse_classify(op, shape_mode);
     b->grp[i] = -1;
     if (b->cls[i] != C_HOST && b->cls[i] != C_CONST)
       b->shp[i] = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
   }
-  /* Users of every result, as positions (CSR). */
-  int total = 0, cap = 0;
-  for (i = 0; i < n; i++) {
-    b->ustart[i] = total;
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(b->ops[i]); r++)
-      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(b->ops[i], r));
-           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-        XGROW(b->users, total, cap, 64);
-        b->users[total++] = top_user(b, mlirOpOperandGetOwner(u));
-      }
-  }
-  b->ustart[n] = total;
 }
 
 void fuse_blk_free(blk *b) {
-  free(b->ops);
+  rt_graph_free(&b->view);
   free(b->cls);
   free(b->shp);
-  free(b->ustart);
-  free(b->users);
   free(b->hview);
   free(b->mview);
   free(b->hostuse);
@@ -155,7 +124,6 @@ void fuse_blk_free(blk *b) {
   free(b->groups);
   free(b->stamp);
   free(b->astamp);
-  ptr_map_free(&b->index);
 }
 
 /* ---- which values are materialized, which inlined ---- */
@@ -169,8 +137,8 @@ void fuse_mark_host_uses(blk *b) {
     if (b->cls[i] == C_HOST || b->cls[i] == C_CONST)
       continue;
     bool need_dense = false;
-    for (int u = b->ustart[i]; u < b->ustart[i + 1]; u++) {
-      int j = b->users[u];
+    for (int u = fuse_use_begin(b, i); u < fuse_use_end(b, i); u++) {
+      int j = b->view.use[u];
       bool host = j < 0 || b->cls[j] == C_HOST || (b->cls[j] == C_VIEW && b->hview[j]);
       if (host) {
         b->hostuse[i] = true;
@@ -192,8 +160,8 @@ void fuse_mark_host_uses(blk *b) {
 /* Distinct fused ops reading value i, looking through inlined views. */
 static int consumers(blk *b, int i, int stamp) {
   int k = 0;
-  for (int u = b->ustart[i]; u < b->ustart[i + 1]; u++) {
-    int j = b->users[u];
+  for (int u = fuse_use_begin(b, i); u < fuse_use_end(b, i); u++) {
+    int j = b->view.use[u];
     if (j < 0 || b->stamp[j] == stamp)
       continue;
     b->stamp[j] = stamp;

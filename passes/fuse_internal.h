@@ -12,6 +12,7 @@
 #include "mlir-c/IR.h"
 #include "remat-c/Passes.h"
 #include "rt.h"
+#include "rt_graph.h"
 #include "support.h"
 
 typedef RematFuseOptions fuse_options;
@@ -46,13 +47,11 @@ typedef struct group {
 
 typedef struct blk {
   MlirBlock block;
-  int n;
-  MlirOperation *ops;
-  ptr_map index;
+  rt_graph view; /* the block, any ops (rt_graph_load_block), with its use lists */
+  int n;         /* ops of the block, its terminator last */
+  MlirOperation *ops; /* view.ops: [n] */
   op_class *cls;
   remat_shape *shp;   /* result shape of fused ops */
-  int *ustart;  /* users of op i: users[ustart[i] .. ustart[i+1]), -1 outside the block */
-  int *users;
   bool *hview;  /* a view that stays in the host (its host users read it) */
   bool *mview;  /* a view a host op needs dense: a member of a kernel */
   bool *hostuse; /* a host op, a host view or code outside the block reads the value */
@@ -75,6 +74,15 @@ void fuse_blk_free(blk *b);
 int fuse_find(blk *b, int g);
 /* Position in the block of the op defining V, -1 for a value defined elsewhere. */
 int fuse_def_pos(const blk *b, MlirValue v);
+/* Users of op I's results: b->view.use[fuse_use_begin(b, i) .. fuse_use_end(b, i)), each
+ * the position of the op of the block that holds the user, -1 outside the block (a
+ * function's values are numbered op by op, so op I's users are one run of use). */
+static inline int fuse_use_begin(const blk *b, int i) {
+  return b->view.use_start[b->view.op_res[i]];
+}
+static inline int fuse_use_end(const blk *b, int i) {
+  return b->view.use_start[b->view.op_res[i < b->view.nops ? i + 1 : i]];
+}
 static inline int new_stamp(blk *b) { return ++b->stampv; }
 void fuse_mark_host_uses(blk *b);
 void fuse_mark_inlined(blk *b, const fuse_options *o);

@@ -121,8 +121,8 @@ int fuse_collect_kernels(blk *b, kernel **out) {
   /* shape mode: any use outside the group (its members read each other directly) */
   if (b->shape_mode)
     for (int i = 0; i < b->n; i++)
-      for (int u = b->ustart[i]; u < b->ustart[i + 1] && b->grp[i] >= 0; u++) {
-        int j = b->users[u];
+      for (int u = fuse_use_begin(b, i); u < fuse_use_end(b, i) && b->grp[i] >= 0; u++) {
+        int j = b->view.use[u];
         if (j < 0 || b->grp[j] != b->grp[i])
           exported[i] = true;
       }
@@ -168,7 +168,7 @@ static MlirValue kernel_value(const blk *b, const kernel *k, MlirBlock body,
                               const MlirOperation *clones, MlirValue v) {
   if (mlirValueIsAOpResult(v)) {
     MlirOperation owner = mlirOpResultGetOwner(v);
-    int j = ptr_map_get(&b->index, (owner).ptr), c = const_index(k, owner);
+    int j = rt_graph_op_index(&b->view, owner), c = const_index(k, owner);
     if (j >= 0 && !mlirOperationIsNull(clones[j]))
       return mlirOperationGetResult(clones[j], mlirOpResultGetResultNumber(v));
     if (c >= 0)

@@ -195,7 +195,7 @@ static void joint_free(joint *j) {
 /* Reads the body of J->func into arrays (rt_graph_load) and adds the pass's own: flags
  * and the network's node of each value. 0, or -1 after a diagnostic. */
 static int load(joint *j) {
-  if (rt_graph_load(&j->g, j->func, "--remat-mincut", "joint function") < 0)
+  if (rt_graph_load(&j->g, j->func, 0, "--remat-mincut", "joint function") < 0)
     return -1;
   size_t nops = (size_t)j->nops, nvals = (size_t)j->nvals;
   /* one allocation for the three (after parsing 10^6 ops each large malloc costs ~5 ms,
