@@ -128,7 +128,11 @@ rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs,
   c->cg = cg;
   c->count = remat_codegen_num_functions(cg);
   c->entries = xcalloc((size_t)c->count + 1, sizeof *c->entries);
-  c->jit = remat_jit_create(cg, err, err_cap);
+  char *msg = NULL;
+  c->jit = remat_jit_create(cg, &msg);
+  if (msg)
+    snprintf(err, err_cap, "%s", msg);
+  free(msg);
   if (!c->jit) {
     rtr_compiled_destroy(c);
     return NULL;

@@ -1320,13 +1320,14 @@ static CUmodule load_ptx(cuda_exec *e, MlirOperation module, int sm, fn_entry **
   }
   *fns = f;
   *nfns = n;
-  char msg[512];
-  char *ptx = n ? remat_codegen_ptx(cg, msg, sizeof msg) : NULL;
+  char *msg = NULL;
+  char *ptx = n ? remat_codegen_ptx(cg, &msg) : NULL;
   remat_codegen_destroy(cg);
   if (!n)
     return NULL;
   if (!ptx) {
-    fail(e, "PTX: %s", msg);
+    fail(e, "PTX: %s", msg ? msg : "");
+    free(msg);
     return NULL;
   }
   CUmodule mod = NULL;

@@ -601,10 +601,11 @@ static int host_op_kernels(MlirOperation module) {
   free(ops);
   if (mlirModuleIsNull(m))
     return 0;
-  char err[512];
+  char *err = NULL;
   remat_codegen_options o = {REMAT_TARGET_HOST, 0, 0};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(m), &o);
-  int rc = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, err, sizeof err)) ? 0 : -1;
+  int rc = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, &err)) ? 0 : -1;
+  free(err);
   remat_codegen_destroy(cg);
   mlirModuleDestroy(m);
   return rc;
@@ -612,10 +613,13 @@ static int host_op_kernels(MlirOperation module) {
 
 /* Host JITs of MODULE and of its probe module: the fake's "PTX" functions. */
 static int host_builds(MlirContext ctx, MlirOperation module, MlirModule *probe) {
-  char err[512];
+  char *err = NULL;
   remat_codegen_options o = {REMAT_TARGET_HOST, 0, 0};
   remat_codegen *cg = remat_codegen_create(module, &o);
-  if (!cg || !(fake.jits[fake.njits++] = remat_jit_create(cg, err, sizeof err)))
+  bool built = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, &err));
+  free(err);
+  err = NULL;
+  if (!built)
     return -1;
   remat_codegen_destroy(cg);
   if (host_op_kernels(module))
@@ -626,7 +630,9 @@ static int host_builds(MlirContext ctx, MlirOperation module, MlirModule *probe)
     *probe = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
     free(text);
     remat_codegen *pg = remat_codegen_create(mlirModuleGetOperation(*probe), &o);
-    if (!pg || !(fake.jits[fake.njits++] = remat_jit_create(pg, err, sizeof err)))
+    built = pg && (fake.jits[fake.njits++] = remat_jit_create(pg, &err));
+    free(err);
+    if (!built)
       return -1;
     remat_codegen_destroy(pg);
   }
