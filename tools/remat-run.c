@@ -148,16 +148,22 @@ typedef struct options {
 
 /* Prints the lines of a library's error message (remat_error_add) and frees it. A line that
  * is already a located diagnostic ("FILE:LINE:COL: error: ...", the --inputs reader's)
- * is printed as it is; the others get the tool's prefix. */
-static void print_errors(char *err) {
+ * is printed as it is; the others get the tool's prefix, then WHAT (what failed, such as
+ * "--device=cuda: "; "" for nothing). */
+static void print_errors_of(const char *what, char *err) {
   for (char *line = err, *next; line && *line; line = next) {
     next = strchr(line, '\n');
     if (next)
       *next++ = 0;
-    fprintf(stderr, "%s%s\n", strstr(line, ": error: ") ? "" : "remat-run: error: ", line);
+    if (strstr(line, ": error: "))
+      fprintf(stderr, "%s\n", line);
+    else
+      fprintf(stderr, "remat-run: error: %s%s\n", what, line);
   }
   free(err);
 }
+
+static void print_errors(char *err) { print_errors_of("", err); }
 
 static MlirModule parse(MlirContext ctx, const char *path) {
   FILE *f = fopen(path, "r");
@@ -394,10 +400,12 @@ static int executor(MlirOperation m, const char *file, const options *o, rtr_com
   *run = (rtr_interp_options){.promote_f64 = false};
   if (o->reference)
     return 0;
-  char err[512];
-  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, err, sizeof err);
+  char *err = NULL;
+  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, &err);
   if (!*c) {
-    fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", file, err);
+    char *what = xasprintf("cannot compile %s: ", file);
+    print_errors_of(what, err);
+    free(what);
     return -1;
   }
   *run = rtr_compiled_options(*c);
@@ -549,9 +557,12 @@ static int run_device(MlirContext ctx, const options *o) {
   if (!ex)
     fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
   else if (o->check_device) {
-    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, err, sizeof err)))
-      fprintf(stderr, "remat-run: error: cannot compile %s for the CPU: %s\n", o->file, err);
-    else {
+    char *cerr = NULL;
+    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, &cerr))) {
+      char *what = xasprintf("cannot compile %s for the CPU: ", o->file);
+      print_errors_of(what, cerr);
+      free(what);
+    } else {
       rtr_interp_options cpu = rtr_compiled_options(c);
       rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp, stdout, o->quiet,
                                       o->values};

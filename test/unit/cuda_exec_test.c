@@ -662,14 +662,15 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
     return 2;
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 0, true, false};
-  char err[512];
+  char err[512], *cerr = NULL;
   rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
-  rtr_compiled *c = rtr_compiled_create(module, 0, 1, err, sizeof err);
+  rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
   MlirOperation f = rtr_interp_lookup(module, fn);
   int rc = 2, nin = 0, ng = 0, nc = 0;
   rtr_buffer **in = NULL, **g = NULL, **cpu = NULL;
   if (!ex || !c || mlirOperationIsNull(f)) {
-    printf("cannot run: %s\n", err);
+    printf("cannot run: %s\n", cerr ? cerr : err);
+    free(cerr);
     goto out;
   }
   rtr_interp_options co = rtr_compiled_options(c);
@@ -720,9 +721,9 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
     return 2;
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 0, false, true};
-  char err[512];
+  char err[512], *cerr = NULL;
   rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
-  rtr_compiled *c = rtr_compiled_create(module, 0, 1, err, sizeof err);
+  rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
   int rc = 2;
   if (ex && c) {
     rtr_interp_options co = rtr_compiled_options(c);
@@ -732,7 +733,8 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
       printf("check-device: %s\n", err);
     print_memory(ex);
   } else
-    printf("cannot check: %s\n", err);
+    printf("cannot check: %s\n", cerr ? cerr : err);
+  free(cerr);
   rtr_compiled_destroy(c);
   if (ex)
     rtr_executor_destroy(ex);
