@@ -914,9 +914,9 @@ int main(int argc, char **argv) {
   rtr_coll *rk = NULL;
   if (rtr_launched_by_mpi()) {
 #ifdef REMAT_HAVE_MPI
-    char err[256];
-    if (!(rk = rtr_coll_mpi_create(&argc, &argv, err, sizeof err))) {
-      fprintf(stderr, "remat-run: error: %s\n", err);
+    char *err = NULL;
+    if (!(rk = rtr_coll_mpi_create(&argc, &argv, &err))) {
+      print_errors(err);
       return 1;
     }
     /* One write per line: the launcher interleaves the ranks' output at write
