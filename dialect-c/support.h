@@ -9,6 +9,7 @@
 #ifndef REMAT_SUPPORT_H
 #define REMAT_SUPPORT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,9 @@ double remat_now_ms(void);
  * "tool: error: <line>" per line) and frees it; *error starts NULL. Library code returns
  * errors this way and never prints them. */
 void remat_error_add(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* remat_error_add for a function that takes its own printf arguments (AP is consumed). */
+void remat_error_vadd(char **error, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* ---- pointer -> index map ------------------------------------------------------------ */
 
