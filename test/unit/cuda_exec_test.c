@@ -182,18 +182,21 @@ static void test_pack(MlirContext ctx) {
   rtr_cuda_arg args[5] = {{seed, 0}, {scale, 0}, {flag, 0}, {t, 0x7000}, {m, 0x9010}};
   uint64_t slots[5];
   void *params[5];
-  char err[256];
-  int rc = rtr_cuda_pack_params(types, 5, args, 5, slots, params, err, sizeof err);
+  char *err = NULL;
+  int rc = rtr_cuda_pack_params(types, 5, args, 5, slots, params, &err);
   printf("pack: rc %d, slots %#llx %#llx %#llx %#llx %#llx, params point at slots: %s\n", rc,
          (unsigned long long)slots[0], (unsigned long long)slots[1],
          (unsigned long long)slots[2], (unsigned long long)slots[3],
          (unsigned long long)slots[4],
          params[0] == &slots[0] && params[4] == &slots[4] ? "yes" : "no");
   rtr_cuda_arg swapped[5] = {{seed, 0}, {scale, 0}, {flag, 0}, {m, 0x9010}, {t, 0x7000}};
-  rc = rtr_cuda_pack_params(types, 5, swapped, 5, slots, params, err, sizeof err);
-  printf("pack swapped: rc %d: %s\n", rc, err);
-  rc = rtr_cuda_pack_params(types, 5, args, 4, slots, params, err, sizeof err);
-  printf("pack short: rc %d: %s\n", rc, err);
+  rc = rtr_cuda_pack_params(types, 5, swapped, 5, slots, params, &err);
+  printf("pack swapped: rc %d: %s\n", rc, err ? err : "");
+  free(err);
+  err = NULL;
+  rc = rtr_cuda_pack_params(types, 5, args, 4, slots, params, &err);
+  printf("pack short: rc %d: %s\n", rc, err ? err : "");
+  free(err);
   rtr_buffer_free(seed), rtr_buffer_free(scale), rtr_buffer_free(flag), rtr_buffer_free(t),
       rtr_buffer_free(m);
 }
@@ -662,15 +665,14 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
     return 2;
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 0, true, false};
-  char err[512], *cerr = NULL;
-  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
+  char *err = NULL, *cerr = NULL;
+  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
   rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
   MlirOperation f = rtr_interp_lookup(module, fn);
   int rc = 2, nin = 0, ng = 0, nc = 0;
   rtr_buffer **in = NULL, **g = NULL, **cpu = NULL;
   if (!ex || !c || mlirOperationIsNull(f)) {
-    printf("cannot run: %s\n", cerr ? cerr : err);
-    free(cerr);
+    printf("cannot run: %s\n", cerr ? cerr : err ? err : "");
     goto out;
   }
   rtr_interp_options co = rtr_compiled_options(c);
@@ -680,8 +682,8 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
     free(ierr);
     goto out;
   }
-  if (rtr_executor_run(ex, f, in, nin, NULL, &g, &ng, err, sizeof err)) {
-    printf("device run failed: %s\n", err);
+  if (rtr_executor_run(ex, f, in, nin, NULL, &g, &ng, &err)) {
+    printf("device run failed: %s\n", err ? err : "");
     rc = 1;
     goto out;
   }
@@ -702,6 +704,8 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
            (long long)s[k].bytes, s[k].ms);
   rc = same == nc && ng == nc ? 0 : 1;
 out:
+  free(err);
+  free(cerr);
   rtr_buffers_free(in, nin);
   rtr_buffers_free(g, ng);
   rtr_buffers_free(cpu, nc);
@@ -721,19 +725,20 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
     return 2;
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 0, false, true};
-  char err[512], *cerr = NULL;
-  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
+  char *err = NULL, *cerr = NULL;
+  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
   rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
   int rc = 2;
   if (ex && c) {
     rtr_interp_options co = rtr_compiled_options(c);
     rtr_device_check_options dco = {7, NULL, 0, stdout, false, RTR_VALUES_UNIT};
-    rc = rtr_check_device(module, name, ex, &co, &dco, err, sizeof err);
+    rc = rtr_check_device(module, name, ex, &co, &dco, &err);
     if (rc == 2)
-      printf("check-device: %s\n", err);
+      printf("check-device: %s\n", err ? err : "");
     print_memory(ex);
   } else
-    printf("cannot check: %s\n", cerr ? cerr : err);
+    printf("cannot check: %s\n", cerr ? cerr : err ? err : "");
+  free(err);
   free(cerr);
   rtr_compiled_destroy(c);
   if (ex)
@@ -745,11 +750,12 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
 static int nodevice(MlirOperation module) {
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 3, false, false};
-  char err[512];
+  char *err = NULL;
   fake.devices = 0;
-  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
-  printf("no device: %s: %s; contexts retained %d\n", ex ? "created" : "refused", err,
-         ctx_refs);
+  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
+  printf("no device: %s: %s; contexts retained %d\n", ex ? "created" : "refused",
+         err ? err : "", ctx_refs);
+  free(err);
   if (ex)
     rtr_executor_destroy(ex);
   return ex ? 1 : 0;
