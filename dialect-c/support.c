@@ -89,6 +89,12 @@ void remat_error_add(char **error, const char *fmt, ...) {
   va_end(ap);
 }
 
+void remat_error_copy(char *message, char *buf, size_t cap) {
+  if (message && cap)
+    snprintf(buf, cap, "%s", message);
+  free(message);
+}
+
 /* ---- pointer map ---- */
 
 size_t remat_ptr_hash(const void *p) {

@@ -70,6 +70,10 @@ void remat_error_add(char **error, const char *fmt, ...) __attribute__((format(p
 /* remat_error_add for a function that takes its own printf arguments (AP is consumed). */
 void remat_error_vadd(char **error, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* The boundary of the public C API (include/remat-c), whose functions and pass callbacks
+ * keep their (error, cap) buffers, a stable ABI: copies MESSAGE (remat_error_add lines;
+ * NULL: none, BUF untouched) into BUF[CAP], cut to fit, and frees it. */
+void remat_error_copy(char *message, char *buf, size_t cap);
 
 /* ---- pointer -> index map ------------------------------------------------------------ */
 
