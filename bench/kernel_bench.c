@@ -43,8 +43,9 @@ int main(int argc, char **argv) {
     return 1;
   remat_codegen_options o = {REMAT_TARGET_HOST, 0, opt};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(m), &o);
-  char err[256];
-  remat_jit *jit = cg ? remat_jit_create(cg, err, sizeof err) : NULL;
+  char *err = NULL;
+  remat_jit *jit = cg ? remat_jit_create(cg, &err) : NULL;
+  free(err);
   if (!jit) {
     fprintf(stderr, "kernel_bench: cannot compile %s\n", file);
     return 1;

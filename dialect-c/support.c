@@ -67,21 +67,32 @@ char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...) {
   return s;
 }
 
-void remat_error_add(char **error, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+void remat_error_vadd(char **error, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
   if (n < 0)
     remat_fatal("invalid format '%s'", fmt);
   size_t old = *error ? strlen(*error) : 0, sep = *error ? 1 : 0;
   char *s = xrealloc(*error, old + sep + (size_t)n + 1, 1);
   if (sep)
     s[old] = '\n';
-  va_start(ap, fmt);
-  vsnprintf(s + old + sep, (size_t)n + 1, fmt, ap);
-  va_end(ap);
+  vsnprintf(s + old + sep, (size_t)n + 1, fmt, again);
+  va_end(again);
   *error = s;
+}
+
+void remat_error_add(char **error, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  remat_error_vadd(error, fmt, ap);
+  va_end(ap);
+}
+
+void remat_error_copy(char *message, char *buf, size_t cap) {
+  if (message && cap)
+    snprintf(buf, cap, "%s", message);
+  free(message);
 }
 
 /* ---- pointer map ---- */

@@ -9,6 +9,7 @@
 #ifndef REMAT_SUPPORT_H
 #define REMAT_SUPPORT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,9 +64,17 @@ double remat_now_ms(void);
 /* ---- errors returned to a caller ------------------------------------------------------ */
 
 /* Appends a line (printf) to *error, a message for the caller, which prints it (a tool:
- * "tool: error: <line>" per line) and frees it; *error starts NULL. Library code returns
- * errors this way and never prints them. */
+ * "tool: error: <line>" per line) and frees it; *error starts NULL. The one way library
+ * code returns an error that is not a diagnostic on IR (docs/design.md, "Errors"): no
+ * fixed (err, cap) buffers below include/remat-c, and no printing. */
 void remat_error_add(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* remat_error_add for a function that takes its own printf arguments (AP is consumed). */
+void remat_error_vadd(char **error, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+/* The boundary of the public C API (include/remat-c), whose functions and pass callbacks
+ * keep their (error, cap) buffers, a stable ABI: copies MESSAGE (remat_error_add lines;
+ * NULL: none, BUF untouched) into BUF[CAP], cut to fit, and frees it. */
+void remat_error_copy(char *message, char *buf, size_t cap);
 
 /* ---- pointer -> index map ------------------------------------------------------------ */
 

@@ -56,8 +56,7 @@ typedef struct plan {
 } plan;
 
 /* Parses a comma list of ops for OPTION; "none" adds nothing. 0, or -1 with a message. */
-static int parse_oplist(const char *text, const char *option, oplist *l, char *err,
-                        size_t cap) {
+static int parse_oplist(const char *text, const char *option, oplist *l, char **err) {
   char list[REMAT_OPTION_STRING_MAX];
   snprintf(list, sizeof list, "%s", text);
   for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
@@ -70,8 +69,9 @@ static int parse_oplist(const char *text, const char *option, oplist *l, char *e
     }
     rt_op_id id = rt_op_from_name(name);
     if (id == RT_OP_NONE) {
-      snprintf(err, cap, "unknown op '%s' in option '%s' (expected rt op names, mm or bmm)",
-               name, option);
+      remat_error_add(err,
+                      "unknown op '%s' in option '%s' (expected rt op names, mm or bmm)",
+                      name, option);
       return -1;
     }
     l->op[id] = l->any = true;
@@ -80,7 +80,7 @@ static int parse_oplist(const char *text, const char *option, oplist *l, char *e
 }
 
 /* Turns option text into a plan; 0, or -1 with a message. */
-static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap) {
+static int make_plan(const checkpoint_options *o, plan *p, char **err) {
   memset(p, 0, sizeof *p);
   if (!strcmp(o->ac, "none"))
     p->ac = AC_NONE;
@@ -90,8 +90,8 @@ static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap
     char *end;
     double g = strtod(o->ac, &end);
     if (!*o->ac || *end || !isfinite(g) || !(g > 0)) {
-      snprintf(err, cap, "invalid value '%s' for option 'ac': expected none, auto or a "
-                         "stage size in GiB > 0", o->ac);
+      remat_error_add(err, "invalid value '%s' for option 'ac': expected none, auto or a "
+                           "stage size in GiB > 0", o->ac);
       return -1;
     }
     p->ac = AC_FIXED;
@@ -104,27 +104,28 @@ static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap
   else if (!strcmp(o->fsdp, "off"))
     p->fsdp = FSDP_OFF;
   else {
-    snprintf(err, cap, "invalid value '%s' for option 'fsdp': expected recompute, save or "
-                       "off", o->fsdp);
+    remat_error_add(err, "invalid value '%s' for option 'fsdp': expected recompute, save or "
+                         "off", o->fsdp);
     return -1;
   }
-  if (parse_oplist(o->save_ops, "save-ops", &p->save, err, cap) ||
-      parse_oplist(o->always_save, "always-save", &p->always, err, cap))
+  if (parse_oplist(o->save_ops, "save-ops", &p->save, err) ||
+      parse_oplist(o->always_save, "always-save", &p->always, err))
     return -1;
   if (o->save_every < 1) {
-    snprintf(err, cap, "invalid value %lld for option 'save-every': expected an integer >= 1",
-             (long long)o->save_every);
+    remat_error_add(err,
+                    "invalid value %lld for option 'save-every': expected an integer >= 1",
+                    (long long)o->save_every);
     return -1;
   }
   p->save_every = o->save_every;
   if (o->memory_budget < -1) {
-    snprintf(err, cap, "invalid value %lld for option 'memory-budget': expected bytes >= 0 "
-                       "(or -1: off)", (long long)o->memory_budget);
+    remat_error_add(err, "invalid value %lld for option 'memory-budget': expected bytes >= 0 "
+                         "(or -1: off)", (long long)o->memory_budget);
     return -1;
   }
   p->budget = o->memory_budget;
   if (p->budget >= 0 && p->ac != AC_NONE) {
-    snprintf(err, cap, "options 'ac' and 'memory-budget' exclude each other");
+    remat_error_add(err, "options 'ac' and 'memory-budget' exclude each other");
     return -1;
   }
   p->greedy = o->budget_greedy;
@@ -135,7 +136,10 @@ static int make_plan(const checkpoint_options *o, plan *p, char *err, size_t cap
 
 static int check_options(const void *o, char *err, size_t cap) {
   plan p;
-  return make_plan(o, &p, err, cap);
+  char *msg = NULL;
+  int rc = make_plan(o, &p, &msg);
+  remat_error_copy(msg, err, cap);
+  return rc;
 }
 
 /* ---- the joint function as a graph ----------------------------------------------------- */
@@ -1187,8 +1191,8 @@ static const char contract[] =
 
 static MlirPass create(const void *options) {
   plan p;
-  char err[256];
-  if (make_plan(options, &p, err, sizeof err)) /* check_options ran before: a bug */
+  char *err = NULL;
+  if (make_plan(options, &p, &err)) /* check_options ran before: a bug */
     remat_fatal("unchecked options: %s", err);
   return remat_pass_create(&remat_checkpoint_pass, "RematCheckpoint", run, &p, sizeof p);
 }

@@ -64,20 +64,20 @@ typedef struct mincut_pass {
 
 /* objective, peak-budget and peak-search. 0, or -1 with a message. */
 static int parse_objective(const RematMincutOptions *o, bool *peak, remat_peak_method *search,
-                           char *err, size_t cap) {
+                           char **err) {
   static const char *const names[] = {"auto", "exact", "heuristic", "enumerate"};
   if (strcmp(o->objective, "bytes") && strcmp(o->objective, "peak")) {
-    snprintf(err, cap, "objective must be bytes or peak, got '%s'", o->objective);
+    remat_error_add(err, "objective must be bytes or peak, got '%s'", o->objective);
     return -1;
   }
   *peak = !strcmp(o->objective, "peak");
   if (o->peak_budget < 0) {
-    snprintf(err, cap, "peak-budget must be a number of bytes >= 0 (0: none), got %lld",
-             (long long)o->peak_budget);
+    remat_error_add(err, "peak-budget must be a number of bytes >= 0 (0: none), got %lld",
+                    (long long)o->peak_budget);
     return -1;
   }
   if (o->peak_budget > 0 && !*peak) {
-    snprintf(err, cap, "peak-budget needs objective=peak");
+    remat_error_add(err, "peak-budget needs objective=peak");
     return -1;
   }
   for (int k = 0; k < 4; k++)
@@ -85,14 +85,13 @@ static int parse_objective(const RematMincutOptions *o, bool *peak, remat_peak_m
       *search = (remat_peak_method)k;
       return 0;
     }
-  snprintf(err, cap, "peak-search must be auto, exact, heuristic or enumerate, got '%s'",
-           o->peak_search);
+  remat_error_add(err, "peak-search must be auto, exact, heuristic or enumerate, got '%s'",
+                  o->peak_search);
   return -1;
 }
 
 /* Fills banned[] from a comma list of op names and kind names. 0, or -1 with a message. */
-static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT], char *err,
-                     size_t cap) {
+static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT], char **err) {
   memset(banned, 0, RT_OP_COUNT * sizeof *banned);
   if (ban_random)
     banned[RT_OP_UNIFORM_PHILOX] = true;
@@ -116,8 +115,9 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
             banned[i] = true;
       }
     if (!kind_found) {
-      snprintf(err, cap, "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
-                         "collective, random, elementwise, compare, structural, indexing)", item);
+      remat_error_add(err, "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
+                           "collective, random, elementwise, compare, structural, indexing)",
+                      item);
       return -1;
     }
   }
@@ -897,14 +897,15 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
     bytes_saved[v] = (j->vf[v] & V_SAVED) != 0;
   remat_peak_problem pb = {&view, bytes_saved, (uint64_t)p->opts.peak_budget, p->search};
   j->peak = xcalloc(1, sizeof *j->peak);
-  char err[256];
-  int rc = remat_peak_search(&pb, j->peak, err, sizeof err);
+  char *err = NULL;
+  int rc = remat_peak_search(&pb, j->peak, &err);
   free(bytes_saved);
   split_view_free(&view);
   const remat_peak_result *r = j->peak;
   if (rc < 0) {
     rt_emit_error(j->func, "cannot split '@%.*s' for the peak: %s", (int)fname.length,
-                  fname.data, err);
+                  fname.data, err ? err : "");
+    free(err);
     return -1;
   }
   if (rc > 0) {
@@ -1102,18 +1103,22 @@ static int check_options(const void *opts, char *err, size_t cap) {
   }
   bool peak;
   remat_peak_method search;
-  if (parse_objective(o, &peak, &search, err, cap))
-    return -1;
-  return parse_ban(o->ban, o->ban_random, banned, err, cap);
+  char *msg = NULL;
+  int rc = parse_objective(o, &peak, &search, &msg) ||
+                   parse_ban(o->ban, o->ban_random, banned, &msg)
+               ? -1
+               : 0;
+  remat_error_copy(msg, err, cap);
+  return rc;
 }
 
 /* Options arrive checked (rematParsePassOptions or rematCreatePassFromOptions). */
 static MlirPass create(const void *options) {
   mincut_pass p = {.opts = *(const RematMincutOptions *)options};
-  char err[256];
-  if (parse_ban(p.opts.ban, p.opts.ban_random, p.banned, err, sizeof err))
+  char *err = NULL;
+  if (parse_ban(p.opts.ban, p.opts.ban_random, p.banned, &err))
     remat_fatal("unchecked ban list: %s", err);
-  if (parse_objective(&p.opts, &p.peak, &p.search, err, sizeof err))
+  if (parse_objective(&p.opts, &p.peak, &p.search, &err))
     remat_fatal("unchecked objective: %s", err);
   return remat_pass_create(&remat_mincut_pass, "RematMincut", run, &p, sizeof p);
 }

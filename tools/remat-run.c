@@ -148,16 +148,22 @@ typedef struct options {
 
 /* Prints the lines of a library's error message (remat_error_add) and frees it. A line that
  * is already a located diagnostic ("FILE:LINE:COL: error: ...", the --inputs reader's)
- * is printed as it is; the others get the tool's prefix. */
-static void print_errors(char *err) {
+ * is printed as it is; the others get the tool's prefix, then WHAT (what failed, such as
+ * "--device=cuda: "; "" for nothing). */
+static void print_errors_of(const char *what, char *err) {
   for (char *line = err, *next; line && *line; line = next) {
     next = strchr(line, '\n');
     if (next)
       *next++ = 0;
-    fprintf(stderr, "%s%s\n", strstr(line, ": error: ") ? "" : "remat-run: error: ", line);
+    if (strstr(line, ": error: "))
+      fprintf(stderr, "%s\n", line);
+    else
+      fprintf(stderr, "remat-run: error: %s%s\n", what, line);
   }
   free(err);
 }
+
+static void print_errors(char *err) { print_errors_of("", err); }
 
 static MlirModule parse(MlirContext ctx, const char *path) {
   FILE *f = fopen(path, "r");
@@ -394,10 +400,12 @@ static int executor(MlirOperation m, const char *file, const options *o, rtr_com
   *run = (rtr_interp_options){.promote_f64 = false};
   if (o->reference)
     return 0;
-  char err[512];
-  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, err, sizeof err);
+  char *err = NULL;
+  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, &err);
   if (!*c) {
-    fprintf(stderr, "remat-run: error: cannot compile %s: %s\n", file, err);
+    char *what = xasprintf("cannot compile %s: ", file);
+    print_errors_of(what, err);
+    free(what);
     return -1;
   }
   *run = rtr_compiled_options(*c);
@@ -424,10 +432,11 @@ static int run_fn_device(MlirOperation module, const options *o, rtr_executor *e
     return 1;
   }
   rtr_buffer **out = NULL;
-  char xerr[512];
-  int rc = rtr_executor_run(ex, f, in, nin, NULL, &out, &nout, xerr, sizeof xerr) ? 1 : 0;
-  if (rc && xerr[0])
-    fprintf(stderr, "remat-run: error: --device=%s: %s\n", ex->device, xerr);
+  char *xerr = NULL;
+  int rc = rtr_executor_run(ex, f, in, nin, NULL, &out, &nout, &xerr) ? 1 : 0;
+  char *what = xasprintf("--device=%s: ", ex->device);
+  print_errors_of(what, xerr);
+  free(what);
   if (!rc) {
     for (int k = 0; k < nout; k++) {
       if (!strcmp(o->print, "full")) {
@@ -474,7 +483,7 @@ static int bench(MlirOperation module, const options *o, rtr_executor *ex) {
   rtr_buffer **in[64] = {NULL};
   int nin[64] = {0}, rc = 0;
   double *t = xcalloc((size_t)o->nfns * (size_t)o->bench + 1, sizeof *t);
-  char err[512], *ierr = NULL;
+  char *ierr = NULL;
   for (int k = 0; k < o->nfns && !rc; k++) {
     f[k] = rtr_interp_lookup(module, o->fns[k]);
     if (mlirOperationIsNull(f[k])) {
@@ -490,11 +499,10 @@ static int bench(MlirOperation module, const options *o, rtr_executor *ex) {
       rtr_buffer **out = NULL;
       int nout = 0;
       double before = device_ms(ex);
-      if (rtr_executor_run(ex, f[k], in[k], nin[k], NULL, &out, &nout, err, sizeof err)) {
-        if (err[0])
-          fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
+      char *err = NULL;
+      if (rtr_executor_run(ex, f[k], in[k], nin[k], NULL, &out, &nout, &err))
         rc = 1;
-      }
+      print_errors_of("--device=cuda: ", err);
       rtr_buffers_free(out, nout);
       if (r < 0 && k == o->nfns - 1)
         ex->reset_stats(ex); /* the warm-up runs are not counted */
@@ -529,10 +537,10 @@ static int bench(MlirOperation module, const options *o, rtr_executor *ex) {
 /* --device=cuda, --check-device, --bench, --device-info. */
 static int run_device(MlirContext ctx, const options *o) {
 #ifdef REMAT_HAVE_CUDA
-  char err[1024], line[512];
+  char *err = NULL, line[512];
   if (o->device_info) {
-    if (rtr_cuda_describe(0, line, sizeof line, err, sizeof err)) {
-      fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
+    if (rtr_cuda_describe(0, line, sizeof line, &err)) {
+      print_errors_of("--device=cuda: ", err);
       return 1;
     }
     printf("%s\n", line);
@@ -543,21 +551,24 @@ static int run_device(MlirContext ctx, const options *o) {
     return 1;
   MlirOperation top = mlirModuleGetOperation(m);
   rtr_cuda_options co = {0, o->sm, o->jit_opt, o->bench > 0, o->check_device != NULL};
-  rtr_executor *ex = rtr_cuda_create(top, &co, err, sizeof err);
+  rtr_executor *ex = rtr_cuda_create(top, &co, &err);
   rtr_compiled *c = NULL;
   int rc = 1;
   if (!ex)
-    fprintf(stderr, "remat-run: error: --device=cuda: %s\n", err);
+    print_errors_of("--device=cuda: ", err);
   else if (o->check_device) {
-    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, err, sizeof err)))
-      fprintf(stderr, "remat-run: error: cannot compile %s for the CPU: %s\n", o->file, err);
-    else {
+    char *cerr = NULL;
+    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, &cerr))) {
+      char *what = xasprintf("cannot compile %s for the CPU: ", o->file);
+      print_errors_of(what, cerr);
+      free(what);
+    } else {
       rtr_interp_options cpu = rtr_compiled_options(c);
       rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp, stdout, o->quiet,
                                       o->values};
-      rc = rtr_check_device(top, o->check_device, ex, &cpu, &dco, err, sizeof err);
-      if (rc == 2 && err[0])
-        fprintf(stderr, "remat-run: error: --check-device: %s\n", err);
+      rc = rtr_check_device(top, o->check_device, ex, &cpu, &dco, &err);
+      if (rc == 2)
+        print_errors_of("--check-device: ", err);
       else if (rc == 1)
         fprintf(stderr, "remat-run: error: --check-device: '@%s' on the GPU differs from "
                         "the CPU\n",
@@ -903,9 +914,9 @@ int main(int argc, char **argv) {
   rtr_coll *rk = NULL;
   if (rtr_launched_by_mpi()) {
 #ifdef REMAT_HAVE_MPI
-    char err[256];
-    if (!(rk = rtr_coll_mpi_create(&argc, &argv, err, sizeof err))) {
-      fprintf(stderr, "remat-run: error: %s\n", err);
+    char *err = NULL;
+    if (!(rk = rtr_coll_mpi_create(&argc, &argv, &err))) {
+      print_errors(err);
       return 1;
     }
     /* One write per line: the launcher interleaves the ranks' output at write

@@ -505,8 +505,7 @@ static void heuristic(search *s, const unsigned char *bytes_saved) {
 
 /* ---- the search ---------------------------------------------------------------------- */
 
-int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char *err,
-                      size_t cap) {
+int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char **err) {
   const remat_split_view *v = pb->view;
   double t0 = remat_now_ms();
   memset(res, 0, sizeof *res);
@@ -535,8 +534,8 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
                                           : -1;
   int rc = 0;
   if (limit >= 0 && s.ncand > limit) {
-    snprintf(err, cap, "peak-search=%s: %d candidate values, more than its limit of %d",
-             m == REMAT_PEAK_EXACT ? "exact" : "enumerate", s.ncand, limit);
+    remat_error_add(err, "peak-search=%s: %d candidate values, more than its limit of %d",
+                    m == REMAT_PEAK_EXACT ? "exact" : "enumerate", s.ncand, limit);
     rc = -1;
   } else {
     unsigned char *sv = xcalloc(n, 1);

@@ -68,8 +68,7 @@ typedef struct remat_peak_result {
 } remat_peak_result;
 
 /* Searches the split of PB with the least key. 0; 1 when no split fits the budget; -1
- * with a message in ERR[CAP]. */
-int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char *err,
-                      size_t cap);
+ * with a message added to *err (remat_error_add). */
+int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char **err);
 
 #endif

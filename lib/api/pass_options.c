@@ -11,8 +11,8 @@
 #include "passes.h"
 #include "support.h"
 
-static int set_value(const RematOptionInfo *o, void *opts, const char *v, char *err,
-                     size_t cap) {
+/* Sets option O of OPTS from the text V; 0, or -1 with a message added to *err. */
+static int set_value(const RematOptionInfo *o, void *opts, const char *v, char **err) {
   char *field = (char *)opts + o->offset, *end;
   errno = 0;
   switch (o->type) {
@@ -40,14 +40,14 @@ static int set_value(const RematOptionInfo *o, void *opts, const char *v, char *
   }
   case REMAT_OPTION_STRING:
     if (strlen(v) >= REMAT_OPTION_STRING_MAX) {
-      snprintf(err, cap, "value of option '%s' is too long", o->name);
+      remat_error_add(err, "value of option '%s' is too long", o->name);
       return -1;
     }
     strcpy(field, v);
     return 0;
   }
 bad:
-  snprintf(err, cap, "invalid value '%s' for option '%s'", v, o->name);
+  remat_error_add(err, "invalid value '%s' for option '%s'", v, o->name);
   return -1;
 }
 
@@ -61,9 +61,8 @@ static const RematOptionInfo *find_option(const RematPassInfo *p, const char *na
 static bool is_separator(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n'; }
 
 /* Splits the next item of TEXT at *pos into NAME (NULL for a bare item) and VALUE, in
- * place. 1: an item; 0: the end; -1: an unterminated quote (message in err). */
-static int next_item(char *text, size_t *pos, char **name, char **value, char *err,
-                     size_t cap) {
+ * place. 1: an item; 0: the end; -1: an unterminated quote (a message added to *err). */
+static int next_item(char *text, size_t *pos, char **name, char **value, char **err) {
   size_t i = *pos;
   while (text[i] && is_separator(text[i]))
     i++;
@@ -83,14 +82,14 @@ static int next_item(char *text, size_t *pos, char **name, char **value, char *e
   if (text[i] == '"') {
     char *close = strchr(text + i + 1, '"');
     if (!close) {
-      snprintf(err, cap, "unterminated quote in the value of option '%s'", start);
+      remat_error_add(err, "unterminated quote in the value of option '%s'", start);
       return -1;
     }
     *value = text + i + 1;
     *close = 0;
     i = (size_t)(close - text) + 1;
     if (text[i] && !is_separator(text[i])) {
-      snprintf(err, cap, "expected ',' after the quoted value of option '%s'", start);
+      remat_error_add(err, "expected ',' after the quoted value of option '%s'", start);
       return -1;
     }
   } else {
@@ -109,9 +108,9 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
   char *buf = xstrdup(text ? text : "");
   const RematOptionInfo *last = NULL; /* the string option a bare item continues */
   size_t pos = 0;
-  char *name, *value;
+  char *name, *value, *msg = NULL; /* copied into err[cap], the public API's buffer */
   int rc = 0, more;
-  while (rc == 0 && (more = next_item(buf, &pos, &name, &value, err, cap)) != 0) {
+  while (rc == 0 && (more = next_item(buf, &pos, &name, &value, &msg)) != 0) {
     if (more < 0) {
       rc = -1;
       break;
@@ -119,8 +118,8 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
     if (!name) {
       char *field = last ? (char *)opts + last->offset : NULL;
       if (!field || strlen(field) + 1 + strlen(value) >= REMAT_OPTION_STRING_MAX) {
-        snprintf(err, cap, "expected 'name=value' for pass '%s', got '%s'", pass->argument,
-                 value);
+        remat_error_add(&msg, "expected 'name=value' for pass '%s', got '%s'", pass->argument,
+                        value);
         rc = -1;
         break;
       }
@@ -129,24 +128,25 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
     }
     const RematOptionInfo *o = find_option(pass, name);
     if (!o) {
-      snprintf(err, cap, "unknown option '%s' for pass '%s'", name, pass->argument);
+      remat_error_add(&msg, "unknown option '%s' for pass '%s'", name, pass->argument);
       rc = -1;
       break;
     }
-    rc = set_value(o, opts, value, err, cap);
+    rc = set_value(o, opts, value, &msg);
     last = o->type == REMAT_OPTION_STRING ? o : NULL;
   }
   free(buf);
+  remat_error_copy(msg, err, cap);
   if (rc == 0 && pass->check_options)
     rc = pass->check_options(opts, err, cap) ? -1 : 0;
   return rc;
 }
 
 void remat_options_set_defaults(const RematPassInfo *p, void *opts) {
-  char err[256];
+  char *err = NULL;
   memset(opts, 0, p->options_size);
   for (int i = 0; i < p->num_options; i++)
-    if (set_value(&p->options[i], opts, p->options[i].default_value, err, sizeof err))
+    if (set_value(&p->options[i], opts, p->options[i].default_value, &err))
       remat_fatal("default of '%s' of pass '%s': %s", p->options[i].name, p->argument, err);
 }
 

@@ -5,6 +5,7 @@
 
 #include "codegen.h"
 #include "remat-c/Translate.h"
+#include "support.h"
 
 void rematTranslateOptionsInit(RematTranslateOptions *o) {
   *o = (RematTranslateOptions){REMAT_TRANSLATE_NVPTX64, REMAT_TRANSLATE_PTX, 90, 3, 0, NULL,
@@ -55,8 +56,10 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
   remat_codegen_set_compile(cg, o->jobs, o->cache_dir);
   /* The manifest first: emitting PTX runs LLVM's code generator on the module. */
   char *m = manifest ? remat_codegen_manifest(cg) : NULL;
-  char *text = o->emit == REMAT_TRANSLATE_PTX ? remat_codegen_ptx(cg, err, cap)
-                                              : remat_codegen_llvm_ir(cg, err, cap);
+  char *msg = NULL;
+  char *text = o->emit == REMAT_TRANSLATE_PTX ? remat_codegen_ptx(cg, &msg)
+                                              : remat_codegen_llvm_ir(cg, &msg);
+  remat_error_copy(msg, err, cap);
   if (o->stats) {
     const remat_codegen_stats *st = remat_codegen_get_stats(cg);
     *o->stats = (RematTranslateStats){st->units, st->jobs, st->cache_hits, st->cache_misses,

@@ -26,7 +26,7 @@
 typedef struct unit_out {
   char *data;
   size_t len;
-  char err[512];
+  char *err; /* remat_error_add lines of a failure, NULL if none */
   int failed;
   cg_cache_result cache;
 } unit_out;
@@ -265,9 +265,9 @@ static void compile_unit(void *ctx, int i) {
   }
   if (o->cache != CG_CACHE_HIT) {
     const cg_libdevice *lib = j->unit_lib[i];
-    o->failed = cg_optimize(u, cg->opts.sm, cg->opts.opt_level, lib, o->err, sizeof o->err) ||
+    o->failed = cg_optimize(u, cg->opts.sm, cg->opts.opt_level, lib, &o->err) ||
                 cg_emit(u, cg->opts.sm, j->kind, lib, cg->fns[i].name, &o->data, &o->len,
-                        o->err, sizeof o->err);
+                        &o->err);
     if (!o->failed && key)
       cg_cache_put(dir, key, key_len, o->data, o->len);
   }
@@ -277,8 +277,7 @@ static void compile_unit(void *ctx, int i) {
 
 /* Compiles every unit into kind; outs[i] for unit i. -1 with the first failing unit's
  * message (in unit order, whatever the threads did). */
-static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p, char *err,
-                         size_t cap) {
+static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p, char **err) {
   if (cg->consumed)
     remat_fatal("the units were already compiled (one output per remat_codegen)");
   cg->consumed = true;
@@ -289,7 +288,7 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
   bool need_lib = false;
   for (int i = 0; i < cg->num_fns; i++)
     need_lib |= cg->units[i].uses_libdevice;
-  if (need_lib && cg_libdevice_load(&lib, err, cap))
+  if (need_lib && cg_libdevice_load(&lib, err))
     return -1;
   /* libdevice parsed once, here, and cut down for each distinct set of functions the
    * units call (a function of the unit alone, so the output stays independent of the
@@ -300,7 +299,7 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
   int num_subsets = 0;
   if (need_lib) {
     LLVMContextRef ctx = LLVMContextCreate();
-    LLVMModuleRef parsed = cg_libdevice_parse(&lib, ctx, err, cap);
+    LLVMModuleRef parsed = cg_libdevice_parse(&lib, ctx, err);
     if (!parsed) {
       LLVMContextDispose(ctx);
       cg_libdevice_free(&lib);
@@ -345,7 +344,7 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
       cg->stats.cache_corrupt += outs[i].cache == CG_CACHE_CORRUPT;
     }
     if (outs[i].failed && rc == 0) {
-      snprintf(err, cap, "%s", outs[i].err);
+      remat_error_add(err, "%s", outs[i].err);
       rc = -1;
     }
   }
@@ -353,8 +352,10 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
 }
 
 static void outs_free(unit_out *outs, int n) {
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
     free(outs[i].data);
+    free(outs[i].err);
+  }
   free(outs);
 }
 
@@ -368,11 +369,11 @@ static size_t ptx_header_len(const char *ptx) {
   return eol ? (size_t)(eol + 1 - ptx) : strlen(ptx);
 }
 
-char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap) {
+char *remat_codegen_ptx(remat_codegen *cg, char **err) {
   if (cg->opts.target != REMAT_TARGET_NVPTX64)
     remat_fatal("PTX needs an nvptx64 codegen");
   unit_out *outs;
-  if (compile_units(cg, CG_ARTIFACT_PTX, &outs, err, err_cap)) {
+  if (compile_units(cg, CG_ARTIFACT_PTX, &outs, err)) {
     outs_free(outs, cg->num_fns);
     return NULL;
   }
@@ -386,7 +387,7 @@ char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap) {
     module_init(&m, cg->opts.target, "remat", cg->triple, cg->layout);
     char *e = NULL;
     size_t elen;
-    if (cg_emit(&m, cg->opts.sm, CG_ARTIFACT_PTX, NULL, "remat", &e, &elen, err, err_cap)) {
+    if (cg_emit(&m, cg->opts.sm, CG_ARTIFACT_PTX, NULL, "remat", &e, &elen, err)) {
       module_dispose(&m);
       fclose(f);
       free(text);
@@ -412,7 +413,7 @@ char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap) {
  * same internal helpers (remat.philox.bits, conversions, reduction trees) with the same
  * bodies: made linkonce_odr for the link, the linker keeps one of each, and they are
  * internal again afterwards. */
-char *remat_codegen_llvm_ir(remat_codegen *cg, char *err, size_t err_cap) {
+char *remat_codegen_llvm_ir(remat_codegen *cg, char **err) {
   if (cg->consumed)
     remat_fatal("the units were already compiled (one output per remat_codegen)");
   cg->consumed = true;
@@ -440,8 +441,8 @@ char *remat_codegen_llvm_ir(remat_codegen *cg, char *err, size_t err_cap) {
   cg_libdevice lib;
   memset(&lib, 0, sizeof lib);
   char *copy = NULL;
-  if ((!need_lib || cg->opts.opt_level == 0 || !cg_libdevice_load(&lib, err, err_cap)) &&
-      !cg_optimize(&m, cg->opts.sm, cg->opts.opt_level, &lib, err, err_cap)) {
+  if ((!need_lib || cg->opts.opt_level == 0 || !cg_libdevice_load(&lib, err)) &&
+      !cg_optimize(&m, cg->opts.sm, cg->opts.opt_level, &lib, err)) {
     char *s = LLVMPrintModuleToString(m.mod);
     copy = xstrdup(s);
     LLVMDisposeMessage(s);
@@ -476,12 +477,11 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
   return text;
 }
 
-int cg_compile_objects(remat_codegen *cg, char ***objects, size_t **lens, char *err,
-                       size_t cap) {
+int cg_compile_objects(remat_codegen *cg, char ***objects, size_t **lens, char **err) {
   if (cg->opts.target != REMAT_TARGET_HOST)
     remat_fatal("the JIT needs a host codegen");
   unit_out *outs;
-  int rc = compile_units(cg, CG_ARTIFACT_OBJECT, &outs, err, cap);
+  int rc = compile_units(cg, CG_ARTIFACT_OBJECT, &outs, err);
   *objects = xcalloc((size_t)cg->num_fns + 1, sizeof **objects);
   *lens = xcalloc((size_t)cg->num_fns + 1, sizeof **lens);
   for (int i = 0; i < cg->num_fns && rc == 0; i++) {

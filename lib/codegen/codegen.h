@@ -107,13 +107,14 @@ void remat_codegen_set_compile(remat_codegen *cg, int jobs, const char *cache_di
  * together in function order, so the bytes do not depend on the number of threads. The
  * units are consumed: one of remat_codegen_llvm_ir, remat_codegen_ptx, remat_jit_create
  * per remat_codegen (the function list and the manifest stay available).
- * NULL with a message in err on failure (libdevice unreadable, LLVM's code generator). */
+ * NULL with a message added to *err (remat_error_add) on failure (libdevice unreadable,
+ * LLVM's code generator). */
 /* LLVM IR text: the units linked into one module (in function order, each helper once),
  * then optimized as one, on the calling thread (a reading output). */
-char *remat_codegen_llvm_ir(remat_codegen *cg, char *err, size_t err_cap);
+char *remat_codegen_llvm_ir(remat_codegen *cg, char **err);
 /* PTX text (nvptx64 only): one header (.version, .target, .address_size), then every
  * unit's PTX; internal functions and globals of a unit are named `<entry>.<name>`. */
-char *remat_codegen_ptx(remat_codegen *cg, char *err, size_t err_cap);
+char *remat_codegen_ptx(remat_codegen *cg, char **err);
 
 /* What the last output did: units compiled, threads used, cache results (corrupt: a
  * damaged entry found and rebuilt; counted among the misses). */
@@ -135,7 +136,7 @@ typedef struct remat_jit remat_jit;
  * (on `jobs` threads, through the cache if any), and the objects are added to one
  * LLJIT in function order; this consumes the units (see above). libm functions the
  * kernels call are resolved to this process's libm. NULL with a message on failure. */
-remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t err_cap);
+remat_jit *remat_jit_create(remat_codegen *cg, char **err);
 /* Address of a JIT-compiled function by name (`name` or `name_packed`); NULL if absent. */
 void *remat_jit_lookup(remat_jit *jit, const char *name);
 void remat_jit_destroy(remat_jit *jit);

@@ -181,14 +181,13 @@ typedef struct cg_libdevice {
   size_t size;
   uint8_t digest[32];
 } cg_libdevice;
-int cg_libdevice_load(cg_libdevice *lib, char *err, size_t cap);
+int cg_libdevice_load(cg_libdevice *lib, char **err);
 void cg_libdevice_free(cg_libdevice *lib);
 /* The libdevice functions m declares, sorted, as "\n<name>\n<name>...\n" (malloc'ed);
  * NULL if none. */
 char *cg_libdevice_calls(cg_module *m);
 /* lib's bitcode parsed into ctx; NULL with a message. */
-LLVMModuleRef cg_libdevice_parse(const cg_libdevice *lib, LLVMContextRef ctx, char *err,
-                                 size_t cap);
+LLVMModuleRef cg_libdevice_parse(const cg_libdevice *lib, LLVMContextRef ctx, char **err);
 /* *out: libdevice reduced to the functions in calls (cg_libdevice_calls) and what they
  * reach, from parsed (full's module); path and digest are full's. Parsing and linking
  * the whole of libdevice (hundreds of functions) into every unit would cost more than
@@ -198,8 +197,7 @@ void cg_libdevice_subset(const cg_libdevice *full, LLVMModuleRef parsed, const c
 
 /* opt_level 3: link libdevice if used (nvptx64), internalize all but the entry points,
  * O3. opt_level 0: nothing. -1 with a message if libdevice cannot be parsed. */
-int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, char *err,
-                size_t cap);
+int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, char **err);
 
 /* What a unit is compiled into. */
 typedef enum cg_artifact {
@@ -209,7 +207,7 @@ typedef enum cg_artifact {
 /* Emits m (after cg_optimize) as kind into *out (malloc'ed, NUL-terminated, *len bytes
  * without the NUL). PTX links libdevice first if still needed (-O0). -1 with a message. */
 int cg_emit(cg_module *m, int sm, cg_artifact kind, const cg_libdevice *lib, const char *entry,
-            char **out, size_t *len, char *err, size_t cap);
+            char **out, size_t *len, char **err);
 
 /* ---- codegen_parallel.c ------------------------------------------------------------ */
 /* The number of online cores (at least 1): the default number of jobs. */
@@ -233,7 +231,6 @@ int cg_cache_put(const char *dir, const char *key, size_t key_len, const char *d
 /* ---- codegen.c --------------------------------------------------------------------- */
 /* Compiles cg's units into host objects for the JIT: (*objects)[i], (*lens)[i] bytes, for
  * function i (malloc'ed, the caller frees them and the arrays). -1 with a message. */
-int cg_compile_objects(remat_codegen *cg, char ***objects, size_t **lens, char *err,
-                       size_t cap);
+int cg_compile_objects(remat_codegen *cg, char ***objects, size_t **lens, char **err);
 
 #endif

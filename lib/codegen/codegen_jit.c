@@ -31,17 +31,17 @@ static const struct {
     {"pow", (void *)pow},   {"sqrt", (void *)sqrt},   {"fma", (void *)fma},
 };
 
-static void error_text(LLVMErrorRef e, const char *what, char *err, size_t cap) {
+static void error_text(LLVMErrorRef e, const char *what, char **err) {
   char *msg = LLVMGetErrorMessage(e);
-  snprintf(err, cap, "%s: %s", what, msg);
+  remat_error_add(err, "%s: %s", what, msg);
   LLVMDisposeErrorMessage(msg);
 }
 
-remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t cap) {
+remat_jit *remat_jit_create(remat_codegen *cg, char **err) {
   int n = remat_codegen_num_functions(cg);
   char **objects;
   size_t *lens;
-  if (cg_compile_objects(cg, &objects, &lens, err, cap)) {
+  if (cg_compile_objects(cg, &objects, &lens, err)) {
     free(objects);
     free(lens);
     return NULL;
@@ -52,7 +52,7 @@ remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t cap) {
   LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->jit, NULL);
   int next = 0; /* objects[next...] not yet handed to the JIT */
   if (e) {
-    error_text(e, "cannot create the JIT", err, cap);
+    error_text(e, "cannot create the JIT", err);
     free(j);
     j = NULL;
   } else {
@@ -68,7 +68,7 @@ remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t cap) {
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, ns);
     if ((e = LLVMOrcJITDylibDefine(jd, mu))) {
       LLVMOrcDisposeMaterializationUnit(mu);
-      error_text(e, "cannot define libm symbols", err, cap);
+      error_text(e, "cannot define libm symbols", err);
     }
     /* The objects, in function order: each buffer copies its object and is the JIT's. */
     for (; !e && next < n; next++) {
@@ -76,7 +76,7 @@ remat_jit *remat_jit_create(remat_codegen *cg, char *err, size_t cap) {
       LLVMMemoryBufferRef buf =
           LLVMCreateMemoryBufferWithMemoryRangeCopy(objects[next], lens[next], f->name);
       if ((e = LLVMOrcLLJITAddObjectFile(j->jit, jd, buf)))
-        error_text(e, "cannot add an object", err, cap);
+        error_text(e, "cannot add an object", err);
     }
     if (e) {
       remat_jit_destroy(j);

@@ -124,7 +124,7 @@ bool cg_uses_libdevice(cg_module *m) {
   return false;
 }
 
-int cg_libdevice_load(cg_libdevice *lib, char *err, size_t cap) {
+int cg_libdevice_load(cg_libdevice *lib, char **err) {
   memset(lib, 0, sizeof *lib);
   const char *path = getenv("REMAT_LIBDEVICE");
   if (!path || !*path)
@@ -139,7 +139,7 @@ int cg_libdevice_load(cg_libdevice *lib, char *err, size_t cap) {
   if (f)
     fclose(f);
   if (n < 0) {
-    snprintf(err, cap, "cannot read libdevice '%s' (set REMAT_LIBDEVICE)", path);
+    remat_error_add(err, "cannot read libdevice '%s' (set REMAT_LIBDEVICE)", path);
     cg_libdevice_free(lib);
     return -1;
   }
@@ -191,15 +191,14 @@ char *cg_libdevice_calls(cg_module *m) {
   return s;
 }
 
-LLVMModuleRef cg_libdevice_parse(const cg_libdevice *lib, LLVMContextRef ctx, char *err,
-                                 size_t cap) {
+LLVMModuleRef cg_libdevice_parse(const cg_libdevice *lib, LLVMContextRef ctx, char **err) {
   LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRange(lib->bytes, lib->size, "libdevice", 0);
   LLVMModuleRef mod;
   bool bad = LLVMParseBitcodeInContext2(ctx, buf, &mod);
   LLVMDisposeMemoryBuffer(buf);
   if (bad) {
-    snprintf(err, cap, "cannot parse libdevice '%s'", lib->path);
+    remat_error_add(err, "cannot parse libdevice '%s'", lib->path);
     return NULL;
   }
   return mod;
@@ -244,7 +243,7 @@ void cg_libdevice_subset(const cg_libdevice *full, LLVMModuleRef parsed, const c
 /* Links libdevice (nvptx64, once, only if a __nv_ function is called) and makes every
  * definition but the kernels internal, so that unused code goes away. The bitcode is
  * parsed from the bytes read once per translation, into this unit's context. */
-static int link_libdevice(cg_module *m, const cg_libdevice *lib, char *err, size_t cap) {
+static int link_libdevice(cg_module *m, const cg_libdevice *lib, char **err) {
   if (m->target != REMAT_TARGET_NVPTX64 || m->libdevice_linked || !cg_uses_libdevice(m))
     return 0;
   if (!lib || !lib->bytes)
@@ -255,7 +254,7 @@ static int link_libdevice(cg_module *m, const cg_libdevice *lib, char *err, size
   bool bad = LLVMParseBitcodeInContext2(m->ctx, buf, &mod);
   LLVMDisposeMemoryBuffer(buf);
   if (bad) {
-    snprintf(err, cap, "cannot parse libdevice '%s'", lib->path);
+    remat_error_add(err, "cannot parse libdevice '%s'", lib->path);
     return -1;
   }
   LLVMSetTarget(mod, LLVMGetTarget(m->mod));
@@ -284,11 +283,10 @@ static void run_passes(cg_module *m, int sm, const char *passes) {
   LLVMDisposeTargetMachine(tm);
 }
 
-int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, char *err,
-                size_t cap) {
+int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, char **err) {
   if (opt_level == 0)
     return 0;
-  if (link_libdevice(m, lib, err, cap))
+  if (link_libdevice(m, lib, err))
     return -1;
   run_passes(m, sm, "default<O3>");
   return 0;
@@ -335,12 +333,12 @@ static char *buffer_copy(LLVMMemoryBufferRef buf, size_t *len) {
 }
 
 int cg_emit(cg_module *m, int sm, cg_artifact kind, const cg_libdevice *lib, const char *entry,
-            char **out, size_t *len, char *err, size_t cap) {
+            char **out, size_t *len, char **err) {
   *out = NULL;
   *len = 0;
   if (kind == CG_ARTIFACT_PTX) {
     if (!m->libdevice_linked && cg_uses_libdevice(m)) {
-      if (link_libdevice(m, lib, err, cap))
+      if (link_libdevice(m, lib, err))
         return -1;
       run_passes(m, sm, "globaldce"); /* -O0: drop the libdevice functions not called */
     }
@@ -351,8 +349,8 @@ int cg_emit(cg_module *m, int sm, cg_artifact kind, const cg_libdevice *lib, con
   char *msg = NULL;
   LLVMCodeGenFileType ft = kind == CG_ARTIFACT_PTX ? LLVMAssemblyFile : LLVMObjectFile;
   if (LLVMTargetMachineEmitToMemoryBuffer(tm, m->mod, ft, &msg, &buf)) {
-    snprintf(err, cap, "%s emission failed: %s", kind == CG_ARTIFACT_PTX ? "PTX" : "object",
-             msg ? msg : "");
+    remat_error_add(err, "%s emission failed: %s", kind == CG_ARTIFACT_PTX ? "PTX" : "object",
+                    msg ? msg : "");
     LLVMDisposeMessage(msg);
     LLVMDisposeTargetMachine(tm);
     return -1;

@@ -300,13 +300,12 @@ static void on_random(void *ctx, MlirOperation philox, uint64_t seed, uint64_t o
 /* Runs F on the device (observed) and on the CPU, compares the outputs; the device's
  * outputs in *dev_out. -1 when a run failed. */
 static int run_both(checker *c, rtr_executor *dev, MlirOperation f, rtr_buffer *const *in,
-                    int nin, const char *role, rtr_buffer ***dev_out, int *ndev, char *err,
-                    size_t cap) {
+                    int nin, const char *role, rtr_buffer ***dev_out, int *ndev, char **err) {
   rtr_exec_observer obs = {c, on_op, on_random};
   rtr_buffer **cpu = NULL;
   int ncpu = 0;
   c->exact_only = true;
-  if (rtr_executor_run(dev, f, in, nin, &obs, dev_out, ndev, err, cap))
+  if (rtr_executor_run(dev, f, in, nin, &obs, dev_out, ndev, err))
     return -1;
   if (rtr_interp_run(c->module, f, c->cpu, in, nin, &cpu, &ncpu))
     return -1;
@@ -364,29 +363,21 @@ static void report(checker *c) {
 }
 
 /* The inputs of F (read from o->inputs or drawn from o->seed; random when RANDOM); NULL
- * with io.c's message in ERR (its lines joined by "; ") when they cannot be made. */
+ * with io.c's lines added to *err when they cannot be made. */
 static rtr_buffer **inputs_of(MlirOperation f, const rtr_device_check_options *o, bool random,
-                              int *n, char *err, size_t err_cap) {
+                              int *n, char **err) {
   char *e = NULL;
   rtr_buffer **in = o->inputs && !random ? rtr_inputs_read(f, o->inputs, n, &e)
                                          : rtr_inputs_random(f, o->seed, o->values, n, &e);
-  if (!in) {
-    size_t k = 0;
-    for (const char *p = e ? e : "cannot make the inputs"; *p && k + 3 < err_cap; p++)
-      if (*p != '\n')
-        err[k++] = *p;
-      else if (p[1])
-        err[k++] = ';', err[k++] = ' ';
-    err[k] = 0;
-  }
+  if (!in)
+    remat_error_add(err, "%s", e ? e : "cannot make the inputs");
   free(e);
   return in;
 }
 
 int rtr_check_device(MlirOperation module, const char *name, rtr_executor *device,
                      const rtr_interp_options *cpu, const rtr_device_check_options *o,
-                     char *err, size_t err_cap) {
-  err[0] = 0;
+                     char **err) {
   checker c = {.module = module, .cpu = cpu, .o = o,
                .math_ulp = o->math_ulp ? o->math_ulp : RTR_DEVICE_MATH_ULP};
   char *fname = xasprintf("%s_fwd", name), *bname = xasprintf("%s_bwd", name);
@@ -396,22 +387,22 @@ int rtr_check_device(MlirOperation module, const char *name, rtr_executor *devic
   int nin = 0, nout = 0, nbout = 0, ntan = 0, rc = 2;
   bool pair = mlirOperationIsNull(f);
   if (pair && (mlirOperationIsNull(ff) || mlirOperationIsNull(bf))) {
-    snprintf(err, err_cap, "no function '@%s' (nor '@%s' and '@%s')", name, fname, bname);
+    remat_error_add(err, "no function '@%s' (nor '@%s' and '@%s')", name, fname, bname);
     goto out;
   }
   fprintf(o->report, "check-device @%s (seed %llu): %s vs the CPU's compiled path, op by op\n",
           name, (unsigned long long)o->seed, device->device);
   c.record = true;
-  if (!(in = inputs_of(pair ? ff : f, o, false, &nin, err, err_cap)) ||
+  if (!(in = inputs_of(pair ? ff : f, o, false, &nin, err)) ||
       run_both(&c, device, pair ? ff : f, in, nin, pair ? "forward" : "function", &out, &nout,
-               err, err_cap))
+               err))
     goto out;
   if (pair) {
     int64_t num_out = 0;
     rt_func_num_outputs(ff, &num_out);
     MlirBlock be = rt_func_entry_block(bf);
     int nb = (int)mlirBlockGetNumArguments(be), nsaved = nout - (int)num_out, s = 0;
-    if (!(tan = inputs_of(bf, o, true, &ntan, err, err_cap)))
+    if (!(tan = inputs_of(bf, o, true, &ntan, err)))
       goto out;
     bin = xcalloc((size_t)nb + 1, sizeof *bin);
     for (int k = 0; k < nb; k++) {
@@ -422,13 +413,13 @@ int rtr_check_device(MlirOperation module, const char *name, rtr_executor *devic
     }
     for (int k = 0; k < nb; k++)
       if (!bin[k] || s != nsaved) {
-        snprintf(err, err_cap, "'@%s' saves %d values, which do not match the arguments of "
-                               "'@%s' that are not tangents",
-                 fname, nsaved, bname);
+        remat_error_add(err, "'@%s' saves %d values, which do not match the arguments of "
+                             "'@%s' that are not tangents",
+                        fname, nsaved, bname);
         goto out;
       }
     c.record = false;
-    if (run_both(&c, device, bf, bin, nb, "backward", &bout, &nbout, err, err_cap))
+    if (run_both(&c, device, bf, bin, nb, "backward", &bout, &nbout, err))
       goto out;
   }
   report(&c);

@@ -26,7 +26,7 @@
  * NAME is a function of MODULE, or the stem of NAME_fwd / NAME_bwd: the forward runs on
  * inputs from the seed, the backward on the device forward's saved values and tangents
  * from the seed. Returns 0 when everything agrees, 1 on a difference, 2 when the check
- * could not run (with a message in err, or located diagnostics). */
+ * could not run (with lines added to *err, or located diagnostics). */
 #ifndef REMAT_RUNTIME_CHECK_DEVICE_H
 #define REMAT_RUNTIME_CHECK_DEVICE_H
 
@@ -51,6 +51,6 @@ enum { RTR_DEVICE_MATH_ULP = 64 };
 
 int rtr_check_device(MlirOperation module, const char *name, rtr_executor *device,
                      const rtr_interp_options *cpu, const rtr_device_check_options *o,
-                     char *err, size_t err_cap);
+                     char **err);
 
 #endif

@@ -47,13 +47,13 @@ bool rtr_coll_op_of(MlirOperation op, rtr_coll_op *out) {
   return true;
 }
 
-int rtr_coll_check_group(const rtr_coll *c, const rtr_coll_op *op, char *err, size_t err_cap) {
+int rtr_coll_check_group(const rtr_coll *c, const rtr_coll_op *op, char **err) {
   if (c->size == 0 || op->group_size == 1 || op->group_size == c->size)
     return 0;
-  snprintf(err, err_cap, "rank %d of %d: 'rt.%s' has group_size = %lld; every group is "
-                         "all %d ranks (use group_size = %d, or 1)",
-           c->rank, c->size, rtr_coll_kind_name(op->kind), (long long)op->group_size, c->size,
-           c->size);
+  remat_error_add(err, "rank %d of %d: 'rt.%s' has group_size = %lld; every group is "
+                       "all %d ranks (use group_size = %d, or 1)",
+                  c->rank, c->size, rtr_coll_kind_name(op->kind), (long long)op->group_size,
+                  c->size, c->size);
   return -1;
 }
 
@@ -113,9 +113,8 @@ void rtr_coll_finish(const rtr_coll_op *op, rtr_buffer *out, const rtr_buffer *p
 /* ---- the simulation ------------------------------------------------------------------ */
 
 static int local_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
-                       rtr_buffer *out, void **req, char *err, size_t err_cap) {
+                       rtr_buffer *out, void **req, char **err) {
   (void)err;
-  (void)err_cap;
   *req = NULL;
   c->stats.started[op->kind]++;
   switch (op->kind) {
@@ -129,11 +128,10 @@ static int local_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
   return 0;
 }
 
-static int local_wait(rtr_coll *c, void *req, char *err, size_t err_cap) {
+static int local_wait(rtr_coll *c, void *req, char **err) {
   (void)c;
   (void)req;
   (void)err;
-  (void)err_cap;
   return 0;
 }
 

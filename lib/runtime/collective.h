@@ -56,11 +56,11 @@ struct rtr_coll {
   /* Starts OP on IN (read before wait returns) into OUT (written by the time wait
    * returns; both have the op's operand and result types and stay alive until then).
    * *req is NULL when the collective completed at once. Returns 0, or -1 with a message
-   * in err. */
+   * added to *err (remat_error_add). */
   int (*start)(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, rtr_buffer *out,
-               void **req, char *err, size_t err_cap);
-  /* Completes and releases a request. Returns 0, or -1 with a message in err. */
-  int (*wait)(rtr_coll *c, void *req, char *err, size_t err_cap);
+               void **req, char **err);
+  /* Completes and releases a request. Returns 0, or -1 with a message added to *err. */
+  int (*wait)(rtr_coll *c, void *req, char **err);
   /* Blocking exchange of N bytes from every rank: RECV (size * N bytes, rank order) on
    * every rank. For the tools (status agreement, gathering results for a check); not
    * counted in stats. Returns 0 or -1. */
@@ -75,9 +75,9 @@ struct rtr_coll {
 /* The simulation, as a backend on the stack or the heap: rank 0 of size 0. */
 void rtr_coll_local_init(rtr_coll *c);
 
-/* "'rt.all_gather' has group_size = 4, but the run has 2 ranks" into err when OP's group
- * size does not fit C; 0 when it does. */
-int rtr_coll_check_group(const rtr_coll *c, const rtr_coll_op *op, char *err, size_t err_cap);
+/* -1 with "rank R of N: 'rt.all_gather' has group_size = 4; ..." added to *err when OP's
+ * group size does not fit C; 0 when it does. */
+int rtr_coll_check_group(const rtr_coll *c, const rtr_coll_op *op, char **err);
 
 /* The collective an rt op describes (from its attributes); false for another op. */
 bool rtr_coll_op_of(MlirOperation op, rtr_coll_op *out);

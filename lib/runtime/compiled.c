@@ -114,13 +114,11 @@ static int host_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nar
   return 1;
 }
 
-rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs, char *err,
-                                  size_t err_cap) {
+rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs, char **err) {
   remat_codegen_options opts = {REMAT_TARGET_HOST, 0, opt_level};
-  err[0] = 0;
   remat_codegen *cg = remat_codegen_create(module, &opts);
   if (!cg) {
-    snprintf(err, err_cap, "the codegen cannot lower this module");
+    remat_error_add(err, "the codegen cannot lower this module");
     return NULL;
   }
   remat_codegen_set_compile(cg, jobs, NULL);
@@ -128,7 +126,7 @@ rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs,
   c->cg = cg;
   c->count = remat_codegen_num_functions(cg);
   c->entries = xcalloc((size_t)c->count + 1, sizeof *c->entries);
-  c->jit = remat_jit_create(cg, err, err_cap);
+  c->jit = remat_jit_create(cg, err);
   if (!c->jit) {
     rtr_compiled_destroy(c);
     return NULL;
@@ -143,7 +141,7 @@ rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs,
     e->num_params = f->num_params;
     e->fn = (remat_packed_fn)(uintptr_t)remat_jit_lookup(c->jit, name);
     if (!e->fn)
-      snprintf(err, err_cap, "JIT: no symbol '%s'", name);
+      remat_error_add(err, "JIT: no symbol '%s'", name);
     free(name);
     if (!e->fn) {
       rtr_compiled_destroy(c);

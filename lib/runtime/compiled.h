@@ -20,10 +20,9 @@ typedef struct rtr_compiled rtr_compiled;
 /* Lowers and JIT-compiles every kernel and reduction of MODULE, with the codegen's
  * opt_level (0: its IR as built, 3: O3; the bits are the same, no fast-math either way),
  * on jobs threads (0: one per core; the code is the same whatever the number).
- * NULL on failure: after located diagnostics (a construct the codegen cannot lower) or
- * with a message in err. */
-rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs, char *err,
-                                  size_t err_cap);
+ * NULL on failure, with a message added to *err (remat_error_add), after located
+ * diagnostics when the codegen cannot lower a construct. */
+rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs, char **err);
 void rtr_compiled_destroy(rtr_compiled *c);
 
 /* Interpreter options that run MODULE's kernels and reductions compiled. */

@@ -130,20 +130,19 @@ static bool type_header(MlirType t, rtr_buffer *h) {
 }
 
 int rtr_cuda_pack_params(const MlirType *param_types, int num_params, const rtr_cuda_arg *args,
-                         int nargs, uint64_t *slots, void **params_out, char *err,
-                         size_t err_cap) {
+                         int nargs, uint64_t *slots, void **params_out, char **err) {
   if (nargs != num_params) {
-    snprintf(err, err_cap, "the kernel takes %d parameters, the call passes %d", num_params,
-             nargs);
+    remat_error_add(err, "the kernel takes %d parameters, the call passes %d", num_params,
+                    nargs);
     return -1;
   }
   for (int k = 0; k < nargs; k++) {
     rtr_buffer want;
     char a[128], b[128];
     if (!type_header(param_types[k], &want) || !rtr_buffer_same_type(&want, args[k].type)) {
-      snprintf(err, err_cap, "parameter #%d of the kernel is '%s', the call passes '%s'", k,
-               rt_type_str(param_types[k], a, sizeof a),
-               rtr_buffer_type_str(args[k].type, b, sizeof b));
+      remat_error_add(err, "parameter #%d of the kernel is '%s', the call passes '%s'", k,
+                      rt_type_str(param_types[k], a, sizeof a),
+                      rtr_buffer_type_str(args[k].type, b, sizeof b));
       return -1;
     }
     slots[k] = 0;
@@ -352,34 +351,33 @@ typedef struct libs {
   void *cuda, *cublas;
 } libs;
 
-static int load_sym(void *h, const char *lib, const char *name, void **slot, char *err,
-                    size_t cap) {
+static int load_sym(void *h, const char *lib, const char *name, void **slot, char **err) {
   *slot = dlsym(h, name);
   if (!*slot)
-    snprintf(err, cap, "%s has no '%s' (a driver or cuBLAS older than the toolkit's "
-                       "headers?)",
-             lib, name);
+    remat_error_add(err, "%s has no '%s' (a driver or cuBLAS older than the toolkit's "
+                         "headers?)",
+                    lib, name);
   return *slot ? 0 : -1;
 }
 
-static int load_driver(rtr_cuda_api *api, libs *l, char *err, size_t cap) {
+static int load_driver(rtr_cuda_api *api, libs *l, char **err) {
   const char *path = getenv("REMAT_LIBCUDA");
   if (!path || !*path)
     path = "libcuda.so.1";
   l->cuda = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!l->cuda) {
-    snprintf(err, cap, "no CUDA driver on this machine (%s)", dlerror());
+    remat_error_add(err, "no CUDA driver on this machine (%s)", dlerror());
     return -1;
   }
 #define LOAD_DRIVER(f)                                                                      \
-  if (load_sym(l->cuda, path, RTR_STR(f), (void **)&api->f, err, cap))                     \
+  if (load_sym(l->cuda, path, RTR_STR(f), (void **)&api->f, err))                          \
     return -1;
   RTR_CUDA_DRIVER_FNS(LOAD_DRIVER)
 #undef LOAD_DRIVER
   return 0;
 }
 
-static int load_cublas(rtr_cuda_api *api, libs *l, char *err, size_t cap) {
+static int load_cublas(rtr_cuda_api *api, libs *l, char **err) {
   const char *env = getenv("REMAT_LIBCUBLAS");
   const char *tries[] = {env && *env ? env : NULL, "libcublas.so." RTR_STR(CUBLAS_VER_MAJOR),
                          REMAT_CUDA_LIBDIR "/libcublas.so." RTR_STR(CUBLAS_VER_MAJOR)};
@@ -388,12 +386,12 @@ static int load_cublas(rtr_cuda_api *api, libs *l, char *err, size_t cap) {
     if (tries[k] && (l->cublas = dlopen(tries[k], RTLD_NOW | RTLD_LOCAL)))
       path = tries[k];
   if (!l->cublas) {
-    snprintf(err, cap, "rt.matmul needs cuBLAS: cannot load libcublas.so.%d (%s)",
-             CUBLAS_VER_MAJOR, dlerror());
+    remat_error_add(err, "rt.matmul needs cuBLAS: cannot load libcublas.so.%d (%s)",
+                    CUBLAS_VER_MAJOR, dlerror());
     return -1;
   }
 #define LOAD_CUBLAS(f)                                                                      \
-  if (load_sym(l->cublas, path, RTR_STR(f), (void **)&api->f, err, cap))                   \
+  if (load_sym(l->cublas, path, RTR_STR(f), (void **)&api->f, err))                        \
     return -1;
   RTR_CUBLAS_FNS(LOAD_CUBLAS)
 #undef LOAD_CUBLAS
@@ -464,17 +462,16 @@ typedef struct cuda_exec {
   rtr_cuda_memory mem;
   /* the current run */
   const rtr_exec_observer *obs;
-  char *err;
-  size_t err_cap;
+  char **err; /* the caller's message (remat_error_add); NULL between calls */
   int depth;
 } cuda_exec;
 
 static int fail(cuda_exec *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(cuda_exec *e, const char *fmt, ...) {
-  if (e->err_cap && !e->err[0]) { /* the first failure is the cause */
+  if (e->err && !*e->err) { /* the first failure is the cause */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->err, e->err_cap, fmt, ap);
+    remat_error_vadd(e->err, fmt, ap);
     va_end(ap);
   }
   return -1;
@@ -685,11 +682,11 @@ static int launch(cuda_exec *e, fn_entry *f, dval *const *args, int nargs, dval 
     a[k] = (rtr_cuda_arg){&v->t, dptr(v)};
     types[k] = &v->t;
   }
-  char msg[300];
+  char *msg = NULL;
   int rc = 0;
-  if (rtr_cuda_pack_params(f->param_types, f->num_params, a, n, slots, params, msg,
-                           sizeof msg))
+  if (rtr_cuda_pack_params(f->param_types, f->num_params, a, n, slots, params, &msg))
     rc = fail(e, "launch of '%s': %s", f->name, msg);
+  free(msg);
   rtr_cuda_launch lc = rtr_cuda_launch_config(f->rows, f->numel, e->sm_count);
   if (f->stat < 0)
     f->stat = stat_slot(e, f->label, f->kind == REMAT_CG_KERNEL ? "kernel" : "reduction",
@@ -1195,14 +1192,11 @@ static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int na
 /* ---- the executor interface --------------------------------------------------------- */
 
 static int cuda_run(rtr_executor *ex, MlirOperation func, rtr_buffer *const *inputs, int n,
-                    const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout, char *err,
-                    size_t err_cap) {
+                    const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout,
+                    char **err) {
   cuda_exec *e = ex->impl;
   e->obs = obs;
   e->err = err;
-  e->err_cap = err_cap;
-  if (err_cap)
-    err[0] = 0;
   e->depth = 0;
   *outputs = NULL;
   *nout = 0;
@@ -1234,6 +1228,7 @@ static int cuda_run(rtr_executor *ex, MlirOperation func, rtr_buffer *const *inp
     dval_free(e, in[k]);
   free(in);
   e->obs = NULL;
+  e->err = NULL;
   return rc ? -1 : 0;
 }
 
@@ -1320,13 +1315,14 @@ static CUmodule load_ptx(cuda_exec *e, MlirOperation module, int sm, fn_entry **
   }
   *fns = f;
   *nfns = n;
-  char msg[512];
-  char *ptx = n ? remat_codegen_ptx(cg, msg, sizeof msg) : NULL;
+  char *msg = NULL;
+  char *ptx = n ? remat_codegen_ptx(cg, &msg) : NULL;
   remat_codegen_destroy(cg);
   if (!n)
     return NULL;
   if (!ptx) {
-    fail(e, "PTX: %s", msg);
+    fail(e, "PTX: %s", msg ? msg : "");
+    free(msg);
     return NULL;
   }
   CUmodule mod = NULL;
@@ -1467,11 +1463,10 @@ static int pick_sm(int device_sm) {
 }
 
 static rtr_executor *create(cuda_exec *e, MlirOperation module, const rtr_cuda_options *opts,
-                            char *err, size_t err_cap) {
+                            char **err) {
   e->opts = *opts;
   e->module = module;
   e->err = err;
-  e->err_cap = err_cap;
   ptr_map_init(&e->fn_index, 64);
   int device_sm = open_device(e, opts->device);
   int sm = opts->sm ? opts->sm : pick_sm(device_sm);
@@ -1483,7 +1478,7 @@ static rtr_executor *create(cuda_exec *e, MlirOperation module, const rtr_cuda_o
     goto fail;
   }
   e->mod = load_ptx(e, module, sm, &e->fns, &e->nfns);
-  if (!e->mod && err[0])
+  if (!e->mod && *err)
     goto fail;
   for (int k = 0; k < e->nfns; k++)
     ptr_map_put(&e->fn_index, e->fns[k].source.ptr, k);
@@ -1500,7 +1495,6 @@ static rtr_executor *create(cuda_exec *e, MlirOperation module, const rtr_cuda_o
                         cu(e, e->api->cuEventCreate(&e->ev1, CU_EVENT_DEFAULT), "cuEventCreate")))
     goto fail;
   e->err = NULL;
-  e->err_cap = 0;
   rtr_executor *ex = xcalloc(1, sizeof *ex);
   *ex = (rtr_executor){.device = "cuda", .impl = e, .run = cuda_run, .stats = cuda_stats,
                        .reset_stats = cuda_reset_stats, .destroy = cuda_destroy};
@@ -1511,35 +1505,30 @@ fail:
 }
 
 rtr_executor *rtr_cuda_create_with_api(MlirOperation module, const rtr_cuda_options *opts,
-                                       const rtr_cuda_api *api, char *err, size_t err_cap) {
-  err[0] = 0;
+                                       const rtr_cuda_api *api, char **err) {
   cuda_exec *e = xcalloc(1, sizeof *e);
   e->api = api;
-  return create(e, module, opts, err, err_cap);
+  return create(e, module, opts, err);
 }
 
-rtr_executor *rtr_cuda_create(MlirOperation module, const rtr_cuda_options *opts, char *err,
-                              size_t err_cap) {
-  err[0] = 0;
+rtr_executor *rtr_cuda_create(MlirOperation module, const rtr_cuda_options *opts, char **err) {
   cuda_exec *e = xcalloc(1, sizeof *e);
   e->api = &e->own_api;
-  if (load_driver(&e->own_api, &e->libs, err, err_cap) ||
-      (module_has_matmul(module) && load_cublas(&e->own_api, &e->libs, err, err_cap))) {
+  if (load_driver(&e->own_api, &e->libs, err) ||
+      (module_has_matmul(module) && load_cublas(&e->own_api, &e->libs, err))) {
     e->api = &e->own_api;
     exec_free(e);
     return NULL;
   }
-  return create(e, module, opts, err, err_cap);
+  return create(e, module, opts, err);
 }
 
-int rtr_cuda_describe(int device, char *out, size_t out_cap, char *err, size_t err_cap) {
-  err[0] = 0;
+int rtr_cuda_describe(int device, char *out, size_t out_cap, char **err) {
   cuda_exec *e = xcalloc(1, sizeof *e);
   e->api = &e->own_api;
   e->err = err;
-  e->err_cap = err_cap;
   ptr_map_init(&e->fn_index, 4);
-  int rc = load_driver(&e->own_api, &e->libs, err, err_cap) ? -1 : 0;
+  int rc = load_driver(&e->own_api, &e->libs, err) ? -1 : 0;
   int sm = rc ? -1 : open_device(e, device);
   char name[256] = "?";
   size_t mem = 0;

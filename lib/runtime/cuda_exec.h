@@ -42,14 +42,15 @@ typedef struct rtr_cuda_options {
   bool probe_random; /* report each random tensor a kernel draws to the observer */
 } rtr_cuda_options;
 
-/* An executor for MODULE on the GPU. NULL with a message in err when there is no driver,
- * no device, or the module cannot be lowered (then also located diagnostics). */
-rtr_executor *rtr_cuda_create(MlirOperation module, const rtr_cuda_options *opts, char *err,
-                              size_t err_cap);
+/* An executor for MODULE on the GPU. NULL with a message added to *err (remat_error_add)
+ * when there is no driver, no device, or the module cannot be lowered (then also located
+ * diagnostics). */
+rtr_executor *rtr_cuda_create(MlirOperation module, const rtr_cuda_options *opts, char **err);
 
 /* One line describing the device (name, compute capability, SMs, memory, peak memory
- * bandwidth from its clock and bus width); -1 and a message in err as rtr_cuda_create. */
-int rtr_cuda_describe(int device, char *out, size_t out_cap, char *err, size_t err_cap);
+ * bandwidth from its clock and bus width) in OUT[OUT_CAP]; -1 and a message added to *err
+ * as rtr_cuda_create. */
+int rtr_cuda_describe(int device, char *out, size_t out_cap, char **err);
 
 /* Device memory of an executor (tests and reports). */
 typedef struct rtr_cuda_memory {
@@ -108,8 +109,7 @@ typedef struct rtr_cuda_arg {
  * says), PARAMS_OUT[k] points at SLOTS[k]. -1 with a message when the count, a kind or a
  * type differs from the kernel's. */
 int rtr_cuda_pack_params(const MlirType *param_types, int num_params, const rtr_cuda_arg *args,
-                         int nargs, uint64_t *slots, void **params_out, char *err,
-                         size_t err_cap);
+                         int nargs, uint64_t *slots, void **params_out, char **err);
 
 /* The probe module of MODULE: for each rt.uniform_philox inside an rt.kernel function, in
  * module order, a kernel `@remat_probe_<N>(i64 seed, i64 offset) -> <its type>` drawing
@@ -149,7 +149,7 @@ typedef struct rtr_cuda_api {
 
 /* rtr_cuda_create on API (borrowed; outlives the executor) instead of the libraries. */
 rtr_executor *rtr_cuda_create_with_api(MlirOperation module, const rtr_cuda_options *opts,
-                                       const rtr_cuda_api *api, char *err, size_t err_cap);
+                                       const rtr_cuda_api *api, char **err);
 #endif
 
 #endif

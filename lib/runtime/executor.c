@@ -10,11 +10,10 @@ typedef struct cpu_exec {
 } cpu_exec;
 
 static int cpu_run(rtr_executor *e, MlirOperation func, rtr_buffer *const *inputs, int n,
-                   const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout, char *err,
-                   size_t err_cap) {
+                   const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout,
+                   char **err) {
   (void)obs;
-  if (err_cap)
-    err[0] = 0;
+  (void)err; /* the interpreter's errors are located diagnostics */
   cpu_exec *c = e->impl;
   return rtr_interp_run(c->module, func, &c->opts, inputs, n, outputs, nout) ? -1 : 0;
 }

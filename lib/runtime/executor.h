@@ -51,10 +51,11 @@ struct rtr_executor {
   void *impl;
   /* Runs FUNC of the module on INPUTS (borrowed, types as the arguments'). On success 0
    * and *outputs, *num_outputs host buffers owned by the caller (rtr_buffers_free).
-   * -1 after a located diagnostic or a message in err. OBS may be NULL. */
+   * -1 after a located diagnostic or with a message added to *err (remat_error_add).
+   * OBS may be NULL. */
   int (*run)(rtr_executor *e, MlirOperation func, rtr_buffer *const *inputs, int num_inputs,
              const rtr_exec_observer *obs, rtr_buffer ***outputs, int *num_outputs,
-             char *err, size_t err_cap);
+             char **err);
   /* Optional: the stats of every device function so far (borrowed; NULL/0 if none). */
   const rtr_exec_stat *(*stats)(rtr_executor *e, int *count);
   void (*reset_stats)(rtr_executor *e);
@@ -68,8 +69,8 @@ rtr_executor *rtr_executor_cpu(MlirOperation module, rtr_interp_options opts);
 static inline int rtr_executor_run(rtr_executor *e, MlirOperation func,
                                    rtr_buffer *const *inputs, int num_inputs,
                                    const rtr_exec_observer *obs, rtr_buffer ***outputs,
-                                   int *num_outputs, char *err, size_t err_cap) {
-  return e->run(e, func, inputs, num_inputs, obs, outputs, num_outputs, err, err_cap);
+                                   int *num_outputs, char **err) {
+  return e->run(e, func, inputs, num_inputs, obs, outputs, num_outputs, err);
 }
 
 void rtr_executor_destroy(rtr_executor *e);

@@ -63,14 +63,14 @@ typedef struct interp {
 static int complete(interp *in, frame *f, size_t i, MlirOperation at) {
   if (!f->slots[i].req)
     return 0;
-  char err[512];
+  char *err = NULL;
   void *req = f->slots[i].req;
   f->slots[i].req = NULL;
-  if (in->coll->wait(in->coll, req, err, sizeof err)) {
-    rt_emit_error(at, "%s", err);
-    return -1;
-  }
-  return 0;
+  int rc = in->coll->wait(in->coll, req, &err) ? -1 : 0;
+  if (rc)
+    rt_emit_error(at, "%s", err ? err : "");
+  free(err);
+  return rc;
 }
 
 /* Releases a frame; collectives still in flight (never used) complete first, in the
@@ -606,18 +606,20 @@ static rtr_buffer *make_view(interp *in, MlirOperation op, const rtr_buffer *src
 static int start_collective(interp *in, MlirOperation op, const rtr_coll_op *cop,
                             rtr_buffer *const *args, int nargs, rtr_buffer *const *res,
                             int nres, void **req) {
-  char err[512];
   *req = NULL;
   if (nargs != 1 || nres != 1) {
     rt_emit_error(op, "unexpected number of operands or results");
     return -1;
   }
-  if (rtr_coll_check_group(in->coll, cop, err, sizeof err) ||
-      in->coll->start(in->coll, cop, args[0], res[0], req, err, sizeof err)) {
-    rt_emit_error(op, "%s", err);
-    return -1;
-  }
-  return 0;
+  char *err = NULL;
+  int rc = rtr_coll_check_group(in->coll, cop, &err) ||
+                   in->coll->start(in->coll, cop, args[0], res[0], req, &err)
+               ? -1
+               : 0;
+  if (rc)
+    rt_emit_error(op, "%s", err ? err : "");
+  free(err);
+  return rc;
 }
 
 /* ---- the measured peak (rtr_peak, interp.h) ----------------------------------------- */
@@ -876,13 +878,14 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
     /* A backend may read its input until the wait; a dense copy of a view is freed
      * below, so that collective completes now. */
     if (done > 0 && req && ncopies > 0) {
-      char err[512];
+      char *err = NULL;
       void *r = req;
       req = NULL;
-      if (in->coll->wait(in->coll, r, err, sizeof err)) {
-        rt_emit_error(op, "%s", err);
+      if (in->coll->wait(in->coll, r, &err)) {
+        rt_emit_error(op, "%s", err ? err : "");
         done = -1;
       }
+      free(err);
     }
   }
   else if (in->opts->host_op)

@@ -107,11 +107,12 @@ int rtr_check_groups(MlirOperation module, const rtr_coll *c) {
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
       rtr_coll_op cop;
-      char err[512];
-      if (rtr_coll_op_of(op, &cop) && rtr_coll_check_group(c, &cop, err, sizeof err)) {
+      char *err = NULL;
+      if (rtr_coll_op_of(op, &cop) && rtr_coll_check_group(c, &cop, &err)) {
         rt_emit_error(op, "%s", err);
         bad++;
       }
+      free(err);
     }
   return bad;
 }

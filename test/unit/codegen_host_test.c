@@ -299,10 +299,11 @@ int main(void) {
   char *manifest = remat_codegen_manifest(cg);
   fputs(manifest, stdout);
   free(manifest);
-  char err[512];
-  remat_jit *jit = remat_jit_create(cg, err, sizeof err);
+  char *err = NULL;
+  remat_jit *jit = remat_jit_create(cg, &err);
   if (!jit) {
-    printf("jit: %s\n", err);
+    printf("jit: %s\n", err ? err : "");
+    free(err);
     return 1;
   }
   test_philox(jit);

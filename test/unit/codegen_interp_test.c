@@ -475,10 +475,11 @@ int main(void) {
     remat_codegen *cg = remat_codegen_create(top, &opts);
     if (!cg)
       return 1;
-    char err[256];
-    remat_jit *jit = remat_jit_create(cg, err, sizeof err);
+    char *err = NULL;
+    remat_jit *jit = remat_jit_create(cg, &err);
     if (!jit) {
-      printf("jit: %s\n", err);
+      printf("jit: %s\n", err ? err : "");
+      free(err);
       return 1;
     }
     int nbad = 0, kernels = 0, reductions = 0;

@@ -182,18 +182,21 @@ static void test_pack(MlirContext ctx) {
   rtr_cuda_arg args[5] = {{seed, 0}, {scale, 0}, {flag, 0}, {t, 0x7000}, {m, 0x9010}};
   uint64_t slots[5];
   void *params[5];
-  char err[256];
-  int rc = rtr_cuda_pack_params(types, 5, args, 5, slots, params, err, sizeof err);
+  char *err = NULL;
+  int rc = rtr_cuda_pack_params(types, 5, args, 5, slots, params, &err);
   printf("pack: rc %d, slots %#llx %#llx %#llx %#llx %#llx, params point at slots: %s\n", rc,
          (unsigned long long)slots[0], (unsigned long long)slots[1],
          (unsigned long long)slots[2], (unsigned long long)slots[3],
          (unsigned long long)slots[4],
          params[0] == &slots[0] && params[4] == &slots[4] ? "yes" : "no");
   rtr_cuda_arg swapped[5] = {{seed, 0}, {scale, 0}, {flag, 0}, {m, 0x9010}, {t, 0x7000}};
-  rc = rtr_cuda_pack_params(types, 5, swapped, 5, slots, params, err, sizeof err);
-  printf("pack swapped: rc %d: %s\n", rc, err);
-  rc = rtr_cuda_pack_params(types, 5, args, 4, slots, params, err, sizeof err);
-  printf("pack short: rc %d: %s\n", rc, err);
+  rc = rtr_cuda_pack_params(types, 5, swapped, 5, slots, params, &err);
+  printf("pack swapped: rc %d: %s\n", rc, err ? err : "");
+  free(err);
+  err = NULL;
+  rc = rtr_cuda_pack_params(types, 5, args, 4, slots, params, &err);
+  printf("pack short: rc %d: %s\n", rc, err ? err : "");
+  free(err);
   rtr_buffer_free(seed), rtr_buffer_free(scale), rtr_buffer_free(flag), rtr_buffer_free(t),
       rtr_buffer_free(m);
 }
@@ -601,10 +604,11 @@ static int host_op_kernels(MlirOperation module) {
   free(ops);
   if (mlirModuleIsNull(m))
     return 0;
-  char err[512];
+  char *err = NULL;
   remat_codegen_options o = {REMAT_TARGET_HOST, 0, 0};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(m), &o);
-  int rc = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, err, sizeof err)) ? 0 : -1;
+  int rc = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, &err)) ? 0 : -1;
+  free(err);
   remat_codegen_destroy(cg);
   mlirModuleDestroy(m);
   return rc;
@@ -612,10 +616,13 @@ static int host_op_kernels(MlirOperation module) {
 
 /* Host JITs of MODULE and of its probe module: the fake's "PTX" functions. */
 static int host_builds(MlirContext ctx, MlirOperation module, MlirModule *probe) {
-  char err[512];
+  char *err = NULL;
   remat_codegen_options o = {REMAT_TARGET_HOST, 0, 0};
   remat_codegen *cg = remat_codegen_create(module, &o);
-  if (!cg || !(fake.jits[fake.njits++] = remat_jit_create(cg, err, sizeof err)))
+  bool built = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, &err));
+  free(err);
+  err = NULL;
+  if (!built)
     return -1;
   remat_codegen_destroy(cg);
   if (host_op_kernels(module))
@@ -626,7 +633,9 @@ static int host_builds(MlirContext ctx, MlirOperation module, MlirModule *probe)
     *probe = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(text));
     free(text);
     remat_codegen *pg = remat_codegen_create(mlirModuleGetOperation(*probe), &o);
-    if (!pg || !(fake.jits[fake.njits++] = remat_jit_create(pg, err, sizeof err)))
+    built = pg && (fake.jits[fake.njits++] = remat_jit_create(pg, &err));
+    free(err);
+    if (!built)
       return -1;
     remat_codegen_destroy(pg);
   }
@@ -656,14 +665,14 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
     return 2;
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 0, true, false};
-  char err[512];
-  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
-  rtr_compiled *c = rtr_compiled_create(module, 0, 1, err, sizeof err);
+  char *err = NULL, *cerr = NULL;
+  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
+  rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
   MlirOperation f = rtr_interp_lookup(module, fn);
   int rc = 2, nin = 0, ng = 0, nc = 0;
   rtr_buffer **in = NULL, **g = NULL, **cpu = NULL;
   if (!ex || !c || mlirOperationIsNull(f)) {
-    printf("cannot run: %s\n", err);
+    printf("cannot run: %s\n", cerr ? cerr : err ? err : "");
     goto out;
   }
   rtr_interp_options co = rtr_compiled_options(c);
@@ -673,8 +682,8 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
     free(ierr);
     goto out;
   }
-  if (rtr_executor_run(ex, f, in, nin, NULL, &g, &ng, err, sizeof err)) {
-    printf("device run failed: %s\n", err);
+  if (rtr_executor_run(ex, f, in, nin, NULL, &g, &ng, &err)) {
+    printf("device run failed: %s\n", err ? err : "");
     rc = 1;
     goto out;
   }
@@ -695,6 +704,8 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
            (long long)s[k].bytes, s[k].ms);
   rc = same == nc && ng == nc ? 0 : 1;
 out:
+  free(err);
+  free(cerr);
   rtr_buffers_free(in, nin);
   rtr_buffers_free(g, ng);
   rtr_buffers_free(cpu, nc);
@@ -714,19 +725,21 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
     return 2;
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 0, false, true};
-  char err[512];
-  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
-  rtr_compiled *c = rtr_compiled_create(module, 0, 1, err, sizeof err);
+  char *err = NULL, *cerr = NULL;
+  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
+  rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
   int rc = 2;
   if (ex && c) {
     rtr_interp_options co = rtr_compiled_options(c);
     rtr_device_check_options dco = {7, NULL, 0, stdout, false, RTR_VALUES_UNIT};
-    rc = rtr_check_device(module, name, ex, &co, &dco, err, sizeof err);
+    rc = rtr_check_device(module, name, ex, &co, &dco, &err);
     if (rc == 2)
-      printf("check-device: %s\n", err);
+      printf("check-device: %s\n", err ? err : "");
     print_memory(ex);
   } else
-    printf("cannot check: %s\n", err);
+    printf("cannot check: %s\n", cerr ? cerr : err ? err : "");
+  free(err);
+  free(cerr);
   rtr_compiled_destroy(c);
   if (ex)
     rtr_executor_destroy(ex);
@@ -737,11 +750,12 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
 static int nodevice(MlirOperation module) {
   rtr_cuda_api api = fake_api();
   rtr_cuda_options o = {0, 0, 3, false, false};
-  char err[512];
+  char *err = NULL;
   fake.devices = 0;
-  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, err, sizeof err);
-  printf("no device: %s: %s; contexts retained %d\n", ex ? "created" : "refused", err,
-         ctx_refs);
+  rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
+  printf("no device: %s: %s; contexts retained %d\n", ex ? "created" : "refused",
+         err ? err : "", ctx_refs);
+  free(err);
   if (ex)
     rtr_executor_destroy(ex);
   return ex ? 1 : 0;

@@ -36,7 +36,7 @@ static void free_req(mpi_req *q) {
 }
 
 static int mpi_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, rtr_buffer *out,
-                     void **req, char *err, size_t cap) {
+                     void **req, char **err) {
   *req = NULL;
   c->stats.started[op->kind]++;
   if (op->group_size == 1) { /* a group of one: every collective is the identity */
@@ -50,8 +50,8 @@ static int mpi_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, r
   q->part_type = rtr_coll_part_type(op, in, out);
   size_t part = bytes_of(&q->part_type);
   if (part > (size_t)INT_MAX) {
-    snprintf(err, cap, "'rt.%s' moves parts of %zu bytes, more than one MPI call can (%d)",
-             rtr_coll_kind_name(op->kind), part, INT_MAX);
+    remat_error_add(err, "'rt.%s' moves parts of %zu bytes, more than one MPI call can (%d)",
+                    rtr_coll_kind_name(op->kind), part, INT_MAX);
     free(q);
     return -1;
   }
@@ -75,8 +75,8 @@ static int mpi_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, r
                         count, MPI_BYTE, MPI_COMM_WORLD, &q->r);
   }
   if (rc != MPI_SUCCESS) {
-    snprintf(err, cap, "MPI could not start 'rt.%s' (error %d)", rtr_coll_kind_name(op->kind),
-             rc);
+    remat_error_add(err, "MPI could not start 'rt.%s' (error %d)",
+                    rtr_coll_kind_name(op->kind), rc);
     free_req(q);
     return -1;
   }
@@ -84,12 +84,12 @@ static int mpi_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, r
   return 0;
 }
 
-static int mpi_wait(rtr_coll *c, void *req, char *err, size_t cap) {
+static int mpi_wait(rtr_coll *c, void *req, char **err) {
   mpi_req *q = req;
   int rc = MPI_Wait(&q->r, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS)
-    snprintf(err, cap, "MPI could not complete 'rt.%s' (error %d)",
-             rtr_coll_kind_name(q->op.kind), rc);
+    remat_error_add(err, "MPI could not complete 'rt.%s' (error %d)",
+                    rtr_coll_kind_name(q->op.kind), rc);
   else if (q->recv)
     rtr_coll_finish(&q->op, q->out, &q->part_type, q->recv, c->size);
   free_req(q);
@@ -119,10 +119,10 @@ static void mpi_destroy(rtr_coll *c) {
   free(c);
 }
 
-rtr_coll *rtr_coll_mpi_create(int *argc, char ***argv, char *err, size_t cap) {
+rtr_coll *rtr_coll_mpi_create(int *argc, char ***argv, char **err) {
   int provided;
   if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-    snprintf(err, cap, "MPI_Init_thread failed");
+    remat_error_add(err, "MPI_Init_thread failed");
     return NULL;
   }
   rtr_coll *c = xcalloc(1, sizeof *c);

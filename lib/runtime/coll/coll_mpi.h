@@ -7,7 +7,7 @@
 #include "collective.h"
 
 /* Initializes MPI (MPI_Init_thread, funneled) and returns a backend over
- * MPI_COMM_WORLD; destroy finalizes MPI. NULL with a message in err on failure. */
-rtr_coll *rtr_coll_mpi_create(int *argc, char ***argv, char *err, size_t err_cap);
+ * MPI_COMM_WORLD; destroy finalizes MPI. NULL with a message added to *err on failure. */
+rtr_coll *rtr_coll_mpi_create(int *argc, char ***argv, char **err);
 
 #endif

@@ -48,22 +48,22 @@ static void free_req(nccl_req *q) {
   free(q);
 }
 
-static bool cuda_ok(cudaError_t e, const char *what, char *err, size_t cap) {
+static bool cuda_ok(cudaError_t e, const char *what, char **err) {
   if (e == cudaSuccess)
     return true;
-  snprintf(err, cap, "%s: %s", what, cudaGetErrorString(e));
+  remat_error_add(err, "%s: %s", what, cudaGetErrorString(e));
   return false;
 }
 
-static bool nccl_ok(ncclResult_t e, const char *what, char *err, size_t cap) {
+static bool nccl_ok(ncclResult_t e, const char *what, char **err) {
   if (e == ncclSuccess)
     return true;
-  snprintf(err, cap, "%s: %s", what, ncclGetErrorString(e));
+  remat_error_add(err, "%s: %s", what, ncclGetErrorString(e));
   return false;
 }
 
 static int nccl_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
-                      rtr_buffer *out, void **req, char *err, size_t cap) {
+                      rtr_buffer *out, void **req, char **err) {
   nccl_impl *m = c->impl;
   int n = c->size;
   *req = NULL;
@@ -90,32 +90,32 @@ static int nccl_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
     rtr_coll_pack_slices(op, in, out, n, packed);
     host_send = packed;
   }
-  bool ok = cuda_ok(cudaSetDevice(m->device), "cudaSetDevice", err, cap) &&
-            cuda_ok(cudaMallocHost((void **)&q->recv, total), "cudaMallocHost", err, cap) &&
-            cuda_ok(cudaMalloc(&q->dev_send, send_bytes), "cudaMalloc", err, cap) &&
-            cuda_ok(cudaMalloc(&q->dev_recv, total), "cudaMalloc", err, cap) &&
+  bool ok = cuda_ok(cudaSetDevice(m->device), "cudaSetDevice", err) &&
+            cuda_ok(cudaMallocHost((void **)&q->recv, total), "cudaMallocHost", err) &&
+            cuda_ok(cudaMalloc(&q->dev_send, send_bytes), "cudaMalloc", err) &&
+            cuda_ok(cudaMalloc(&q->dev_recv, total), "cudaMalloc", err) &&
             cuda_ok(cudaMemcpyAsync(q->dev_send, host_send, send_bytes, cudaMemcpyHostToDevice,
                                     m->stream),
-                    "cudaMemcpyAsync", err, cap);
+                    "cudaMemcpyAsync", err);
   if (ok && op->kind == RTR_COLL_REDUCE_SCATTER) {
-    ok = nccl_ok(ncclGroupStart(), "ncclGroupStart", err, cap);
+    ok = nccl_ok(ncclGroupStart(), "ncclGroupStart", err);
     for (int r = 0; ok && r < n; r++)
       ok = nccl_ok(ncclSend((const unsigned char *)q->dev_send + (size_t)r * part, part,
                             ncclUint8, r, m->comm, m->stream),
-                   "ncclSend", err, cap) &&
+                   "ncclSend", err) &&
            nccl_ok(ncclRecv((unsigned char *)q->dev_recv + (size_t)r * part, part, ncclUint8,
                             r, m->comm, m->stream),
-                   "ncclRecv", err, cap);
-    ok = nccl_ok(ncclGroupEnd(), "ncclGroupEnd", err, cap) && ok;
+                   "ncclRecv", err);
+    ok = nccl_ok(ncclGroupEnd(), "ncclGroupEnd", err) && ok;
   } else if (ok)
     ok = nccl_ok(ncclAllGather(q->dev_send, q->dev_recv, part, ncclUint8, m->comm, m->stream),
-                 "ncclAllGather", err, cap);
+                 "ncclAllGather", err);
   ok = ok &&
        cuda_ok(cudaMemcpyAsync(q->recv, q->dev_recv, total, cudaMemcpyDeviceToHost, m->stream),
-               "cudaMemcpyAsync", err, cap) &&
+               "cudaMemcpyAsync", err) &&
        cuda_ok(cudaEventCreateWithFlags(&q->done, cudaEventDisableTiming), "cudaEventCreate",
-               err, cap) &&
-       cuda_ok(cudaEventRecord(q->done, m->stream), "cudaEventRecord", err, cap);
+               err) &&
+       cuda_ok(cudaEventRecord(q->done, m->stream), "cudaEventRecord", err);
   /* A copy from pageable memory has read the host bytes when cudaMemcpyAsync returns
    * (CUDA stages them at once), so the packed slices can go now. */
   free(packed);
@@ -127,9 +127,9 @@ static int nccl_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
   return 0;
 }
 
-static int nccl_wait(rtr_coll *c, void *req, char *err, size_t cap) {
+static int nccl_wait(rtr_coll *c, void *req, char **err) {
   nccl_req *q = req;
-  bool ok = cuda_ok(cudaEventSynchronize(q->done), "cudaEventSynchronize", err, cap);
+  bool ok = cuda_ok(cudaEventSynchronize(q->done), "cudaEventSynchronize", err);
   if (ok)
     rtr_coll_finish(&q->op, q->out, &q->part_type, q->recv, c->size);
   free_req(q);
@@ -139,18 +139,16 @@ static int nccl_wait(rtr_coll *c, void *req, char *err, size_t cap) {
 static int nccl_exchange(rtr_coll *c, const void *send, size_t n, void *recv) {
   nccl_impl *m = c->impl;
   void *ds = NULL, *dr = NULL;
-  char err[256];
+  char *err = NULL; /* exchange returns only 0 or -1: the message is dropped */
   size_t total = n * (size_t)c->size;
-  bool ok = cuda_ok(cudaMalloc(&ds, n ? n : 1), "cudaMalloc", err, sizeof err) &&
-            cuda_ok(cudaMalloc(&dr, total ? total : 1), "cudaMalloc", err, sizeof err) &&
-            cuda_ok(cudaMemcpy(ds, send, n, cudaMemcpyHostToDevice), "cudaMemcpy", err,
-                    sizeof err) &&
+  bool ok = cuda_ok(cudaMalloc(&ds, n ? n : 1), "cudaMalloc", &err) &&
+            cuda_ok(cudaMalloc(&dr, total ? total : 1), "cudaMalloc", &err) &&
+            cuda_ok(cudaMemcpy(ds, send, n, cudaMemcpyHostToDevice), "cudaMemcpy", &err) &&
             nccl_ok(ncclAllGather(ds, dr, n, ncclUint8, m->comm, m->stream), "ncclAllGather",
-                    err, sizeof err) &&
-            cuda_ok(cudaStreamSynchronize(m->stream), "cudaStreamSynchronize", err,
-                    sizeof err) &&
-            cuda_ok(cudaMemcpy(recv, dr, total, cudaMemcpyDeviceToHost), "cudaMemcpy", err,
-                    sizeof err);
+                    &err) &&
+            cuda_ok(cudaStreamSynchronize(m->stream), "cudaStreamSynchronize", &err) &&
+            cuda_ok(cudaMemcpy(recv, dr, total, cudaMemcpyDeviceToHost), "cudaMemcpy", &err);
+  free(err);
   cudaFree(ds);
   cudaFree(dr);
   return ok ? 0 : -1;
@@ -182,20 +180,19 @@ int rtr_coll_nccl_unique_id(void *id) {
   return 0;
 }
 
-rtr_coll *rtr_coll_nccl_create(int rank, int size, const void *id, int device, char *err,
-                               size_t err_cap) {
+rtr_coll *rtr_coll_nccl_create(int rank, int size, const void *id, int device, char **err) {
   _Static_assert(sizeof(ncclUniqueId) == RTR_NCCL_ID_BYTES, "NCCL unique id size");
   nccl_impl *m = xcalloc(1, sizeof *m);
   ncclUniqueId u;
   memcpy(&u, id, sizeof u);
   m->device = device;
-  if (!cuda_ok(cudaSetDevice(device), "cudaSetDevice", err, err_cap) ||
+  if (!cuda_ok(cudaSetDevice(device), "cudaSetDevice", err) ||
       !cuda_ok(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking),
-               "cudaStreamCreate", err, err_cap)) {
+               "cudaStreamCreate", err)) {
     free(m);
     return NULL;
   }
-  if (!nccl_ok(ncclCommInitRank(&m->comm, size, u, rank), "ncclCommInitRank", err, err_cap)) {
+  if (!nccl_ok(ncclCommInitRank(&m->comm, size, u, rank), "ncclCommInitRank", err)) {
     cudaStreamDestroy(m->stream);
     free(m);
     return NULL;

@@ -17,8 +17,8 @@ enum { RTR_NCCL_ID_BYTES = 128 }; /* NCCL_UNIQUE_ID_BYTES */
 int rtr_coll_nccl_unique_id(void *id);
 
 /* The backend of rank RANK of SIZE on CUDA device DEVICE, joining the communicator ID
- * names. NULL with a message in err. destroy releases the communicator and the stream. */
-rtr_coll *rtr_coll_nccl_create(int rank, int size, const void *id, int device, char *err,
-                               size_t err_cap);
+ * names. NULL with a message added to *err. destroy releases the communicator and the
+ * stream. */
+rtr_coll *rtr_coll_nccl_create(int rank, int size, const void *id, int device, char **err);
 
 #endif
