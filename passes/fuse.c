@@ -45,7 +45,8 @@
  * folded into matmuls before grouping; fuse_group.c the op classes, the block's arrays,
  * inlining and the grouping; fuse_outline.c the kernels and their outlining; fuse_stats.c
  * the report's numbers.
- */#include <stdio.h>
+ */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
