@@ -169,10 +169,8 @@ MlirOperation rt_func_next(MlirOperation func);
 /* ---- diagnostics -------------------------------------------------------------------- */
 
 /* Emits "error: <printf message>" at OP's location through the context's handlers. */
-void rt_emit_error(MlirOperation op, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void rt_emit_error_at(MlirLocation loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void rt_emit_error(MlirOperation op, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rt_emit_error_at(MlirLocation loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- small utilities ---------------------------------------------------------------- */
 

@@ -128,8 +128,10 @@ int rt_graph_load(rt_graph *g, MlirOperation f, unsigned flags, const char *pass
     return -1;
   }
   if (!(flags & RT_GRAPH_ANY_OPS) && !mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
-    rt_emit_error(f, "%s: '@%.*s' has more than one block: a %s must be one block of rt and "
-                     "arith ops", pass, (int)fname.length, fname.data, role);
+    rt_emit_error(f,
+                  "%s: '@%.*s' has more than one block: a %s must be one block of rt and "
+                  "arith ops",
+                  pass, (int)fname.length, fname.data, role);
     return -1;
   }
   return load_block(g, entry, flags, pass, role);
@@ -179,15 +181,18 @@ static int load_block(rt_graph *g, MlirBlock entry, unsigned flags, const char *
    * array. */
   g->nret = mlirOperationIsNull(g->ret) ? 0 : (int)mlirOperationGetNumOperands(g->ret);
   size_t nret = (size_t)g->nret, bytes = 0;
+// X-macro rows laid out by hand: clang-format 14 does not settle on them.
+// clang-format off
 #define ARRAYS(X)                                                                           \
   X(ops, nops + 1) X(opid, nops) X(constant, nops) X(op_res, nops + 1)                      \
   X(opnd_start, nops + 1) X(vals, nvals) X(val_op, nvals) X(vtype, nvals) X(opnd, nopnds)   \
   X(ret_val, nret)
+// clang-format on
 #define SIZE(name, n) bytes += ((n) * sizeof *g->name + 7) & ~(size_t)7;
   ARRAYS(SIZE)
   char *at = g->mem = xmalloc(bytes);
-#define CARVE(name, n)                                                                      \
-  g->name = (void *)at;                                                                     \
+#define CARVE(name, n)  \
+  g->name = (void *)at; \
   at += ((n) * sizeof *g->name + 7) & ~(size_t)7;
   ARRAYS(CARVE)
 #undef ARRAYS
@@ -249,8 +254,7 @@ static int load_block(rt_graph *g, MlirBlock entry, unsigned flags, const char *
       remat_fatal("operand defined outside the function's block");
   }
   for (int r = 0; r < g->nret; r++)
-    if ((g->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(g->ret, r).ptr)) < 0 &&
-        !any)
+    if ((g->ret_val[r] = ptr_map_get(&map, mlirOperationGetOperand(g->ret, r).ptr)) < 0 && !any)
       remat_fatal("returned value defined outside the function's block");
   ptr_map_free(&map);
   free(opnd_ptr);

@@ -33,28 +33,28 @@ typedef struct rt_graph_type {
 
 /* The fields of the view, as a macro so that a pass's own struct can hold them under
  * their own names (RT_GRAPH_MEMBERS) and still hand the whole to rt_graph_load. */
-#define RT_GRAPH_FIELDS                                                                    \
-  MlirOperation func, ret; /* ret: the block's terminator (func.return) */                 \
-  MlirBlock entry;                                                                         \
-  int nargs, nops, nvals, nret;                                                            \
-  MlirOperation *ops;      /* [nops+1]; ops[nops] == ret, as use lists number it */        \
-  unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */      \
-  unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */ \
-  int *op_res;             /* [nops+1] first result value of each op; [nops] == nvals */   \
-  int *opnd_start;         /* [nops+1] operands of op i: opnd[opnd_start[i] .. [i+1]) */   \
-  int *opnd;               /* value indices */                                             \
-  MlirValue *vals;         /* [nvals] */                                                   \
-  int *val_op;             /* [nvals] defining op, -1 for an argument */                   \
-  int *vtype;              /* [nvals] index into types */                                  \
-  int *ret_val;            /* [nret] operands of func.return */                            \
-  rt_graph_type *types;                                                                    \
-  int ntypes, cap_types;                                                                   \
-  void *mem; /* holds the arrays above but types */                                        \
+#define RT_GRAPH_FIELDS                                                                      \
+  MlirOperation func, ret; /* ret: the block's terminator (func.return) */                   \
+  MlirBlock entry;                                                                           \
+  int nargs, nops, nvals, nret;                                                              \
+  MlirOperation *ops;      /* [nops+1]; ops[nops] == ret, as use lists number it */          \
+  unsigned char *opid;     /* [nops] rt_op_id of each op (RT_OP_NONE: an arith op) */        \
+  unsigned char *constant; /* [nops] rt.full, rt.iota or arith.constant without operands */  \
+  int *op_res;             /* [nops+1] first result value of each op; [nops] == nvals */     \
+  int *opnd_start;         /* [nops+1] operands of op i: opnd[opnd_start[i] .. [i+1]) */     \
+  int *opnd;               /* value indices */                                               \
+  MlirValue *vals;         /* [nvals] */                                                     \
+  int *val_op;             /* [nvals] defining op, -1 for an argument */                     \
+  int *vtype;              /* [nvals] index into types */                                    \
+  int *ret_val;            /* [nret] operands of func.return */                              \
+  rt_graph_type *types;                                                                      \
+  int ntypes, cap_types;                                                                     \
+  void *mem; /* holds the arrays above but types */                                          \
   /* RT_GRAPH_USES only (else NULL): users of value v: use[use_start[v] .. [v+1]), one     \
    * entry per MLIR use, in MLIR's use-list order; each the op of the block that holds     \
    * the user (the user itself, or its ancestor when the use is in a nested region), nops  \
-   * for ret, -1 when no op of the block holds it (another block's) */                     \
-  int *use_start, *use;                                                                    \
+   * for ret, -1 when no op of the block holds it (another block's) */ \
+  int *use_start, *use;                                                                      \
   ptr_map op_index; /* RT_GRAPH_USES: op -> index (ret: nops), rt_graph_op_index */
 
 typedef struct rt_graph {
@@ -64,12 +64,12 @@ typedef struct rt_graph {
 /* In a pass's struct: the view as G (for rt_graph_load and rt_graph_free) whose fields
  * are also the struct's own (j->ops is j->g.ops): an anonymous union of the view and an
  * anonymous struct of the same fields, which C11 lets either name read. */
-#define RT_GRAPH_MEMBERS(g)                                                                \
-  union {                                                                                  \
-    rt_graph g;                                                                            \
-    struct {                                                                               \
-      RT_GRAPH_FIELDS                                                                      \
-    };                                                                                     \
+#define RT_GRAPH_MEMBERS(g) \
+  union {                   \
+    rt_graph g;             \
+    struct {                \
+      RT_GRAPH_FIELDS       \
+    };                      \
   }
 
 /* Flags of rt_graph_load. */

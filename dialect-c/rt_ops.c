@@ -20,15 +20,15 @@ static const struct {
   bool expensive, inexact;
 } rt_ops[RT_OP_COUNT] = {
     [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY, false, false},
-#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact)               \
+#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact) \
   [RT_OP_##ID] = {name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule, exp, inexact},
 #include "rt_ops.def"
 };
 
 /* An RT_MATH row is a libm/libdevice call: inexact and expensive. The compiler names a
  * row that says otherwise. */
-#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact)             \
-  _Static_assert((exp) == 1 && (inexact) == 1,                                              \
+#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact) \
+  _Static_assert((exp) == 1 && (inexact) == 1,                                     \
                  "rt_ops.def: RT_MATH row " #ID " must have exp 1 and inexact 1");
 #define RT_OP(...)
 #include "rt_ops.def"
@@ -107,9 +107,8 @@ bool rt_op_inexact(rt_op_id id) { return rt_ops[id].inexact; }
 rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
 const char *rt_op_kind_name(rt_op_kind kind) {
-  static const char *names[] = {"none",   "elementwise", "compare",   "reduction",
-                                "matmul", "random",      "collective", "structural",
-                                "indexing"};
+  static const char *names[] = {"none",   "elementwise", "compare",    "reduction", "matmul",
+                                "random", "collective",  "structural", "indexing"};
   return names[kind];
 }
 
@@ -256,12 +255,12 @@ bool rt_get_f64(MlirOperation op, const char *name, double *out) {
 
 /* ---- rt.policy ---- */
 
-static const char *policy_names[] = {"", "must_save", "prefer_save", "must_recompute",
-                                     "prefer_recompute", ""};
+static const char *policy_names[] = {
+    "", "must_save", "prefer_save", "must_recompute", "prefer_recompute", ""};
 
 rt_policy rt_policy_get(MlirOperation op) {
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("rt.policy"));
+  MlirAttribute a =
+      mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("rt.policy"));
   if (mlirAttributeIsNull(a))
     return RT_POLICY_NONE;
   if (!mlirAttributeIsAString(a))

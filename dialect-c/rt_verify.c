@@ -28,26 +28,28 @@ static int check_types(MlirOperation op, const char *name) {
       return 1;
     }
     if (!rt_type_is_static_tensor(t)) {
-      rt_emit_error(op, "'%s' %s #%ld has a dynamic shape '%s': only static shapes are "
-                        "supported",
+      rt_emit_error(op,
+                    "'%s' %s #%ld has a dynamic shape '%s': only static shapes are "
+                    "supported",
                     name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
     if (mlirShapedTypeGetRank(t) > RT_MAX_RANK) {
-      rt_emit_error(op, "'%s' %s #%ld has rank %ld, above the supported %d", name, what,
-                    (long)idx, (long)mlirShapedTypeGetRank(t), RT_MAX_RANK);
+      rt_emit_error(op, "'%s' %s #%ld has rank %ld, above the supported %d", name, what, (long)idx,
+                    (long)mlirShapedTypeGetRank(t), RT_MAX_RANK);
       return 1;
     }
     if (!rt_element_type_is_supported(mlirShapedTypeGetElementType(t))) {
-      rt_emit_error(op, "'%s' %s #%ld has unsupported element type in '%s' (expected f32, "
-                        "f16, bf16, f64, i1, i8, i32 or i64)",
+      rt_emit_error(op,
+                    "'%s' %s #%ld has unsupported element type in '%s' (expected f32, "
+                    "f16, bf16, f64, i1, i8, i32 or i64)",
                     name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
     uint64_t bytes;
     if (rt_type_bytes(t, &bytes)) {
-      rt_emit_error(op, "'%s' %s #%ld: size of '%s' overflows 64 bits", name, what,
-                    (long)idx, rt_type_str(t, tb, sizeof tb));
+      rt_emit_error(op, "'%s' %s #%ld: size of '%s' overflows 64 bits", name, what, (long)idx,
+                    rt_type_str(t, tb, sizeof tb));
       return 1;
     }
   }
@@ -87,8 +89,8 @@ static int check_elementwise(MlirOperation op, rt_type_rule rule, const char *na
     } else if (!remat_shape_eq(&s, &s0)) {
       remat_shape_str(&s0, a, sizeof a);
       remat_shape_str(&s, b, sizeof b);
-      rt_emit_error(op, "'%s' operand shapes differ: operand #%d is %s, operand #%ld is %s",
-                    name, first, a, (long)i, b);
+      rt_emit_error(op, "'%s' operand shapes differ: operand #%d is %s, operand #%ld is %s", name,
+                    first, a, (long)i, b);
       return 1;
     }
     if (is_cond)
@@ -97,14 +99,13 @@ static int check_elementwise(MlirOperation op, rt_type_rule rule, const char *na
     if (mlirTypeIsNull(elem0))
       elem0 = e;
     else if (!mlirTypeEqual(e, elem0)) {
-      rt_emit_error(op, "'%s' tensor operands have different element types '%s' and '%s'",
-                    name, rt_type_str(elem0, a, sizeof a), rt_type_str(e, b, sizeof b));
+      rt_emit_error(op, "'%s' tensor operands have different element types '%s' and '%s'", name,
+                    rt_type_str(elem0, a, sizeof a), rt_type_str(e, b, sizeof b));
       return 1;
     }
   }
   if (first < 0) {
-    rt_emit_error(op, "'%s' needs at least one tensor operand (use arith ops on scalars)",
-                  name);
+    rt_emit_error(op, "'%s' needs at least one tensor operand (use arith ops on scalars)", name);
     return 1;
   }
   MlirType rt = result_type(op);
@@ -138,16 +139,14 @@ static int check_elementwise(MlirOperation op, rt_type_rule rule, const char *na
 }
 
 /* Reads an i64 array attribute that must have exactly `want` entries (-1: any). */
-static int get_dims(MlirOperation op, const char *name, const char *attr, int64_t *out,
-                    int want) {
+static int get_dims(MlirOperation op, const char *name, const char *attr, int64_t *out, int want) {
   int n = rt_get_i64_array(op, attr, out, RT_MAX_RANK);
   if (n < 0) {
     rt_emit_error(op, "'%s' attribute '%s' must be array<i64: ...>", name, attr);
     return -1;
   }
   if (n > RT_MAX_RANK || (want >= 0 && n != want)) {
-    rt_emit_error(op, "'%s' attribute '%s' has %d entries, expected %d", name, attr, n,
-                  want);
+    rt_emit_error(op, "'%s' attribute '%s' has %d entries, expected %d", name, attr, n, want);
     return -1;
   }
   return n;
@@ -160,14 +159,16 @@ static int check_broadcast(MlirOperation op) {
     return 1;
   for (int k = 0; k < in.rank; k++) {
     if (dims[k] < 0 || dims[k] >= out.rank || (k > 0 && dims[k] <= dims[k - 1])) {
-      rt_emit_error(op, "'rt.broadcast' dims[%d] = %lld must be increasing and within the "
-                        "result rank %d",
+      rt_emit_error(op,
+                    "'rt.broadcast' dims[%d] = %lld must be increasing and within the "
+                    "result rank %d",
                     k, (long long)dims[k], out.rank);
       return 1;
     }
     if (in.d[k] != 1 && in.d[k] != out.d[dims[k]]) {
-      rt_emit_error(op, "'rt.broadcast' operand dimension %d has size %lld; result "
-                        "dimension %lld has size %lld (expected equal or 1)",
+      rt_emit_error(op,
+                    "'rt.broadcast' operand dimension %d has size %lld; result "
+                    "dimension %lld has size %lld (expected equal or 1)",
                     k, (long long)in.d[k], (long long)dims[k], (long long)out.d[dims[k]]);
       return 1;
     }
@@ -190,8 +191,8 @@ static int check_reshape(MlirOperation op) {
   rt_type_numel(operand_type(op, 0), &a);
   rt_type_numel(result_type(op), &b);
   if (a != b) {
-    rt_emit_error(op, "'rt.reshape' changes the element count from %lld to %lld",
-                  (long long)a, (long long)b);
+    rt_emit_error(op, "'rt.reshape' changes the element count from %lld to %lld", (long long)a,
+                  (long long)b);
     return 1;
   }
   return 0;
@@ -236,8 +237,9 @@ static int check_slice(MlirOperation op) {
   }
   for (int k = 0; k < in.rank; k++) {
     if (start[k] < 0 || start[k] > limit[k] || limit[k] > in.d[k] || stride[k] < 1) {
-      rt_emit_error(op, "'rt.slice' bounds of dimension %d are invalid: need 0 <= start "
-                        "(%lld) <= limit (%lld) <= %lld and stride (%lld) >= 1",
+      rt_emit_error(op,
+                    "'rt.slice' bounds of dimension %d are invalid: need 0 <= start "
+                    "(%lld) <= limit (%lld) <= %lld and stride (%lld) >= 1",
                     k, (long long)start[k], (long long)limit[k], (long long)in.d[k],
                     (long long)stride[k]);
       return 1;
@@ -270,8 +272,9 @@ static int check_concat(MlirOperation op) {
     for (int k = 0; ok && k < s.rank; k++)
       ok = k == dim || s.d[k] == out.d[k];
     if (!ok) {
-      rt_emit_error(op, "'rt.concat' operand #%ld does not match the result outside "
-                        "dimension %lld",
+      rt_emit_error(op,
+                    "'rt.concat' operand #%ld does not match the result outside "
+                    "dimension %lld",
                     (long)i, (long long)dim);
       return 1;
     }
@@ -282,8 +285,8 @@ static int check_concat(MlirOperation op) {
     total += s.d[dim];
   }
   if (total != out.d[dim]) {
-    rt_emit_error(op, "'rt.concat' result dimension %lld is %lld, expected %lld",
-                  (long long)dim, (long long)out.d[dim], (long long)total);
+    rt_emit_error(op, "'rt.concat' result dimension %lld is %lld, expected %lld", (long long)dim,
+                  (long long)out.d[dim], (long long)total);
     return 1;
   }
   return 0;
@@ -308,8 +311,8 @@ static int check_reduction(MlirOperation op, const char *name) {
     return 1;
   for (int k = 0; k < n; k++) {
     if (dims[k] < 0 || dims[k] >= in.rank || reduced[dims[k]]) {
-      rt_emit_error(op, "'%s' dims[%d] = %lld is out of range or repeated (operand rank %d)",
-                    name, k, (long long)dims[k], in.rank);
+      rt_emit_error(op, "'%s' dims[%d] = %lld is out of range or repeated (operand rank %d)", name,
+                    k, (long long)dims[k], in.rank);
       return 1;
     }
     reduced[dims[k]] = true;
@@ -322,8 +325,8 @@ static int check_reduction(MlirOperation op, const char *name) {
     char a[128], b[128];
     remat_shape_str(&want, a, sizeof a);
     remat_shape_str(&out, b, sizeof b);
-    rt_emit_error(op, "'%s' result shape %s, expected %s (the reduced dims are dropped)",
-                  name, b, a);
+    rt_emit_error(op, "'%s' result shape %s, expected %s (the reduced dims are dropped)", name, b,
+                  a);
     return 1;
   }
   return check_same_element(op, name);
@@ -340,7 +343,7 @@ static int matmul_transposed(MlirOperation op, const char *name) {
 
 static int check_matmul(MlirOperation op) {
   remat_shape a = rt_shape_of(operand_type(op, 0)), b = rt_shape_of(operand_type(op, 1)),
-        c = rt_shape_of(result_type(op));
+              c = rt_shape_of(result_type(op));
   char sa[64], sb[64], sc[64];
   remat_shape_str(&a, sa, sizeof sa);
   remat_shape_str(&b, sb, sizeof sb);
@@ -362,8 +365,9 @@ static int check_matmul(MlirOperation op) {
          (a.rank == 2 || (a.d[0] == b.d[0] && c.d[0] == a.d[0]));
   }
   if (!ok) {
-    rt_emit_error(op, "'rt.matmul' shapes do not agree: %s%s x %s%s -> %s (expected [M,K]x[K,N]"
-                      "->[M,N] or [B,M,K]x[B,K,N]->[B,M,N], read after transpose_a/b)",
+    rt_emit_error(op,
+                  "'rt.matmul' shapes do not agree: %s%s x %s%s -> %s (expected [M,K]x[K,N]"
+                  "->[M,N] or [B,M,K]x[B,K,N]->[B,M,N], read after transpose_a/b)",
                   sa, ta ? "^T" : "", sb, tb ? "^T" : "", sc);
     return 1;
   }
@@ -419,8 +423,8 @@ static int check_collective(MlirOperation op, rt_op_id id, const char *name) {
   }
   if (id == RT_OP_REDUCE_SCATTER) {
     if (in.d[dim] % size) {
-      rt_emit_error(op, "'%s' dimension %lld (%lld) is not divisible by group_size %lld",
-                    name, (long long)dim, (long long)in.d[dim], (long long)size);
+      rt_emit_error(op, "'%s' dimension %lld (%lld) is not divisible by group_size %lld", name,
+                    (long long)dim, (long long)in.d[dim], (long long)size);
       return 1;
     }
     want.d[dim] = in.d[dim] / size;
@@ -458,22 +462,23 @@ static int check_indices(MlirOperation op, const char *name, intptr_t k, remat_s
   char a[128], b[128];
   MlirType t = operand_type(op, k);
   if (!mlirTypeIsATensor(t) || !is_index_elem(rt_element_type(t))) {
-    rt_emit_error(op, "'%s' indices (operand #%ld) must be a tensor of i32 or i64, got '%s'",
-                  name, (long)k, rt_type_str(t, a, sizeof a));
+    rt_emit_error(op, "'%s' indices (operand #%ld) must be a tensor of i32 or i64, got '%s'", name,
+                  (long)k, rt_type_str(t, a, sizeof a));
     return 1;
   }
   remat_shape s = rt_shape_of(t);
   if (s.rank != base.rank) {
-    rt_emit_error(op, "'%s' indices have rank %d, the %s rank %d (expected equal)", name,
-                  s.rank, base_name, base.rank);
+    rt_emit_error(op, "'%s' indices have rank %d, the %s rank %d (expected equal)", name, s.rank,
+                  base_name, base.rank);
     return 1;
   }
   for (int d = 0; d < s.rank; d++)
     if (d != dim && s.d[d] != base.d[d]) {
       remat_shape_str(&s, a, sizeof a);
       remat_shape_str(&base, b, sizeof b);
-      rt_emit_error(op, "'%s' indices shape %s and %s shape %s differ in dimension %d "
-                        "(only dim %lld may differ)",
+      rt_emit_error(op,
+                    "'%s' indices shape %s and %s shape %s differ in dimension %d "
+                    "(only dim %lld may differ)",
                     name, a, base_name, b, d, (long long)dim);
       return 1;
     }
@@ -580,8 +585,7 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
     return 1;
   rt_type_rule rule = rt_op_rule(id);
   switch (rule) {
-  case RT_RULE_ANY:
-    return 0;
+  case RT_RULE_ANY: return 0;
   case RT_RULE_FLOAT:
     if (!is_float(rt_element_type(result_type(op)))) {
       rt_emit_error(op, "'%s' requires a floating-point element type", name);
@@ -590,8 +594,7 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
     return 0;
   case RT_RULE_SAME:
   case RT_RULE_I1_RESULT:
-  case RT_RULE_SELECT:
-    return check_elementwise(op, rule, name);
+  case RT_RULE_SELECT: return check_elementwise(op, rule, name);
   case RT_RULE_CONVERT: {
     remat_shape a = rt_shape_of(operand_type(op, 0)), b = rt_shape_of(result_type(op));
     if (!remat_shape_eq(&a, &b)) {
@@ -600,32 +603,19 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
     }
     return 0;
   }
-  case RT_RULE_BROADCAST:
-    return check_broadcast(op) || check_same_element(op, name);
-  case RT_RULE_RESHAPE:
-    return check_reshape(op) || check_same_element(op, name);
-  case RT_RULE_TRANSPOSE:
-    return check_transpose(op) || check_same_element(op, name);
-  case RT_RULE_SLICE:
-    return check_slice(op) || check_same_element(op, name);
-  case RT_RULE_CONCAT:
-    return check_concat(op);
-  case RT_RULE_IOTA:
-    return check_iota(op);
-  case RT_RULE_REDUCE:
-    return check_reduction(op, name);
-  case RT_RULE_MATMUL:
-    return check_matmul(op);
-  case RT_RULE_PHILOX:
-    return check_philox(op);
-  case RT_RULE_COLLECTIVE:
-    return check_collective(op, id, name);
-  case RT_RULE_GATHER:
-    return check_gather(op);
-  case RT_RULE_SCATTER_ADD:
-    return check_scatter_add(op);
-  case RT_RULE_ARGMAX:
-    return check_argmax(op);
+  case RT_RULE_BROADCAST: return check_broadcast(op) || check_same_element(op, name);
+  case RT_RULE_RESHAPE: return check_reshape(op) || check_same_element(op, name);
+  case RT_RULE_TRANSPOSE: return check_transpose(op) || check_same_element(op, name);
+  case RT_RULE_SLICE: return check_slice(op) || check_same_element(op, name);
+  case RT_RULE_CONCAT: return check_concat(op);
+  case RT_RULE_IOTA: return check_iota(op);
+  case RT_RULE_REDUCE: return check_reduction(op, name);
+  case RT_RULE_MATMUL: return check_matmul(op);
+  case RT_RULE_PHILOX: return check_philox(op);
+  case RT_RULE_COLLECTIVE: return check_collective(op, id, name);
+  case RT_RULE_GATHER: return check_gather(op);
+  case RT_RULE_SCATTER_ADD: return check_scatter_add(op);
+  case RT_RULE_ARGMAX: return check_argmax(op);
   }
   remat_fatal("rule %d of '%s'", (int)rule, name);
 }
@@ -659,15 +649,16 @@ static int check_func(MlirOperation func) {
   for (intptr_t i = 0; i < ni + nr; i++) {
     MlirType t = i < ni ? mlirFunctionTypeGetInput(fty, i) : mlirFunctionTypeGetResult(fty, i - ni);
     if (mlirTypeIsATensor(t) && !rt_type_is_static_tensor(t)) {
-      rt_emit_error(func, "function '@%.*s' %s #%ld has a dynamic shape '%s': only static "
-                          "shapes are supported",
+      rt_emit_error(func,
+                    "function '@%.*s' %s #%ld has a dynamic shape '%s': only static "
+                    "shapes are supported",
                     (int)fname.length, fname.data, i < ni ? "argument" : "result",
                     (long)(i < ni ? i : i - ni), rt_type_str(t, tb, sizeof tb));
       return 1;
     }
   }
-  MlirAttribute na = mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString("rt.num_outputs"));
+  MlirAttribute na =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.num_outputs"));
   int64_t n;
   if (!mlirAttributeIsNull(na)) {
     if (!rt_func_num_outputs(func, &n)) {
@@ -676,8 +667,9 @@ static int check_func(MlirOperation func) {
       return 1;
     }
     if (n < 0 || n > nr) {
-      rt_emit_error(func, "'rt.num_outputs' = %lld of '@%.*s' is out of range: the function "
-                          "has %ld results",
+      rt_emit_error(func,
+                    "'rt.num_outputs' = %lld of '@%.*s' is out of range: the function "
+                    "has %ld results",
                     (long long)n, (int)fname.length, fname.data, (long)nr);
       return 1;
     }
@@ -697,8 +689,9 @@ static int check_func(MlirOperation func) {
   }
   for (intptr_t i = 0; i < ni; i++)
     if (rt_func_arg_has_attr(func, i, "rt.tangent")) {
-      rt_emit_error(func, "argument #%ld of '@%.*s' is marked 'rt.tangent' but the function "
-                          "has no 'rt.num_outputs'",
+      rt_emit_error(func,
+                    "argument #%ld of '@%.*s' is marked 'rt.tangent' but the function "
+                    "has no 'rt.num_outputs'",
                     (long)i, (int)fname.length, fname.data);
       return 1;
     }

@@ -38,13 +38,13 @@ _Noreturn void remat_fatal_at(const char *file, int line, const char *fmt, ...)
 /* Makes room in the array P of CAP elements (both lvalues) for N elements: while N
  * exceeds CAP, CAP doubles (from FIRST when 0); then P is resized. The one growth rule of
  * remat's arrays, amortised O(1) per element; new elements are not cleared. */
-#define XRESERVE(p, n, cap, first)                                                         \
-  do {                                                                                     \
-    if ((size_t)(n) > (size_t)(cap)) {                                                     \
-      while ((size_t)(n) > (size_t)(cap))                                                  \
-        (cap) = (cap) ? 2 * (cap) : (first);                                               \
-      (p) = xrealloc((p), (size_t)(cap), sizeof *(p));                                     \
-    }                                                                                      \
+#define XRESERVE(p, n, cap, first)                     \
+  do {                                                 \
+    if ((size_t)(n) > (size_t)(cap)) {                 \
+      while ((size_t)(n) > (size_t)(cap))              \
+        (cap) = (cap) ? 2 * (cap) : (first);           \
+      (p) = xrealloc((p), (size_t)(cap), sizeof *(p)); \
+    }                                                  \
   } while (0)
 /* Room for the element at index N (an array filled one at a time). */
 #define XGROW(p, n, cap, first) XRESERVE(p, (size_t)(n) + 1, cap, first)

@@ -44,8 +44,6 @@ static int dims_of(MlirType t, int64_t *dims) {
   return sh.rank;
 }
 
-
-
 /* A scalar arith.constant the backward uses, made once per function. */
 typedef struct cached_const {
   MlirType type;
@@ -127,16 +125,18 @@ static int read_wrt(ad *a) {
       MlirNamedAttribute e = mlirDictionaryAttrGetElement(attr, i);
       if (!rt_str_eq(mlirIdentifierStr(e.name), "wrt")) {
         MlirStringRef k = mlirIdentifierStr(e.name);
-        rt_emit_error(a->func, "'rt.autodiff' of '@%.*s' has an unknown entry '%.*s' (only "
-                               "'wrt' is known)",
+        rt_emit_error(a->func,
+                      "'rt.autodiff' of '@%.*s' has an unknown entry '%.*s' (only "
+                      "'wrt' is known)",
                       (int)fname.length, fname.data, (int)k.length, k.data);
         return -1;
       }
       wrt = e.attribute;
     }
   } else if (!mlirAttributeIsAUnit(attr)) {
-    rt_emit_error(a->func, "'rt.autodiff' of '@%.*s' must be a unit attribute or a dictionary "
-                           "{wrt = [...]}",
+    rt_emit_error(a->func,
+                  "'rt.autodiff' of '@%.*s' must be a unit attribute or a dictionary "
+                  "{wrt = [...]}",
                   (int)fname.length, fname.data);
     return -1;
   }
@@ -146,20 +146,22 @@ static int read_wrt(ad *a) {
       if (is_float_tensor(vtype(a->vals[i])))
         a->wrt[a->nwrt++] = i;
     if (a->nwrt == 0) {
-      rt_emit_error(a->func, "--remat-autodiff: '@%.*s' has no floating-point tensor argument "
-                             "to differentiate",
+      rt_emit_error(a->func,
+                    "--remat-autodiff: '@%.*s' has no floating-point tensor argument "
+                    "to differentiate",
                     (int)fname.length, fname.data);
       return -1;
     }
     return 0;
   }
   bool dense = mlirAttributeIsADenseI64Array(wrt);
-  intptr_t n = dense ? mlirDenseArrayGetNumElements(wrt)
+  intptr_t n = dense                        ? mlirDenseArrayGetNumElements(wrt)
                : mlirAttributeIsAArray(wrt) ? mlirArrayAttrGetNumElements(wrt)
                                             : -1;
   if (n <= 0) {
-    rt_emit_error(a->func, "'wrt' of '@%.*s' must be a non-empty list of argument indices "
-                           "([0, 2] or array<i64: 0, 2>)",
+    rt_emit_error(a->func,
+                  "'wrt' of '@%.*s' must be a non-empty list of argument indices "
+                  "([0, 2] or array<i64: 0, 2>)",
                   (int)fname.length, fname.data);
     return -1;
   }
@@ -179,23 +181,25 @@ static int read_wrt(ad *a) {
       idx = mlirIntegerAttrGetValueInt(e);
     }
     if (idx < 0 || idx >= a->nargs) {
-      rt_emit_error(a->func, "'wrt' index %lld of '@%.*s' is out of range: the function has "
-                             "%d arguments",
+      rt_emit_error(a->func,
+                    "'wrt' index %lld of '@%.*s' is out of range: the function has "
+                    "%d arguments",
                     (long long)idx, (int)fname.length, fname.data, a->nargs);
       return -1;
     }
     for (int j = 0; j < a->nwrt; j++)
       if (a->wrt[j] == idx) {
-        rt_emit_error(a->func, "'wrt' of '@%.*s' names argument #%lld twice",
-                      (int)fname.length, fname.data, (long long)idx);
+        rt_emit_error(a->func, "'wrt' of '@%.*s' names argument #%lld twice", (int)fname.length,
+                      fname.data, (long long)idx);
         return -1;
       }
     MlirType t = vtype(a->vals[idx]);
     if (!is_float_tensor(t)) {
       char tb[128];
-      rt_emit_error(a->func, "'wrt' of '@%.*s' requests the gradient of argument #%lld of "
-                             "type '%s', which is not differentiable: gradients exist for "
-                             "floating-point tensors only",
+      rt_emit_error(a->func,
+                    "'wrt' of '@%.*s' requests the gradient of argument #%lld of "
+                    "type '%s', which is not differentiable: gradients exist for "
+                    "floating-point tensors only",
                     (int)fname.length, fname.data, (long long)idx, rt_type_str(t, tb, sizeof tb));
       return -1;
     }
@@ -240,33 +244,51 @@ static bool diff_operand(const ad *a, int i, int k) {
   switch ((rt_op_id)a->opid[i]) {
   case RT_OP_NONE: /* arith ops: on scalars; a tensor one is refused by check_active */
     return false;
-  case RT_OP_ADD: case RT_OP_SUB: case RT_OP_MUL: case RT_OP_DIV: case RT_OP_MAX:
-  case RT_OP_MIN:
-    return true;
+  case RT_OP_ADD:
+  case RT_OP_SUB:
+  case RT_OP_MUL:
+  case RT_OP_DIV:
+  case RT_OP_MAX:
+  case RT_OP_MIN: return true;
   case RT_OP_POW: /* x ** 0 is constant: no gradient to the base */
     return k == 1 || !const_scalar(a, operand(a, i, 1), &c) || c != 0;
-  case RT_OP_NEG: case RT_OP_EXP: case RT_OP_LOG: case RT_OP_TANH: case RT_OP_ERF:
-  case RT_OP_SQRT: case RT_OP_RSQRT: case RT_OP_ABS: case RT_OP_SIN: case RT_OP_COS:
-  case RT_OP_LOG1P:
-    return true;
-  case RT_OP_LT: case RT_OP_LE: case RT_OP_GT: case RT_OP_GE: case RT_OP_EQ: case RT_OP_NE:
-    return false; /* i1 results */
-  case RT_OP_SELECT:
-    return k > 0;
-  case RT_OP_CONVERT:
-    return is_float_tensor(vtype(a->vals[a->op_res[i]]));
-  case RT_OP_FULL: case RT_OP_IOTA: case RT_OP_UNIFORM_PHILOX:
-    return false;
-  case RT_OP_BROADCAST: case RT_OP_RESHAPE: case RT_OP_TRANSPOSE: case RT_OP_SLICE:
-  case RT_OP_CONCAT: case RT_OP_SUM: case RT_OP_AMAX: case RT_OP_MATMUL:
-  case RT_OP_ALL_GATHER: case RT_OP_REDUCE_SCATTER: case RT_OP_ALL_REDUCE: case RT_OP_WAIT:
-    return true;
-  case RT_OP_GATHER: /* the source, not the indices */
-    return k == 0;
-  case RT_OP_SCATTER_ADD: /* the base and the updates */
-    return k == 0 || k == 2;
-  case RT_OP_ARGMAX: /* an i64 result */
-    return false;
+  case RT_OP_NEG:
+  case RT_OP_EXP:
+  case RT_OP_LOG:
+  case RT_OP_TANH:
+  case RT_OP_ERF:
+  case RT_OP_SQRT:
+  case RT_OP_RSQRT:
+  case RT_OP_ABS:
+  case RT_OP_SIN:
+  case RT_OP_COS:
+  case RT_OP_LOG1P: return true;
+  case RT_OP_LT:
+  case RT_OP_LE:
+  case RT_OP_GT:
+  case RT_OP_GE:
+  case RT_OP_EQ:
+  case RT_OP_NE: return false; /* i1 results */
+  case RT_OP_SELECT: return k > 0;
+  case RT_OP_CONVERT: return is_float_tensor(vtype(a->vals[a->op_res[i]]));
+  case RT_OP_FULL:
+  case RT_OP_IOTA:
+  case RT_OP_UNIFORM_PHILOX: return false;
+  case RT_OP_BROADCAST:
+  case RT_OP_RESHAPE:
+  case RT_OP_TRANSPOSE:
+  case RT_OP_SLICE:
+  case RT_OP_CONCAT:
+  case RT_OP_SUM:
+  case RT_OP_AMAX:
+  case RT_OP_MATMUL:
+  case RT_OP_ALL_GATHER:
+  case RT_OP_REDUCE_SCATTER:
+  case RT_OP_ALL_REDUCE:
+  case RT_OP_WAIT: return true;
+  case RT_OP_GATHER: /* the source, not the indices */ return k == 0;
+  case RT_OP_SCATTER_ADD: /* the base and the updates */ return k == 0 || k == 2;
+  case RT_OP_ARGMAX: /* an i64 result */ return false;
   }
   remat_fatal("unknown rt op id");
 }
@@ -294,16 +316,18 @@ static int check_active(ad *a) {
       continue;
     MlirStringRef n = op_name(op);
     if (a->opid[i] == RT_OP_NONE) {
-      rt_emit_error(op, "'%.*s' is not differentiable by --remat-autodiff: it uses a value "
-                        "computed from a differentiated argument (write tensor math with rt "
-                        "ops; arith ops are for scalars)",
+      rt_emit_error(op,
+                    "'%.*s' is not differentiable by --remat-autodiff: it uses a value "
+                    "computed from a differentiated argument (write tensor math with rt "
+                    "ops; arith ops are for scalars)",
                     (int)n.length, n.data);
       return -1;
     }
     if (act && (a->opid[i] == RT_OP_ALL_REDUCE || a->opid[i] == RT_OP_REDUCE_SCATTER) &&
         !reduce_is_sum(op)) {
-      rt_emit_error(op, "'%.*s' with a max or min reduction is not differentiable by "
-                        "--remat-autodiff (only reduce = \"sum\")",
+      rt_emit_error(op,
+                    "'%.*s' with a max or min reduction is not differentiable by "
+                    "--remat-autodiff (only reduce = \"sum\")",
                     (int)n.length, n.data);
       return -1;
     }
@@ -323,7 +347,6 @@ static int check_active(ad *a) {
 }
 
 /* ---- emission ----------------------------------------------------------------------- */
-
 
 /* ---- reuse of identical ops (a local CSE: the rules recompute what the forward may
  * hold already, such as sin(x) for cos' or y * y for tanh') ---- */
@@ -401,8 +424,8 @@ static bool same_attrs(MlirOperation op, int nattr, const MlirNamedAttribute *at
   return seen == nattr;
 }
 
-static MlirValue cse_find(const ad *a, const char *name, int n, const MlirValue *opnds,
-                          MlirType t, int nattr, const MlirNamedAttribute *attrs) {
+static MlirValue cse_find(const ad *a, const char *name, int n, const MlirValue *opnds, MlirType t,
+                          int nattr, const MlirNamedAttribute *attrs) {
   if (!a->cse_cap || n > 8)
     return (MlirValue){NULL};
   for (size_t h = cse_key(rt_str(name), n, opnds, t) & (a->cse_cap - 1);
@@ -480,9 +503,10 @@ static MlirValue cst_typed(ad *a, MlirType t, double v) {
   MlirValue r = cache_find(a, t, v);
   if (!mlirValueIsNull(r))
     return r;
-  MlirNamedAttribute attr = rt_named_attr(a->ctx, "value", mlirTypeIsAInteger(t)
-                                                       ? mlirIntegerAttrGet(t, (int64_t)v)
-                                                       : mlirFloatAttrDoubleGet(a->ctx, t, v));
+  MlirNamedAttribute attr = rt_named_attr(a->ctx, "value",
+                                          mlirTypeIsAInteger(t)
+                                              ? mlirIntegerAttrGet(t, (int64_t)v)
+                                              : mlirFloatAttrDoubleGet(a->ctx, t, v));
   r = emit(a, "arith.constant", 0, NULL, t, 1, &attr);
   cache_add(a, t, v, r);
   return r;
@@ -549,8 +573,7 @@ static MlirValue unreduce(ad *a, MlirValue x, const int64_t *dims, int n, MlirTy
     else
       kept[nk++] = d;
   }
-  return dims_op(a, "rt.broadcast", x, "dims", kept, nk,
-                 tensor_type(rank, s, elem_of(x)));
+  return dims_op(a, "rt.broadcast", x, "dims", kept, nk, tensor_type(rank, s, elem_of(x)));
 }
 
 static MlirValue full_zero(ad *a, MlirType t) {
@@ -637,7 +660,8 @@ static MlirValue collective(ad *a, const char *name, MlirValue x, MlirOperation 
   MlirNamedAttribute at[4];
   int n = 0;
   at[n++] = rt_named_attr(a->ctx, "group", mlirOperationGetAttributeByName(fwd, rt_str("group")));
-  at[n++] = rt_named_attr(a->ctx, "group_size", mlirOperationGetAttributeByName(fwd, rt_str("group_size")));
+  at[n++] = rt_named_attr(a->ctx, "group_size",
+                          mlirOperationGetAttributeByName(fwd, rt_str("group_size")));
   if (dim)
     at[n++] = rt_named_attr(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, rt_str("dim")));
   if (reduce)
@@ -842,9 +866,10 @@ static void vjp_amax(ad *a, int i, MlirValue g) {
 }
 
 /* rt.gather / rt.scatter_add along the dim of FWD, of result type T. */
-static MlirValue indexing(ad *a, const char *name, int n, const MlirValue *opnds,
-                          MlirOperation fwd, MlirType t) {
-  MlirNamedAttribute at = rt_named_attr(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, rt_str("dim")));
+static MlirValue indexing(ad *a, const char *name, int n, const MlirValue *opnds, MlirOperation fwd,
+                          MlirType t) {
+  MlirNamedAttribute at =
+      rt_named_attr(a->ctx, "dim", mlirOperationGetAttributeByName(fwd, rt_str("dim")));
   return emit(a, name, n, opnds, t, 1, &at);
 }
 
@@ -898,21 +923,11 @@ static void vjp(ad *a, int i) {
       acc(a, y, ew(a, "rt.mul", g, ew(a, "rt.div", out, yv)), true);
     return;
   case RT_OP_MAX:
-  case RT_OP_MIN:
-    vjp_maxmin(a, i, g, a->opid[i] == RT_OP_MAX);
-    return;
-  case RT_OP_POW:
-    vjp_pow(a, i, g);
-    return;
-  case RT_OP_NEG:
-    acc(a, x, g, true);
-    return;
-  case RT_OP_EXP:
-    acc(a, x, ew(a, "rt.mul", g, out), false);
-    return;
-  case RT_OP_LOG:
-    acc(a, x, ew(a, "rt.div", g, xv), false);
-    return;
+  case RT_OP_MIN: vjp_maxmin(a, i, g, a->opid[i] == RT_OP_MAX); return;
+  case RT_OP_POW: vjp_pow(a, i, g); return;
+  case RT_OP_NEG: acc(a, x, g, true); return;
+  case RT_OP_EXP: acc(a, x, ew(a, "rt.mul", g, out), false); return;
+  case RT_OP_LOG: acc(a, x, ew(a, "rt.div", g, xv), false); return;
   case RT_OP_LOG1P: /* g / (x + 1) */
     acc(a, x, ew(a, "rt.div", g, ew(a, "rt.add", xv, cst(a, e, 1.0))), false);
     return;
@@ -923,8 +938,7 @@ static void vjp(ad *a, int i) {
   }
   case RT_OP_ERF: { /* g * (2/sqrt(pi) * exp(-x*x)) */
     MlirValue ex = un(a, "rt.exp", un(a, "rt.neg", ew(a, "rt.mul", xv, xv)));
-    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.mul", ex, cst(a, e, 1.12837916709551257390))),
-        false);
+    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.mul", ex, cst(a, e, 1.12837916709551257390))), false);
     return;
   }
   case RT_OP_SQRT: /* g / (2 y) */
@@ -942,9 +956,7 @@ static void vjp(ad *a, int i) {
     acc(a, x, ew(a, "rt.mul", g, sgn), false);
     return;
   }
-  case RT_OP_SIN:
-    acc(a, x, ew(a, "rt.mul", g, un(a, "rt.cos", xv)), false);
-    return;
+  case RT_OP_SIN: acc(a, x, ew(a, "rt.mul", g, un(a, "rt.cos", xv)), false); return;
   case RT_OP_COS: /* torch: g * -sin(x) */
     acc(a, x, ew(a, "rt.mul", g, un(a, "rt.sin", xv)), true);
     return;
@@ -961,12 +973,8 @@ static void vjp(ad *a, int i) {
     acc(a, x, mlirTypeEqual(xt, gt) ? g : emit(a, "rt.convert", 1, &g, xt, 0, NULL), false);
     return;
   }
-  case RT_OP_BROADCAST:
-    vjp_broadcast(a, i, g);
-    return;
-  case RT_OP_RESHAPE:
-    acc(a, x, reshape(a, g, vtype(xv)), false);
-    return;
+  case RT_OP_BROADCAST: vjp_broadcast(a, i, g); return;
+  case RT_OP_RESHAPE: acc(a, x, reshape(a, g, vtype(xv)), false); return;
   case RT_OP_TRANSPOSE: {
     int64_t perm[RT_MAX_RANK], inv[RT_MAX_RANK];
     int r = rt_get_i64_array(op, "perm", perm, RT_MAX_RANK);
@@ -975,9 +983,7 @@ static void vjp(ad *a, int i) {
     acc(a, x, transpose(a, g, inv), false);
     return;
   }
-  case RT_OP_SLICE:
-    vjp_slice(a, i, g);
-    return;
+  case RT_OP_SLICE: vjp_slice(a, i, g); return;
   case RT_OP_CONCAT: {
     int64_t dim = 0, s[RT_MAX_RANK], off = 0;
     rt_get_i64(op, "dim", &dim);
@@ -996,9 +1002,7 @@ static void vjp(ad *a, int i) {
     acc(a, x, n ? unreduce(a, g, dims, n, vtype(xv)) : g, false);
     return;
   }
-  case RT_OP_AMAX:
-    vjp_amax(a, i, g);
-    return;
+  case RT_OP_AMAX: vjp_amax(a, i, g); return;
   case RT_OP_GATHER: { /* d src = scatter_add(0 like src, idx, g); no gradient to idx */
     MlirValue o[3];
     o[0] = full_zero(a, vtype(xv));
@@ -1017,8 +1021,7 @@ static void vjp(ad *a, int i) {
     }
     return;
   }
-  case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */
-    return;
+  case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */ return;
   case RT_OP_MATMUL: /* a: g b^T, b: a^T g */
     if (d[0])
       acc(a, x, matmul_t(a, g, false, yv, true, vtype(xv)), false);
@@ -1034,12 +1037,17 @@ static void vjp(ad *a, int i) {
   case RT_OP_ALL_REDUCE:
     acc(a, x, collective(a, "rt.all_reduce", g, op, false, true, vtype(xv)), false);
     return;
-  case RT_OP_WAIT:
-    acc(a, x, g, false);
-    return;
-  case RT_OP_LT: case RT_OP_LE: case RT_OP_GT: case RT_OP_GE: case RT_OP_EQ: case RT_OP_NE:
-  case RT_OP_FULL: case RT_OP_IOTA: case RT_OP_UNIFORM_PHILOX: case RT_OP_NONE:
-    break;
+  case RT_OP_WAIT: acc(a, x, g, false); return;
+  case RT_OP_LT:
+  case RT_OP_LE:
+  case RT_OP_GT:
+  case RT_OP_GE:
+  case RT_OP_EQ:
+  case RT_OP_NE:
+  case RT_OP_FULL:
+  case RT_OP_IOTA:
+  case RT_OP_UNIFORM_PHILOX:
+  case RT_OP_NONE: break;
   }
   remat_fatal("an active result of an op without a VJP rule");
 }
@@ -1062,8 +1070,9 @@ static int differentiate(MlirOperation func, stats *st) {
   a.ctx = mlirOperationGetContext(func);
   a.func = func;
   if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(func, rt_str("rt.num_outputs")))) {
-    rt_emit_error(func, "--remat-autodiff: '@%.*s' has 'rt.num_outputs': it is a joint "
-                        "function already",
+    rt_emit_error(func,
+                  "--remat-autodiff: '@%.*s' has 'rt.num_outputs': it is a joint "
+                  "function already",
                   (int)fname.length, fname.data);
     return -1;
   }
@@ -1073,8 +1082,9 @@ static int differentiate(MlirOperation func, stats *st) {
   if (rc == 0)
     for (int i = 0; i < a.nargs; i++)
       if (rt_func_arg_has_attr(func, i, "rt.tangent")) {
-        rt_emit_error(func, "--remat-autodiff: argument #%d of '@%.*s' is marked "
-                            "'rt.tangent': a forward function has no tangents",
+        rt_emit_error(func,
+                      "--remat-autodiff: argument #%d of '@%.*s' is marked "
+                      "'rt.tangent': a forward function has no tangents",
                       i, (int)fname.length, fname.data);
         rc = -1;
         break;
@@ -1083,8 +1093,9 @@ static int differentiate(MlirOperation func, stats *st) {
   for (int r = 0; rc == 0 && r < a.nret; r++)
     ntan += is_float_tensor(vtype(a.vals[a.ret_val[r]]));
   if (rc == 0 && ntan == 0) {
-    rt_emit_error(func, "--remat-autodiff: '@%.*s' has no floating-point tensor result: there "
-                        "is nothing to differentiate",
+    rt_emit_error(func,
+                  "--remat-autodiff: '@%.*s' has no floating-point tensor result: there "
+                  "is nothing to differentiate",
                   (int)fname.length, fname.data);
     rc = -1;
   }
@@ -1128,7 +1139,6 @@ static int differentiate(MlirOperation func, stats *st) {
       acc(&a, v, g, false);
   }
 
-
   for (int i = a.nops - 1; i >= 0; i--)
     vjp(&a, i);
 
@@ -1151,14 +1161,16 @@ static int differentiate(MlirOperation func, stats *st) {
 
   MlirType fty = mlirFunctionTypeGet(a.ctx, nin, in, nres, res);
   mlirOperationSetAttributeByName(func, rt_str("function_type"), mlirTypeAttrGet(fty));
-  mlirOperationSetAttributeByName(func, rt_str("arg_attrs"), mlirArrayAttrGet(a.ctx, nin, in_dicts));
+  mlirOperationSetAttributeByName(func, rt_str("arg_attrs"),
+                                  mlirArrayAttrGet(a.ctx, nin, in_dicts));
   bool any_res = false;
   for (int r = 0; r < nres; r++)
     any_res |= mlirDictionaryAttrGetNumElements(res_dicts[r]) > 0;
   if (any_res)
-    mlirOperationSetAttributeByName(func, rt_str("res_attrs"), mlirArrayAttrGet(a.ctx, nres, res_dicts));
-  mlirOperationSetAttributeByName(
-      func, rt_str("rt.num_outputs"), mlirIntegerAttrGet(mlirIntegerTypeGet(a.ctx, 64), a.nret));
+    mlirOperationSetAttributeByName(func, rt_str("res_attrs"),
+                                    mlirArrayAttrGet(a.ctx, nres, res_dicts));
+  mlirOperationSetAttributeByName(func, rt_str("rt.num_outputs"),
+                                  mlirIntegerAttrGet(mlirIntegerTypeGet(a.ctx, 64), a.nret));
   mlirOperationRemoveAttributeByName(func, rt_str("rt.autodiff"));
   st->ntangents = ntan;
   st->ngrads = a.nwrt;
@@ -1210,8 +1222,9 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
       break;
     }
     if (rep)
-      fprintf(rep, "remat-autodiff: @%.*s -> joint function\n  tangents: %d\n  gradients: %d "
-                   "(zero: %d)\n  backward ops: %d\n",
+      fprintf(rep,
+              "remat-autodiff: @%.*s -> joint function\n  tangents: %d\n  gradients: %d "
+              "(zero: %d)\n  backward ops: %d\n",
               (int)name.length, name.data, st.ntangents, st.ngrads, st.nzero, st.ops);
   }
   /* An empty report would read as if the pass had not run. */
@@ -1226,8 +1239,7 @@ static MlirPass create(const void *options) {
                            sizeof(RematAutodiffOptions));
 }
 
-REMAT_PASS_INFO(remat_autodiff_pass, RematAutodiffOptions, REMAT_AUTODIFF_OPTIONS,
-                "remat-autodiff",
+REMAT_PASS_INFO(remat_autodiff_pass, RematAutodiffOptions, REMAT_AUTODIFF_OPTIONS, "remat-autodiff",
                 "reverse-mode autodiff: each rt.autodiff function becomes a joint function",
                 "requires verified rt IR; a forward function marked rt.autodiff (or "
                 "rt.autodiff = {wrt = [i, ...]}) of one block of rt and arith ops; keeps its "

@@ -69,9 +69,8 @@ static int parse_oplist(const char *text, const char *option, oplist *l, char **
     }
     rt_op_id id = rt_op_from_name(name);
     if (id == RT_OP_NONE) {
-      remat_error_add(err,
-                      "unknown op '%s' in option '%s' (expected rt op names, mm or bmm)",
-                      name, option);
+      remat_error_add(err, "unknown op '%s' in option '%s' (expected rt op names, mm or bmm)", name,
+                      option);
       return -1;
     }
     l->op[id] = l->any = true;
@@ -90,8 +89,10 @@ static int make_plan(const checkpoint_options *o, plan *p, char **err) {
     char *end;
     double g = strtod(o->ac, &end);
     if (!*o->ac || *end || !isfinite(g) || !(g > 0)) {
-      remat_error_add(err, "invalid value '%s' for option 'ac': expected none, auto or a "
-                           "stage size in GiB > 0", o->ac);
+      remat_error_add(err,
+                      "invalid value '%s' for option 'ac': expected none, auto or a "
+                      "stage size in GiB > 0",
+                      o->ac);
       return -1;
     }
     p->ac = AC_FIXED;
@@ -104,23 +105,26 @@ static int make_plan(const checkpoint_options *o, plan *p, char **err) {
   else if (!strcmp(o->fsdp, "off"))
     p->fsdp = FSDP_OFF;
   else {
-    remat_error_add(err, "invalid value '%s' for option 'fsdp': expected recompute, save or "
-                         "off", o->fsdp);
+    remat_error_add(err,
+                    "invalid value '%s' for option 'fsdp': expected recompute, save or "
+                    "off",
+                    o->fsdp);
     return -1;
   }
   if (parse_oplist(o->save_ops, "save-ops", &p->save, err) ||
       parse_oplist(o->always_save, "always-save", &p->always, err))
     return -1;
   if (o->save_every < 1) {
-    remat_error_add(err,
-                    "invalid value %lld for option 'save-every': expected an integer >= 1",
+    remat_error_add(err, "invalid value %lld for option 'save-every': expected an integer >= 1",
                     (long long)o->save_every);
     return -1;
   }
   p->save_every = o->save_every;
   if (o->memory_budget < -1) {
-    remat_error_add(err, "invalid value %lld for option 'memory-budget': expected bytes >= 0 "
-                         "(or -1: off)", (long long)o->memory_budget);
+    remat_error_add(err,
+                    "invalid value %lld for option 'memory-budget': expected bytes >= 0 "
+                    "(or -1: off)",
+                    (long long)o->memory_budget);
     return -1;
   }
   p->budget = o->memory_budget;
@@ -318,8 +322,7 @@ static void write_tags(graph *g) {
       continue;
     rt_policy_set(n->op, n->tag);
     mlirOperationSetDiscardableAttributeByName(
-        n->op, rt_str("rt.ac_region"),
-        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n->region));
+        n->op, rt_str("rt.ac_region"), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), n->region));
     mlirOperationSetDiscardableAttributeByName(n->op, rt_str("rt.ac_reason"),
                                                mlirStringAttrGet(ctx, rt_str(n->reason)));
   }
@@ -338,8 +341,7 @@ typedef struct fsdp_chain {
 
 /* Views: ops that PyTorch would express as an alias of their input. */
 static bool is_view(rt_op_id id) {
-  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST ||
-         id == RT_OP_SLICE;
+  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
 }
 
 /* The operand an FSDP chain follows through op I: an rt op, not a collective, whose
@@ -624,12 +626,12 @@ static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX 
 /* Why a needed value is saved whatever the choice (fixed bytes). */
 enum fixed_why {
   FIX_NONE,
-  FIX_USER,          /* the user's save tag */
-  FIX_FSDP,          /* fsdp=save */
-  FIX_ALWAYS,        /* the always-save list */
-  FIX_COLLECTIVE,    /* a collective's result the backward needs: never recomputed */
-  FIX_NEEDS_GATHER,  /* its recompute would need a collective's result that is not saved */
-  FIX_NEEDS_OP,      /* its recompute would need a tensor from an op that is neither rt
+  FIX_USER,         /* the user's save tag */
+  FIX_FSDP,         /* fsdp=save */
+  FIX_ALWAYS,       /* the always-save list */
+  FIX_COLLECTIVE,   /* a collective's result the backward needs: never recomputed */
+  FIX_NEEDS_GATHER, /* its recompute would need a collective's result that is not saved */
+  FIX_NEEDS_OP,     /* its recompute would need a tensor from an op that is neither rt
                       * nor arith (the min-cut refuses those anyway) */
 };
 
@@ -648,9 +650,9 @@ static const char *fixed_why_text(enum fixed_why w) {
 
 /* The budget problem of one joint function. */
 typedef struct budget {
-  int nc;          /* candidates */
-  int *cand;       /* candidate -> op */
-  int *index;      /* op -> candidate, -1 */
+  int nc;              /* candidates */
+  int *cand;           /* candidate -> op */
+  int *index;          /* op -> candidate, -1 */
   enum fixed_why *why; /* op -> why it is fixed (FIX_NONE: not fixed) */
   uint64_t fixed;
   /* the knapsack over the candidates that are not fixed ("items") */
@@ -832,8 +834,9 @@ static void budget_build(graph *g, budget *b) {
       continue;
     rt_policy pol = policy_of(g, i);
     if (rt_policy_is_save(pol))
-      b->why[i] = n->user != RT_POLICY_NONE ? FIX_USER
-                  : !strcmp(n->reason, "fsdp") ? FIX_FSDP : FIX_ALWAYS;
+      b->why[i] = n->user != RT_POLICY_NONE    ? FIX_USER
+                  : !strcmp(n->reason, "fsdp") ? FIX_FSDP
+                                               : FIX_ALWAYS;
     else if (pol == RT_POLICY_NONE && rt_op_kind_of(n->id) == RT_KIND_COLLECTIVE)
       b->why[i] = FIX_COLLECTIVE;
     else if (pol == RT_POLICY_NONE) {
@@ -959,15 +962,14 @@ static void budget_error(const graph *g, const plan *p, const budget *b) {
                 "whatever the choice (save tags of the user, fsdp=save and always-save; "
                 "collective results; values whose recompute needs a collective result or a "
                 "non-rt op): %s%s%.0d%s",
-                (long long)p->budget, (int)name.length, name.data,
-                (unsigned long long)b->fixed, list, more ? "; and " : "", more,
-                more ? " more" : "");
+                (long long)p->budget, (int)name.length, name.data, (unsigned long long)b->fixed,
+                list, more ? "; and " : "", more, more ? " more" : "");
   free(list);
 }
 
 /* Writes the problem and the choice for bench/ilp (docs/design.md, "Memory budget"). */
-static void budget_dump(FILE *f, const graph *g, const plan *p, const budget *b,
-                        const bool *take, const uk_result *r) {
+static void budget_dump(FILE *f, const graph *g, const plan *p, const budget *b, const bool *take,
+                        const uk_result *r) {
   MlirStringRef name = rt_func_name(g->func);
   fprintf(f, "function @%.*s\nbudget %lld fixed %llu cap %llu\n", (int)name.length, name.data,
           (long long)p->budget, (unsigned long long)b->fixed,
@@ -1086,22 +1088,23 @@ static void report(FILE *f, const graph *g, const plan *p) {
     for (int k = 0; k < g->nstages; k++) {
       const stage *s = &g->stages[k];
       char loc[256];
-      fprintf(f, "  stage %d: %d op%s, %llu bytes; point %s %s, %llu bytes live\n", k + 1,
-              s->nops, s->nops == 1 ? "" : "s", (unsigned long long)s->bytes,
-              rt_op_name(g->n[s->point].id),
+      fprintf(f, "  stage %d: %d op%s, %llu bytes; point %s %s, %llu bytes live\n", k + 1, s->nops,
+              s->nops == 1 ? "" : "s", (unsigned long long)s->bytes, rt_op_name(g->n[s->point].id),
               remat_report_loc(mlirOperationGetLocation(g->n[s->point].op), loc, sizeof loc),
               (unsigned long long)s->live);
     }
   }
   if (p->budget >= 0)
-    fprintf(f, "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidate%s (%d part%s, "
-               "largest %d, widest %d); recompute cost %llu (%s)\n",
+    fprintf(f,
+            "  budget: %lld bytes: %llu fixed, %llu chosen among %d candidate%s (%d part%s, "
+            "largest %d, widest %d); recompute cost %llu (%s)\n",
             (long long)p->budget, (unsigned long long)g->fixed, (unsigned long long)g->chosen,
             g->candidates, g->candidates == 1 ? "" : "s", g->parts, g->parts == 1 ? "" : "s",
-            g->largest, g->widest,
-            (unsigned long long)g->recompute_cost, g->exact ? "exact" : "heuristic");
-  fprintf(f, "  tags: %d must_save, %d must_recompute, %d prefer_recompute; user tags kept: "
-             "%d\n",
+            g->largest, g->widest, (unsigned long long)g->recompute_cost,
+            g->exact ? "exact" : "heuristic");
+  fprintf(f,
+          "  tags: %d must_save, %d must_recompute, %d prefer_recompute; user tags kept: "
+          "%d\n",
           count[RT_POLICY_MUST_SAVE], count[RT_POLICY_MUST_RECOMPUTE],
           count[RT_POLICY_PREFER_RECOMPUTE], user);
 }
@@ -1147,8 +1150,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   }
   FILE *dump = remat_report_open(p->dump, &failed);
   if (failed) {
-    rt_emit_error(module, "--remat-checkpoint: cannot open the budget-dump file '%s'",
-                  p->dump);
+    rt_emit_error(module, "--remat-checkpoint: cannot open the budget-dump file '%s'", p->dump);
     remat_report_close(rep);
     mlirExternalPassSignalFailure(pass);
     return;
@@ -1161,8 +1163,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
          op = mlirOperationGetNextInBlock(op)) {
       int64_t num_outputs;
       if (!rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func") ||
-          !rt_func_num_outputs(op, &num_outputs) ||
-          mlirBlockIsNull(rt_func_entry_block(op)))
+          !rt_func_num_outputs(op, &num_outputs) || mlirBlockIsNull(rt_func_entry_block(op)))
         continue;
       joint++;
       if (tag_function(op, num_outputs, p, rep, dump)) {
@@ -1179,8 +1180,7 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
     mlirExternalPassSignalFailure(pass);
   }
   if (remat_report_close(dump)) {
-    rt_emit_error(module, "--remat-checkpoint: cannot write the budget-dump file '%s'",
-                  p->dump);
+    rt_emit_error(module, "--remat-checkpoint: cannot write the budget-dump file '%s'", p->dump);
     mlirExternalPassSignalFailure(pass);
   }
 }

@@ -120,8 +120,7 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
   }
   int nfn = 0, cap = 0;
   MlirOperation *fns = NULL;
-  for (MlirOperation op = rt_func_first(module); !mlirOperationIsNull(op);
-       op = rt_func_next(op))
+  for (MlirOperation op = rt_func_first(module); !mlirOperationIsNull(op); op = rt_func_next(op))
     if (is_host_function(op)) {
       XGROW(fns, nfn, cap, 8);
       fns[nfn++] = op;
@@ -142,8 +141,8 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
     if (rep && rc == 0) {
       char title[512];
       MlirStringRef name = rt_func_name(fns[f]);
-      snprintf(title, sizeof title, "remat-fuse: @%.*s (grouping=%s)", (int)name.length,
-               name.data, o->grouping);
+      snprintf(title, sizeof title, "remat-fuse: @%.*s (grouping=%s)", (int)name.length, name.data,
+               o->grouping);
       fuse_stats_print_block(rep, title, &st[0], &st[1], &st[2]);
       for (int s = 0; s < 3; s++)
         fuse_stats_merge(&total[s], &st[s]);
@@ -161,8 +160,10 @@ static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
     remat_dedup_stats d;
     remat_dedup_kernels(module, &d);
     if (rep)
-      fprintf(rep, "remat-fuse: dedup: %d kernel launches, %d distinct kernels (%d "
-                   "definitions before)\n", d.launches, d.kernels_after, d.kernels_before);
+      fprintf(rep,
+              "remat-fuse: dedup: %d kernel launches, %d distinct kernels (%d "
+              "definitions before)\n",
+              d.launches, d.kernels_after, d.kernels_before);
   }
   remat_report_close(rep);
   free(fns);

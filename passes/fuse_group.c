@@ -24,8 +24,7 @@ uint64_t fuse_value_bytes(MlirValue v) {
 }
 
 bool fuse_is_view_id(rt_op_id id) {
-  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST ||
-         id == RT_OP_SLICE;
+  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
 }
 
 /* shape_mode: the previous grouping's classes (views are ordinary fused ops, reductions
@@ -44,12 +43,9 @@ op_class fuse_classify(MlirOperation op, bool shape_mode) {
   switch (k) {
   case RT_KIND_ELEMENTWISE:
   case RT_KIND_COMPARE:
-  case RT_KIND_RANDOM:
-    return C_EW;
-  case RT_KIND_STRUCTURAL:
-    return fuse_is_view_id(id) && !shape_mode ? C_VIEW : C_EW;
-  case RT_KIND_REDUCTION:
-    return shape_mode ? C_HOST : C_RED;
+  case RT_KIND_RANDOM: return C_EW;
+  case RT_KIND_STRUCTURAL: return fuse_is_view_id(id) && !shape_mode ? C_VIEW : C_EW;
+  case RT_KIND_REDUCTION: return shape_mode ? C_HOST : C_RED;
   case RT_KIND_NONE:
   case RT_KIND_MATMUL:
   case RT_KIND_COLLECTIVE:
@@ -338,8 +334,7 @@ static bool klike(const remat_shape *t, const remat_shape *k) {
 }
 
 static bool row_key_eq(const group *g, const remat_shape *s, const bool *red) {
-  return g->row && remat_shape_eq(&g->s, s) &&
-         !memcmp(g->red, red, sizeof(bool) * (size_t)s->rank);
+  return g->row && remat_shape_eq(&g->s, s) && !memcmp(g->red, red, sizeof(bool) * (size_t)s->rank);
 }
 
 enum { AT_S, AT_ROW, AT_OTHER };
@@ -475,8 +470,8 @@ void fuse_group_block(blk *b, const fuse_options *o) {
   cand = xcalloc((size_t)b->n + 1, sizeof *cand);
   for (int i = 0; i < b->n; i++) {
     bool member = b->cls[i] == C_RED || b->cls[i] == C_EW ? !b->dup[i]
-                  : b->cls[i] == C_VIEW                    ? b->mview[i]
-                                                           : false;
+                  : b->cls[i] == C_VIEW                   ? b->mview[i]
+                                                          : false;
     if (!member && !(b->cls[i] == C_HOST || b->hview[i]))
       continue; /* inlined ops and constants: their readers count */
     effective_reads(b, i, &r);
@@ -509,8 +504,7 @@ void fuse_group_block(blk *b, const fuse_options *o) {
         row_of(b->ops[i], &s, red, &k);
         for (int h = 0; h < nopen && rowg < 0; h++) {
           int g = fuse_find(b, open[h]);
-          if (!b->groups[g].sealed && row_key_eq(&b->groups[g], &s, red) &&
-              row_compatible(b, g, i))
+          if (!b->groups[g].sealed && row_key_eq(&b->groups[g], &s, red) && row_compatible(b, g, i))
             rowg = g;
         }
       }
@@ -541,7 +535,8 @@ void fuse_group_block(blk *b, const fuse_options *o) {
       if (target < 0 && !to_row)
         for (int h = 0; h < nopen && target < 0; h++) {
           int g = fuse_find(b, open[h]);
-          if (!b->groups[g].sealed && !b->groups[g].row && remat_shape_eq(&b->groups[g].s, &b->shp[i]))
+          if (!b->groups[g].sealed && !b->groups[g].row &&
+              remat_shape_eq(&b->groups[g].s, &b->shp[i]))
             target = g;
         }
       if (target < 0)

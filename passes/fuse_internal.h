@@ -36,10 +36,10 @@ op_class fuse_classify(MlirOperation op, bool shape_mode);
 /* ---- the block being fused (fuse_group.c) ---- */
 
 typedef struct group {
-  int parent;  /* union-find: merged groups point to the survivor */
-  bool row;    /* holds reductions: S, red, k describe its rows */
-  bool sealed; /* takes no more members */
-  remat_shape s;     /* loop groups: the iteration space; row groups: the reductions' input */
+  int parent;    /* union-find: merged groups point to the survivor */
+  bool row;      /* holds reductions: S, red, k describe its rows */
+  bool sealed;   /* takes no more members */
+  remat_shape s; /* loop groups: the iteration space; row groups: the reductions' input */
   bool red[RT_MAX_RANK];
   remat_shape k; /* row groups: the kept shape */
   int size, first, last;
@@ -47,18 +47,18 @@ typedef struct group {
 
 typedef struct blk {
   MlirBlock block;
-  rt_graph view; /* the block, any ops (rt_graph_load_block), with its use lists */
-  int n;         /* ops of the block, its terminator last */
+  rt_graph view;      /* the block, any ops (rt_graph_load_block), with its use lists */
+  int n;              /* ops of the block, its terminator last */
   MlirOperation *ops; /* view.ops: [n] */
   op_class *cls;
-  remat_shape *shp;   /* result shape of fused ops */
-  bool *hview;  /* a view that stays in the host (its host users read it) */
-  bool *mview;  /* a view a host op needs dense: a member of a kernel */
-  bool *hostuse; /* a host op, a host view or code outside the block reads the value */
-  bool *expuse;  /* some fused consumer reads it through an expanding broadcast */
-  bool *dup;     /* inlined: cloned into each kernel that reads it */
-  bool *rdep;    /* member that depends on a reduction of its own group */
-  int *grp;      /* group of a member (use find), -1 */
+  remat_shape *shp; /* result shape of fused ops */
+  bool *hview;      /* a view that stays in the host (its host users read it) */
+  bool *mview;      /* a view a host op needs dense: a member of a kernel */
+  bool *hostuse;    /* a host op, a host view or code outside the block reads the value */
+  bool *expuse;     /* some fused consumer reads it through an expanding broadcast */
+  bool *dup;        /* inlined: cloned into each kernel that reads it */
+  bool *rdep;       /* member that depends on a reduction of its own group */
+  int *grp;         /* group of a member (use find), -1 */
   group *groups;
   int ngroups, capgroups;
   int *stamp; /* DFS marks */

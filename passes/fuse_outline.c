@@ -224,8 +224,7 @@ static MlirOperation build_kernel(const blk *b, kernel *k, const char *name,
   MlirValue *rets = xcalloc((size_t)k->nresults, sizeof *rets);
   for (int r = 0; r < k->nresults; r++)
     rets[r] = kernel_value(b, k, body, clones, k->results[r]);
-  MlirOperationState rs =
-      mlirOperationStateGet(mlirStringRefCreateFromCString("func.return"), loc);
+  MlirOperationState rs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.return"), loc);
   mlirOperationStateAddOperands(&rs, k->nresults, rets);
   mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&rs));
   for (int bi = 0; bi < k->nbody; bi++) /* the clones map is per kernel */
@@ -237,9 +236,9 @@ static MlirOperation build_kernel(const blk *b, kernel *k, const char *name,
   MlirNamedAttribute fattrs[] = {
       rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, sym)),
       rt_named_attr(ctx, "function_type",
-            mlirTypeAttrGet(mlirFunctionTypeGet(ctx, k->nargs, in, k->nresults, out))),
+                    mlirTypeAttrGet(mlirFunctionTypeGet(ctx, k->nargs, in, k->nresults, out))),
       rt_named_attr(ctx, "sym_visibility",
-            mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
+                    mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
       rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
   };
   MlirOperationState fs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
@@ -274,7 +273,8 @@ int fuse_outline(blk *b, kernel *ks, int nk, MlirSymbolTable symbols, MlirOperat
   for (int k = 0; k < nk && rc == 0; k++) {
     char *name = names + (size_t)k * name_cap;
     snprintf(name, name_cap, "%.*s_k%d", (int)fname.length, fname.data, (*counter)++);
-    if (!mlirOperationIsNull(mlirSymbolTableLookup(symbols, mlirStringRefCreateFromCString(name)))) {
+    if (!mlirOperationIsNull(
+            mlirSymbolTableLookup(symbols, mlirStringRefCreateFromCString(name)))) {
       rt_emit_error(fn, "cannot outline a kernel of '%.*s': the symbol '%s' already exists",
                     (int)fname.length, fname.data, name);
       rc = -1;

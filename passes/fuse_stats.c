@@ -116,7 +116,8 @@ void fuse_unfused_stats(MlirBlock block, stats *s) {
 
 static void stats_print(FILE *f, const char *label, const stats *s) {
   fprintf(f, "  %-22s %7d %7d %7d %7d %11d %16llu %16llu\n", label, s->kernels, s->row_kernels,
-          s->single_kernels, s->view_kernels, s->host_reductions, (unsigned long long)s->kernel_bytes,
+          s->single_kernels, s->view_kernels, s->host_reductions,
+          (unsigned long long)s->kernel_bytes,
           (unsigned long long)(s->kernel_bytes + s->host_bytes));
 }
 
@@ -124,8 +125,7 @@ void fuse_stats_print_block(FILE *f, const char *title, const stats *base, const
                             const stats *now) {
   fprintf(f, "%s\n", title);
   fprintf(f, "  %-22s %7s %7s %7s %7s %11s %16s %16s\n", "grouping", "kernels", "row", "single",
-          "views",
-          "host-reduce", "kernel-bytes", "total-bytes");
+          "views", "host-reduce", "kernel-bytes", "total-bytes");
   stats_print(f, "unfused (op/kernel)", base);
   stats_print(f, "previous (shape)", prev);
   stats_print(f, "this", now);
@@ -134,9 +134,10 @@ void fuse_stats_print_block(FILE *f, const char *title, const stats *base, const
   double t1 = (double)(now->kernel_bytes + now->host_bytes);
   fprintf(f, "  launches + host reductions: %.0f -> %.0f (%.1f%% of previous)\n", l0, l1,
           l0 > 0 ? 100.0 * l1 / l0 : 0.0);
-  fprintf(f, "  modelled traffic: %.0f -> %.0f bytes (%.1f%% of previous; kernels %.1f%%)\n",
-          t0, t1, t0 > 0 ? 100.0 * t1 / t0 : 0.0,
-          prev->kernel_bytes ? 100.0 * (double)now->kernel_bytes / (double)prev->kernel_bytes : 0.0);
+  fprintf(f, "  modelled traffic: %.0f -> %.0f bytes (%.1f%% of previous; kernels %.1f%%)\n", t0,
+          t1, t0 > 0 ? 100.0 * t1 / t0 : 0.0,
+          prev->kernel_bytes ? 100.0 * (double)now->kernel_bytes / (double)prev->kernel_bytes
+                             : 0.0);
   fprintf(f, "  host ops:");
   for (int i = 0; i < now->nnames; i++)
     fprintf(f, " %s %d%s", now->names[i], now->counts[i], i + 1 < now->nnames ? "," : "");

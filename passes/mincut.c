@@ -115,8 +115,9 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
             banned[i] = true;
       }
     if (!kind_found) {
-      remat_error_add(err, "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
-                           "collective, random, elementwise, compare, structural, indexing)",
+      remat_error_add(err,
+                      "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
+                      "collective, random, elementwise, compare, structural, indexing)",
                       item);
       return -1;
     }
@@ -127,29 +128,29 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
 /* ---- the joint function as arrays ------------------------------------------------- */
 
 enum { /* value flags */
-  V_TANGENT = 1 << 0,
-  V_BW = 1 << 1,       /* depends on a tangent */
-  V_CONST = 1 << 2,    /* result of a constant op: recomputed wherever needed */
-  V_PARAM = 1 << 3,
-  V_OUT_NEED = 1 << 4, /* the forward outputs need it */
-  V_BW_READ = 1 << 5,  /* read by a live backward op or returned as a gradient */
-  V_REACH = 1 << 6,    /* candidate from which the backward is reachable: in the network */
-  V_SAVED = 1 << 7,
-  V_BNEED = 1 << 8, /* the backward function needs it */
-  V_FNEED = 1 << 9, /* the forward function needs it */
+       V_TANGENT = 1 << 0,
+       V_BW = 1 << 1,    /* depends on a tangent */
+       V_CONST = 1 << 2, /* result of a constant op: recomputed wherever needed */
+       V_PARAM = 1 << 3,
+       V_OUT_NEED = 1 << 4, /* the forward outputs need it */
+       V_BW_READ = 1 << 5,  /* read by a live backward op or returned as a gradient */
+       V_REACH = 1 << 6,    /* candidate from which the backward is reachable: in the network */
+       V_SAVED = 1 << 7,
+       V_BNEED = 1 << 8, /* the backward function needs it */
+       V_FNEED = 1 << 9, /* the forward function needs it */
 };
 
 enum { /* op flags */
-  O_BW = 1 << 0,
-  O_CONST = 1 << 1,
-  O_BANNED = 1 << 2,
-  O_SAVE_TAG = 1 << 3,      /* must_save, prefer_save */
-  O_RECOMPUTE_TAG = 1 << 4, /* must_recompute, prefer_recompute */
-  O_IN_BWD = 1 << 5,        /* cloned into the backward */
-  O_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
-  O_IN_FWD = 1 << 7,
-  O_SINK_SIDE = 1 << 8, /* a result's in-node is on the sink side of the cut */
-  O_CONST_OP = 1 << 9,  /* rt.full, rt.iota, arith.constant without operands (load) */
+       O_BW = 1 << 0,
+       O_CONST = 1 << 1,
+       O_BANNED = 1 << 2,
+       O_SAVE_TAG = 1 << 3,      /* must_save, prefer_save */
+       O_RECOMPUTE_TAG = 1 << 4, /* must_recompute, prefer_recompute */
+       O_IN_BWD = 1 << 5,        /* cloned into the backward */
+       O_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
+       O_IN_FWD = 1 << 7,
+       O_SINK_SIDE = 1 << 8, /* a result's in-node is on the sink side of the cut */
+       O_CONST_OP = 1 << 9,  /* rt.full, rt.iota, arith.constant without operands (load) */
 };
 
 typedef struct joint {
@@ -171,7 +172,7 @@ typedef struct joint {
   double flow, solve_ms;
   double load_ms, classify_ms, network_ms, plan_ms, rewrite_ms; /* network: cut - solve */
   int recomputed, moved;
-  remat_peak_result *peak; /* objective=peak: the search's choice and reference points */
+  remat_peak_result *peak;      /* objective=peak: the search's choice and reference points */
   uint64_t jit_peak, list_peak; /* objective=peak: the chosen split's estimated peak in
                                    remat_bwd_order's order and in the list schedule's */
   bool listed;                  /* @f_bwd runs in the list schedule's order */
@@ -187,7 +188,7 @@ static void joint_free(joint *j) {
   free(j->peak);
 }
 
-#define FOR_OPERANDS(j, i, v)                                                               \
+#define FOR_OPERANDS(j, i, v)                                                                     \
   for (int _k = (j)->opnd_start[i], v; _k < (j)->opnd_start[(i) + 1] && ((v) = (j)->opnd[_k], 1); \
        _k++)
 #define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
@@ -233,8 +234,9 @@ static int classify(joint *j, const mincut_pass *p) {
       any_tangent = true;
     }
   if (!any_tangent) {
-    rt_emit_error(j->func, "joint function '@%.*s' has no 'rt.tangent' argument: nothing "
-                           "depends on the outputs' cotangents, there is no backward to split",
+    rt_emit_error(j->func,
+                  "joint function '@%.*s' has no 'rt.tangent' argument: nothing "
+                  "depends on the outputs' cotangents, there is no backward to split",
                   (int)fname.length, fname.data);
     return -1;
   }
@@ -255,8 +257,9 @@ static int classify(joint *j, const mincut_pass *p) {
       f |= O_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
     if (bw && pol == RT_POLICY_MUST_SAVE) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-      rt_emit_error(op, "no valid split of '@%.*s': '%.*s' is tagged \"must_save\" but depends "
-                        "on a tangent, so the forward cannot compute it",
+      rt_emit_error(op,
+                    "no valid split of '@%.*s': '%.*s' is tagged \"must_save\" but depends "
+                    "on a tangent, so the forward cannot compute it",
                     (int)fname.length, fname.data, (int)n.length, n.data);
       return -1;
     }
@@ -265,8 +268,9 @@ static int classify(joint *j, const mincut_pass *p) {
   }
   for (int r = 0; r < j->num_outputs; r++)
     if (j->vf[j->ret_val[r]] & V_BW) {
-      rt_emit_error(j->ret, "forward output #%d of '@%.*s' depends on a tangent: forward "
-                            "outputs must be computable without the cotangents",
+      rt_emit_error(j->ret,
+                    "forward output #%d of '@%.*s' depends on a tangent: forward "
+                    "outputs must be computable without the cotangents",
                     r, (int)fname.length, fname.data);
       return -1;
     }
@@ -507,8 +511,8 @@ static void plan(joint *j) {
   for (int v = 0; v < j->nvals; v++)
     saved[v] = (j->vf[v] & V_SAVED) != 0;
   j->bwd_order = xcalloc((size_t)j->nops + 1, sizeof *j->bwd_order);
-  j->nbwd = remat_bwd_order(j->nops, j->val_op, j->opnd_start, j->opnd, bw, in_b, saved,
-                            j->bwd_order);
+  j->nbwd =
+      remat_bwd_order(j->nops, j->val_op, j->opnd_start, j->opnd, bw, in_b, saved, j->bwd_order);
   free(bw);
   free(in_b);
   free(saved);
@@ -526,7 +530,7 @@ static void plan(joint *j) {
 typedef struct sig {
   int n;
   MlirType *types;
-  MlirLocation *locs;  /* arguments only */
+  MlirLocation *locs; /* arguments only */
   MlirAttribute *dicts;
 } sig;
 
@@ -755,8 +759,10 @@ static void finish_rewrite(joint *j) {
 /* objective=peak: the (peak, recompute cost) of the chosen split and of the reference
  * points. */
 static void report_peak(FILE *f, const joint *j, const remat_peak_result *r, int64_t budget) {
-  fprintf(f, "  objective peak: %s search, %d candidate values, %ld splits simulated, "
-             "%.3f ms", r->method, r->candidates, r->evaluated, r->ms);
+  fprintf(f,
+          "  objective peak: %s search, %d candidate values, %ld splits simulated, "
+          "%.3f ms",
+          r->method, r->candidates, r->evaluated, r->ms);
   if (budget > 0)
     fprintf(f, ", peak-budget %lld", (long long)budget);
   fprintf(f, "\n    split                 peak bytes  recompute cost\n");
@@ -805,8 +811,9 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
   if (j->baseline_bytes)
     fprintf(f, ", %.1f%%", 100.0 * (double)j->saved_bytes / (double)j->baseline_bytes);
   fprintf(f, ")\n  recomputed ops: %d (moved to the backward: %d)\n", j->recomputed, j->moved);
-  fprintf(f, "  max-flow value: %g\n  time: %.3f ms (load %.3f, classify %.3f, network %.3f, "
-             "max-flow %.3f, plan %.3f, rewrite %.3f ms)\n",
+  fprintf(f,
+          "  max-flow value: %g\n  time: %.3f ms (load %.3f, classify %.3f, network %.3f, "
+          "max-flow %.3f, plan %.3f, rewrite %.3f ms)\n",
           j->flow, ms, j->load_ms, j->classify_ms, j->network_ms, j->solve_ms, j->plan_ms,
           j->rewrite_ms);
   if (j->peak)
@@ -858,16 +865,29 @@ static remat_split_view split_view_of(const joint *j, const char *name, const ch
   }
   for (int i = 0; i < j->nops; i++) {
     unsigned f = j->of[i];
-    of[i] = (f & O_BW ? RO_BW : 0) | (f & O_CONST ? RO_CONST : 0) |
-            (f & O_BANNED ? RO_BANNED : 0) | (f & O_IN_FWD ? RO_IN_FWD : 0) |
-            (f & O_IN_BWD ? RO_IN_BWD : 0) | (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) |
-            (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
+    of[i] = (f & O_BW ? RO_BW : 0) | (f & O_CONST ? RO_CONST : 0) | (f & O_BANNED ? RO_BANNED : 0) |
+            (f & O_IN_FWD ? RO_IN_FWD : 0) | (f & O_IN_BWD ? RO_IN_BWD : 0) |
+            (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) | (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
   }
-  remat_split_view view = {j->func,      name,          fwd_name,     bwd_name,
-                           j->nargs,     j->nops,       j->nvals,     j->nret,
-                           (int)j->num_outputs, j->ops, j->vals,      j->val_op,
-                           j->op_res,    j->opnd_start, j->opnd,      j->ret_val,
-                           vf,           of,            emitted ? j->bwd_order : NULL,
+  remat_split_view view = {j->func,
+                           name,
+                           fwd_name,
+                           bwd_name,
+                           j->nargs,
+                           j->nops,
+                           j->nvals,
+                           j->nret,
+                           (int)j->num_outputs,
+                           j->ops,
+                           j->vals,
+                           j->val_op,
+                           j->op_res,
+                           j->opnd_start,
+                           j->opnd,
+                           j->ret_val,
+                           vf,
+                           of,
+                           emitted ? j->bwd_order : NULL,
                            emitted ? j->nbwd : 0};
   return view;
 }
@@ -878,8 +898,8 @@ static void split_view_free(remat_split_view *view) {
   free((void *)view->oflags);
 }
 
-static void show_split(remat_show *show, const joint *j, MlirStringRef fname,
-                       const char *fwd_name, const char *bwd_name) {
+static void show_split(remat_show *show, const joint *j, MlirStringRef fname, const char *fwd_name,
+                       const char *bwd_name) {
   char *name = xstrndup(fname.data, fname.length); /* any length: no truncation */
   remat_split_view view = split_view_of(j, name, fwd_name, bwd_name, true);
   remat_show_split(show, &view);
@@ -903,19 +923,19 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
   split_view_free(&view);
   const remat_peak_result *r = j->peak;
   if (rc < 0) {
-    rt_emit_error(j->func, "cannot split '@%.*s' for the peak: %s", (int)fname.length,
-                  fname.data, err ? err : "");
+    rt_emit_error(j->func, "cannot split '@%.*s' for the peak: %s", (int)fname.length, fname.data,
+                  err ? err : "");
     free(err);
     return -1;
   }
   if (rc > 0) {
-    rt_emit_error(j->func, "no split of '@%.*s' peaks within peak-budget=%lld bytes: the "
-                           "smallest peak found is %llu bytes (%s search; objective=bytes "
-                           "peaks at %llu, no remat at %llu, recompute all at %llu)",
+    rt_emit_error(j->func,
+                  "no split of '@%.*s' peaks within peak-budget=%lld bytes: the "
+                  "smallest peak found is %llu bytes (%s search; objective=bytes "
+                  "peaks at %llu, no remat at %llu, recompute all at %llu)",
                   (int)fname.length, fname.data, (long long)p->opts.peak_budget,
-                  (unsigned long long)r->chosen.peak, r->method,
-                  (unsigned long long)r->bytes.peak, (unsigned long long)r->no_remat.peak,
-                  (unsigned long long)r->recompute_all.peak);
+                  (unsigned long long)r->chosen.peak, r->method, (unsigned long long)r->bytes.peak,
+                  (unsigned long long)r->no_remat.peak, (unsigned long long)r->recompute_all.peak);
     return -1;
   }
   for (int v = 0; v < j->nvals; v++)
@@ -975,12 +995,12 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   char *fwd_name = xasprintf("%.*s_fwd", (int)fname.length, fname.data);
   char *bwd_name = xasprintf("%.*s_bwd", (int)fname.length, fname.data);
   MlirBlock parent = mlirOperationGetBlock(func);
-  const char *clash = symbol_exists(parent, fwd_name) ? fwd_name
+  const char *clash = symbol_exists(parent, fwd_name)   ? fwd_name
                       : symbol_exists(parent, bwd_name) ? bwd_name
                                                         : NULL;
   if (clash) {
-    rt_emit_error(func, "cannot split '@%.*s': the symbol '@%s' already exists",
-                  (int)fname.length, fname.data, clash);
+    rt_emit_error(func, "cannot split '@%.*s': the symbol '@%s' already exists", (int)fname.length,
+                  fname.data, clash);
     free(fwd_name);
     free(bwd_name);
     return -1;

@@ -41,27 +41,27 @@ MlirPass remat_pass_create(const RematPassInfo *info, const char *name, remat_pa
 void remat_options_set_defaults(const RematPassInfo *info, void *options);
 
 /* One RematOptionInfo row of an option list entry. */
-#define REMAT_OPTION_ROW(S, field, name, type, def, help)                                   \
+#define REMAT_OPTION_ROW(S, field, name, type, def, help) \
   {name, REMAT_OPTION_##type, offsetof(S, field), help, def},
 
 /* The registry entry VAR of a pass whose options struct S is declared by the list LIST. */
-#define REMAT_PASS_INFO(var, S, LIST, argument, summary, contract, check, create)          \
-  static const RematOptionInfo var##_options[] = {LIST(REMAT_OPTION_ROW, S)};             \
-  static void var##_init(void *options);                                                  \
-  const RematPassInfo var = {argument,                                                    \
-                             summary,                                                     \
-                             contract,                                                    \
-                             var##_options,                                               \
-                             (int)(sizeof var##_options / sizeof *var##_options),         \
-                             sizeof(S),                                                   \
-                             var##_init,                                                  \
-                             check,                                                       \
-                             create};                                                     \
+#define REMAT_PASS_INFO(var, S, LIST, argument, summary, contract, check, create) \
+  static const RematOptionInfo var##_options[] = {LIST(REMAT_OPTION_ROW, S)};     \
+  static void var##_init(void *options);                                          \
+  const RematPassInfo var = {argument,                                            \
+                             summary,                                             \
+                             contract,                                            \
+                             var##_options,                                       \
+                             (int)(sizeof var##_options / sizeof *var##_options), \
+                             sizeof(S),                                           \
+                             var##_init,                                          \
+                             check,                                               \
+                             create};                                             \
   static void var##_init(void *options) { remat_options_set_defaults(&var, options); }
 
 /* The same for a pass without options. */
-#define REMAT_PASS_INFO_NO_OPTIONS(var, argument, summary, contract, create)               \
-  static void var##_init(void *options) { (void)options; }                                \
+#define REMAT_PASS_INFO_NO_OPTIONS(var, argument, summary, contract, create) \
+  static void var##_init(void *options) { (void)options; }                   \
   const RematPassInfo var = {argument, summary, contract, NULL, 0, 0, var##_init, NULL, create};
 
 #endif

@@ -32,7 +32,7 @@ typedef enum values { VALUES_UNIT, VALUES_WIDE, VALUES_SPECIAL } values;
 
 typedef struct gen {
   uint64_t s;
-  int next;     /* next SSA number */
+  int next; /* next SSA number */
   int M, N;
   FILE *out;
   values values;
@@ -73,9 +73,9 @@ static const char *scalar_type(void) { return strcmp(E, "f64") ? "f32" : "f64"; 
 /* A constant drawn from the --values distribution (wide: every finite magnitude of f32;
  * special: half from a list of special values). */
 static double draw_constant(gen *g) {
-  static const double special[] = {0.0,  -0.0,  INFINITY, -INFINITY, NAN,   1.0,    -1.0,
-                                   2.0,  0.5,   3.0,      -2.0,      88.72, -103.9, 1e-30,
-                                   1e-45, 3e38, 1.0000001, 0.99999994, 7.0, -100.0, 1e-7};
+  static const double special[] = {0.0,   -0.0, INFINITY,  -INFINITY,  NAN,   1.0,    -1.0,
+                                   2.0,   0.5,  3.0,       -2.0,       88.72, -103.9, 1e-30,
+                                   1e-45, 3e38, 1.0000001, 0.99999994, 7.0,   -100.0, 1e-7};
   uint64_t r = rnd(g);
   if (g->values == VALUES_SPECIAL && (r & 1))
     return special[(r >> 1) % (sizeof special / sizeof *special)];
@@ -105,8 +105,8 @@ static int emit_constant(gen *g, double c) {
 }
 
 static int emit_binary(gen *g, const char *op, int a, int b) {
-  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, b,
-          T, T, T);
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, b, T, T,
+          T);
   return g->next++;
 }
 
@@ -117,8 +117,8 @@ static int emit_scalar_binary(gen *g, const char *op, int a, double c) {
     fprintf(g->out, "  %%v%d = arith.constant %.9e : f32\n", k, (double)(float)c);
   } else
     k = emit_constant(g, c);
-  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, k,
-          T, scalar_type(), T);
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d, %%v%d) : (%s, %s) -> %s\n", g->next, op, a, k, T,
+          scalar_type(), T);
   return g->next++;
 }
 
@@ -138,26 +138,28 @@ static int emit_unary(gen *g, const char *op, int a) {
 static int emit_reduce_bcast(gen *g, int a) {
   const char *op = pick(g, 2) ? "sum" : "amax";
   int r = g->next++;
-  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d) {dims = array<i64: 1>} : (%s) -> tensor<%dx%s>\n",
-          r, op, a, T, g->M, E);
-  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0>} : (tensor<%dx%s>) "
-                  "-> %s\n",
+  fprintf(g->out, "  %%v%d = \"rt.%s\"(%%v%d) {dims = array<i64: 1>} : (%s) -> tensor<%dx%s>\n", r,
+          op, a, T, g->M, E);
+  fprintf(g->out,
+          "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0>} : (tensor<%dx%s>) "
+          "-> %s\n",
           g->next, r, g->M, E, T);
   return g->next++;
 }
 
 static int emit_matmul(gen *g, int a, const char *w) {
-  fprintf(g->out, "  %%v%d = \"rt.matmul\"(%%v%d, %%%s) : (%s, tensor<%dx%dx%s>) -> %s\n",
-          g->next, a, w, T, g->N, g->N, E, T);
+  fprintf(g->out, "  %%v%d = \"rt.matmul\"(%%v%d, %%%s) : (%s, tensor<%dx%dx%s>) -> %s\n", g->next,
+          a, w, T, g->N, g->N, E, T);
   return g->next++;
 }
 
 static int emit_select(gen *g, int a, int b, int c) {
   int cond = g->next++;
-  fprintf(g->out, "  %%v%d = \"rt.gt\"(%%v%d, %%v%d) : (%s, %s) -> tensor<%dx%dxi1>\n", cond, a,
-          b, T, T, g->M, g->N);
-  fprintf(g->out, "  %%v%d = \"rt.select\"(%%v%d, %%v%d, %%v%d) : (tensor<%dx%dxi1>, %s, %s) -> "
-                  "%s\n",
+  fprintf(g->out, "  %%v%d = \"rt.gt\"(%%v%d, %%v%d) : (%s, %s) -> tensor<%dx%dxi1>\n", cond, a, b,
+          T, T, g->M, g->N);
+  fprintf(g->out,
+          "  %%v%d = \"rt.select\"(%%v%d, %%v%d, %%v%d) : (tensor<%dx%dxi1>, %s, %s) -> "
+          "%s\n",
           g->next, cond, a, c, g->M, g->N, T, T, T);
   return g->next++;
 }
@@ -169,14 +171,15 @@ static int emit_dropout(gen *g, int a, int j, int *mask) {
   double p = (1 + pick(g, 3)) * 0.25;
   fprintf(g->out, "  %%v%d = arith.constant %d : i64\n", c, j);
   fprintf(g->out, "  %%v%d = arith.addi %%offset, %%v%d : i64\n", off, c);
-  fprintf(g->out, "  %%v%d = \"rt.uniform_philox\"(%%seed, %%v%d) {lo = 0.0 : f64, hi = 1.0 : "
-                  "f64} : (i64, i64) -> %s\n",
+  fprintf(g->out,
+          "  %%v%d = \"rt.uniform_philox\"(%%seed, %%v%d) {lo = 0.0 : f64, hi = 1.0 : "
+          "f64} : (i64, i64) -> %s\n",
           u, off, T);
   fprintf(g->out, "  %%v%d = arith.constant %.9e : f32\n", half, p);
-  fprintf(g->out, "  %%v%d = \"rt.lt\"(%%v%d, %%v%d) : (%s, f32) -> tensor<%dx%dxi1>\n", m, u,
-          half, T, g->M, g->N);
-  fprintf(g->out, "  %%v%d = \"rt.convert\"(%%v%d) : (tensor<%dx%dxi1>) -> %s\n", mf, m, g->M,
-          g->N, T);
+  fprintf(g->out, "  %%v%d = \"rt.lt\"(%%v%d, %%v%d) : (%s, f32) -> tensor<%dx%dxi1>\n", m, u, half,
+          T, g->M, g->N);
+  fprintf(g->out, "  %%v%d = \"rt.convert\"(%%v%d) : (tensor<%dx%dxi1>) -> %s\n", mf, m, g->M, g->N,
+          T);
   *mask = mf;
   int x = emit_binary(g, "mul", a, mf);
   return emit_scalar_binary(g, "mul", x, 1.0 / p);
@@ -185,12 +188,13 @@ static int emit_dropout(gen *g, int a, int j, int *mask) {
 /* The column of b's first maximum in each row, broadcast to [M, N]: indices in [0, N). */
 static int emit_argmax_index(gen *g, int b) {
   int a = g->next++, r = g->next++, x = g->next++;
-  fprintf(g->out, "  %%v%d = \"rt.argmax\"(%%v%d) {dim = 1 : i64} : (%s) -> tensor<%dxi64>\n", a,
-          b, T, g->M);
-  fprintf(g->out, "  %%v%d = \"rt.reshape\"(%%v%d) : (tensor<%dxi64>) -> tensor<%dx1xi64>\n", r,
-          a, g->M, g->M);
-  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0, 1>} : "
-                  "(tensor<%dx1xi64>) -> tensor<%dx%dxi64>\n",
+  fprintf(g->out, "  %%v%d = \"rt.argmax\"(%%v%d) {dim = 1 : i64} : (%s) -> tensor<%dxi64>\n", a, b,
+          T, g->M);
+  fprintf(g->out, "  %%v%d = \"rt.reshape\"(%%v%d) : (tensor<%dxi64>) -> tensor<%dx1xi64>\n", r, a,
+          g->M, g->M);
+  fprintf(g->out,
+          "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64: 0, 1>} : "
+          "(tensor<%dx1xi64>) -> tensor<%dx%dxi64>\n",
           x, r, g->M, g->M, g->N);
   return x;
 }
@@ -198,8 +202,9 @@ static int emit_argmax_index(gen *g, int b) {
 /* --indexing, forward: each row of a read at the column of b's row maximum. */
 static int emit_pick(gen *g, int a, int b) {
   int x = emit_argmax_index(g, b);
-  fprintf(g->out, "  %%v%d = \"rt.gather\"(%%v%d, %%v%d) {dim = 1 : i64} : (%s, "
-                  "tensor<%dx%dxi64>) -> %s\n",
+  fprintf(g->out,
+          "  %%v%d = \"rt.gather\"(%%v%d, %%v%d) {dim = 1 : i64} : (%s, "
+          "tensor<%dx%dxi64>) -> %s\n",
           g->next, a, x, T, g->M, g->N, T);
   return g->next++;
 }
@@ -207,8 +212,9 @@ static int emit_pick(gen *g, int a, int b) {
 /* --indexing, backward: c added into a at the columns of b's row maxima. */
 static int emit_scatter(gen *g, int a, int b, int c) {
   int x = emit_argmax_index(g, b);
-  fprintf(g->out, "  %%v%d = \"rt.scatter_add\"(%%v%d, %%v%d, %%v%d) {dim = 1 : i64} : (%s, "
-                  "tensor<%dx%dxi64>, %s) -> %s\n",
+  fprintf(g->out,
+          "  %%v%d = \"rt.scatter_add\"(%%v%d, %%v%d, %%v%d) {dim = 1 : i64} : (%s, "
+          "tensor<%dx%dxi64>, %s) -> %s\n",
           g->next, a, x, c, T, g->M, g->N, T, T);
   return g->next++;
 }
@@ -219,14 +225,15 @@ static const char *unops[] = {"neg", "tanh", "abs", "sin", "cos", "exp"};
 /* --values=wide|special: the ops and constants where libm results are easiest to get
  * wrong (pow with the exponents LLVM would rewrite, functions of constants). */
 static int emit_wide_op(gen *g, int a, int b) {
-  static const char *const math[] = {"log", "log1p", "sqrt", "rsqrt", "erf", "exp", "tanh",
-                                     "sin", "cos", "abs"};
+  static const char *const math[] = {"log", "log1p", "sqrt", "rsqrt", "erf",
+                                     "exp", "tanh",  "sin",  "cos",   "abs"};
   static const char *const bin[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
   static const double exponents[] = {0.5, 2.0, -1.0, 3.0, -0.5, 0.0, 1.0};
   int nmath = (int)(sizeof math / sizeof *math);
   switch (pick(g, 7)) {
   case 0: return emit_binary(g, pick(g, 2) ? "div" : "pow", a, b);
-  case 1: return emit_scalar_binary(g, "pow", a, pick(g, 4) ? exponents[pick(g, 7)] : draw_constant(g));
+  case 1:
+    return emit_scalar_binary(g, "pow", a, pick(g, 4) ? exponents[pick(g, 7)] : draw_constant(g));
   case 2: return emit_scalar_first(g, "pow", pick(g, 2) ? 8.0 : draw_constant(g), a);
   case 3: return emit_scalar_binary(g, bin[pick(g, 7)], a, draw_constant(g));
   case 4: { /* a function of a constant: LLVM must not fold it in double precision */
@@ -285,10 +292,13 @@ static void gen_function(gen *g, int index, int *ops_total) {
       continue;
     }
     switch (pick(g, 10)) {
-    case 0: case 1: case 2: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
+    case 0:
+    case 1:
+    case 2: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
     case 3: r = emit_scalar_binary(g, binops[pick(g, 3)], a, (pick(g, 8) - 4) * 0.375); break;
     case 4: r = emit_unary(g, unops[pick(g, 6)], a); break;
-    case 5: case 6:
+    case 5:
+    case 6:
       if (has_rng) {
         int m;
         r = emit_dropout(g, a, drops++, &m);
@@ -316,8 +326,8 @@ static void gen_function(gen *g, int index, int *ops_total) {
   /* Backward: each tangent times a forward value, then random ops that mix in forward
    * values and the dropout masks. */
   for (int k = 0; k < nout; k++) {
-    fprintf(o, "  %%v%d = \"rt.mul\"(%%t%d, %%v%d) : (%s, %s) -> %s\n", g->next, k,
-            any(g, &fwd), T, T, T);
+    fprintf(o, "  %%v%d = \"rt.mul\"(%%t%d, %%v%d) : (%s, %s) -> %s\n", g->next, k, any(g, &fwd), T,
+            T, T);
     push(&bwd, g->next++);
   }
   int wt = -1;
@@ -334,17 +344,18 @@ static void gen_function(gen *g, int index, int *ops_total) {
       continue;
     }
     switch (pick(g, 9)) {
-    case 0: case 1: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
+    case 0:
+    case 1: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
     case 2: r = emit_binary(g, binops[pick(g, 3)], a, any(g, &bwd)); break;
     case 3: r = emit_unary(g, unops[pick(g, 5)], a); break;
-    case 4: case 5:
-      r = masks.n ? emit_binary(g, "mul", a, any(g, &masks)) : emit_unary(g, "neg", a);
-      break;
+    case 4:
+    case 5: r = masks.n ? emit_binary(g, "mul", a, any(g, &masks)) : emit_unary(g, "neg", a); break;
     case 6:
       if (has_w) {
         if (wt < 0) {
-          fprintf(o, "  %%v%d = \"rt.transpose\"(%%w) {perm = array<i64: 1, 0>} : "
-                     "(tensor<%dx%dx%s>) -> tensor<%dx%dx%s>\n",
+          fprintf(o,
+                  "  %%v%d = \"rt.transpose\"(%%w) {perm = array<i64: 1, 0>} : "
+                  "(tensor<%dx%dx%s>) -> tensor<%dx%dx%s>\n",
                   g->next, g->N, g->N, E, g->N, g->N, E);
           wt = g->next++;
         }
@@ -362,7 +373,9 @@ static void gen_function(gen *g, int index, int *ops_total) {
   fprintf(o, "  return ");
   for (int k = 0; k < nout + ngrad; k++)
     fprintf(o, "%s%%v%d", k ? ", " : "",
-            k < nout ? outs[k] : k == nout ? bwd.v[bwd.n - 1] : any(g, &bwd));
+            k < nout    ? outs[k]
+            : k == nout ? bwd.v[bwd.n - 1]
+                        : any(g, &bwd));
   fprintf(o, " : ");
   for (int k = 0; k < nout + ngrad; k++)
     fprintf(o, "%s%s", k ? ", " : "", T);
@@ -384,7 +397,9 @@ int main(int argc, char **argv) {
     if (!strncmp(argv[i], "--values=", 9)) {
       const char *v = argv[i] + 9;
       if (!strcmp(v, "unit") || !strcmp(v, "wide") || !strcmp(v, "special")) {
-        values = !strcmp(v, "unit") ? VALUES_UNIT : !strcmp(v, "wide") ? VALUES_WIDE : VALUES_SPECIAL;
+        values = !strcmp(v, "unit")   ? VALUES_UNIT
+                 : !strcmp(v, "wide") ? VALUES_WIDE
+                                      : VALUES_SPECIAL;
         continue;
       }
       fprintf(stderr, "remat-gen: error: --values expects unit, wide or special\n");

@@ -60,7 +60,7 @@ static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length
 typedef struct options {
   const char *input, *output;
   bool ir_after_all, debuginfo, timing, split_input, verify_diagnostics, threads;
-  const char *report; /* NULL: none; "-": stderr; else a file */
+  const char *report;         /* NULL: none; "-": stderr; else a file */
   const char *dot, *timeline; /* --remat-dot=FILE, --remat-timeline=FILE, or NULL */
 } options;
 
@@ -96,8 +96,10 @@ static MlirPass create_pass(const RematPassInfo *p, const char *text, const opti
     if (!v || o->type != REMAT_OPTION_STRING)
       continue;
     if (strchr(v, '"') || strlen(v) >= REMAT_OPTION_STRING_MAX) {
-      fprintf(stderr, "remat-opt: error: the file name '%s' cannot be passed to option '%s' "
-                      "of --%s\n", v, o->name, p->argument);
+      fprintf(stderr,
+              "remat-opt: error: the file name '%s' cannot be passed to option '%s' "
+              "of --%s\n",
+              v, o->name, p->argument);
       free(full);
       return none;
     }
@@ -119,9 +121,8 @@ static int add_upstream(MlirPassManager pm, const char *text, size_t n, const ch
     n--;
   if (!n)
     return 0;
-  MlirLogicalResult r = mlirOpPassManagerAddPipeline(mlirPassManagerGetAsOpPassManager(pm),
-                                                     mlirStringRefCreate(text, n),
-                                                     write_to_file, stderr);
+  MlirLogicalResult r = mlirOpPassManagerAddPipeline(
+      mlirPassManagerGetAsOpPassManager(pm), mlirStringRefCreate(text, n), write_to_file, stderr);
   if (mlirLogicalResultIsSuccess(r))
     return 0;
   fprintf(stderr, "\nremat-opt: error: invalid pass pipeline '%s'\n", pipe);
@@ -175,8 +176,9 @@ static int add_pipeline(MlirPassManager pm, const char *pipe, const options *too
     if (info) {
       const char *opts = item + len;
       if (opts < item_end && (*opts != '{' || item_end[-1] != '}')) {
-        fprintf(stderr, "remat-opt: error: --pass-pipeline: '%.*s' takes its options in "
-                        "braces, as %s{name=value ...}\n",
+        fprintf(stderr,
+                "remat-opt: error: --pass-pipeline: '%.*s' takes its options in "
+                "braces, as %s{name=value ...}\n",
                 (int)(item_end - item), item, name);
         return -1;
       }
@@ -273,8 +275,8 @@ static int sink_close(sink *s) {
 }
 
 /* Verifies MODULE, runs the pipeline the flags give on it and prints it to OUT. */
-static int process(MlirContext ctx, MlirModule module, const options *o, int argc,
-                   char **argv, sink *out) {
+static int process(MlirContext ctx, MlirModule module, const options *o, int argc, char **argv,
+                   sink *out) {
   MlirOperation top = mlirModuleGetOperation(module);
   if (mlirLogicalResultIsFailure(rematVerify(top)))
     return 1;
@@ -340,8 +342,8 @@ static char *read_input(const char *path) {
  * it is put in a module that opens on the line before it (line FIRST keeps its number;
  * on line 1, columns shift by the 8 characters of "module {"), and a chunk that is one
  * module is taken out of it again. */
-static MlirModule parse_chunk(MlirContext ctx, const char *name, const char *chunk,
-                              size_t len, int first) {
+static MlirModule parse_chunk(MlirContext ctx, const char *name, const char *chunk, size_t len,
+                              int first) {
   size_t pad = first > 1 ? (size_t)first - 1 : 0, n = 9 + pad + len + 3;
   char *text = malloc(n), *p = text;
   if (!text) {
@@ -469,8 +471,9 @@ static int check_files(const options *o, bool input_named) {
   const char *what[] = {"-o", "--report", "--remat-dot", "--remat-timeline"};
   for (int k = 0; k < 4; k++)
     if (from_file && outs[k] && strcmp(outs[k], "-") && same_file(o->input, outs[k])) {
-      fprintf(stderr, "remat-opt: error: %s '%s' names the input file; refusing to overwrite "
-                      "it\n",
+      fprintf(stderr,
+              "remat-opt: error: %s '%s' names the input file; refusing to overwrite "
+              "it\n",
               what[k], outs[k]);
       return -1;
     }
@@ -492,8 +495,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       o.output = argv[++i];
-    }
-    else if (!strcmp(a, "--print-ir-after-all"))
+    } else if (!strcmp(a, "--print-ir-after-all"))
       o.ir_after_all = true;
     else if (!strcmp(a, "--print-debuginfo"))
       o.debuginfo = true;
@@ -538,8 +540,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   if ((o.dot || o.timeline) && !draws) {
-    fprintf(stderr, "remat-opt: error: --remat-%s draws what --remat-mincut decides: add "
-                    "--remat-mincut\n", o.dot ? "dot" : "timeline");
+    fprintf(stderr,
+            "remat-opt: error: --remat-%s draws what --remat-mincut decides: add "
+            "--remat-mincut\n",
+            o.dot ? "dot" : "timeline");
     return 1;
   }
   if (check_files(&o, inputs == 1))

@@ -29,100 +29,99 @@
 #endif
 
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: remat-run FILE --fn NAME [--seed N | --inputs FILE] [--reference]\n"
-          "                 [--print=summary|full|none] [--outputs FILE]\n"
-          "       remat-run JOINT --check-split NAME --split SPLIT [--seed N] [--max-ulp N]\n"
-          "       remat-run JOINT --check-split-all --split SPLIT [--seed N]\n"
-          "       remat-run FILE --check-compiled NAME [--seed N]\n"
-          "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n"
-          "                 [--fd-sample N]\n"
-          "       mpirun -np N remat-run FILE --fn NAME [--seed N | --inputs PATTERN]\n"
-          "       mpirun -np N remat-run SHARDED --check-sharded NAME --unsharded FILE\n"
-          "                 [--split SPLIT] [--seed N | --inputs PATTERN]\n"
-          "       remat-run FILE --check-device NAME [--seed N] [--device-ulp N]\n"
-          "       remat-run FILE --device=cuda --bench N --fn NAME [--fn NAME ...]\n"
-          "       remat-run --device=cuda --device-info\n\n"
-          "Runs function NAME of FILE on the CPU (or the GPU) and prints its results. Under\n"
-          "mpirun every rank runs it on its own inputs and the collectives go through MPI.\n\n"
-          "options:\n"
-          "  --fn NAME            the function to run\n"
-          "  --seed N             random inputs from seed N (default 0), drawn from\n"
-          "                       --values; i1 0/1, integer scalars (seeds, offsets)\n"
-          "                       full-width\n"
-          "  --values DIST        unit (default): floats uniform in [-1,1), integer\n"
-          "                       tensors in [-8,8); wide: every finite magnitude of the\n"
-          "                       type (subnormals too), integers over their range;\n"
-          "                       special: half signed zeros, inf, NaN, extremes, values\n"
-          "                       near exp's overflow, near 0 and 1, the rest wide\n"
-          "  --inputs FILE        inputs in the text format (one 'TYPE values...' per\n"
-          "                       argument; see docs/design.md, Runtime)\n"
-          "  --reference          run every op with the reference interpreter (default:\n"
-          "                       kernels and reductions compiled for the host by the\n"
-          "                       codegen and JIT-compiled, other ops in the C runtime)\n"
-          "  --check-compiled NAME  run NAME compiled and with --reference on the same\n"
-          "                       inputs; exit 1 unless every result is bit-identical\n"
-          "  --check-compiled-all the same for every function that is not a kernel\n"
-          "  --jit-opt 0|3        optimization of the compiled kernels (default 3; 0\n"
-          "                       compiles much faster, same bits)\n"
-          "  -j N                 compile the kernels on N threads (default: one per\n"
-          "                       core; the same code whatever N)\n"
-          "  --print=MODE         summary (default: type, sum, min, max, hash), full (every\n"
-          "                       value, in the inputs format) or none\n"
-          "  --outputs FILE       also write the results to FILE in the inputs format\n"
-          "  --check-split NAME   run NAME of JOINT and NAME_fwd/NAME_bwd of SPLIT on the\n"
-          "                       same inputs (primals, tangents from the seed); compare\n"
-          "                       every output and gradient, and every random tensor the\n"
-          "                       backward recomputes; exit 1 on a mismatch\n"
-          "  --check-split-all    --check-split for every joint function (rt.num_outputs)\n"
-          "                       of JOINT; prints the totals only\n"
-          "  --split FILE         the split module (remat-opt --remat-mincut output)\n"
-          "  --max-ulp N          accept differences up to N ulp (default 0: bit-exact)\n"
-          "  --check-fd NAME      gradients of the joint function NAME against central\n"
-          "                       differences of its forward run in f64\n"
-          "  --wrt I,J,...        the arguments the gradients belong to, by number or by\n"
-          "                       name (name location); default: every floating-point\n"
-          "                       tensor argument that is not a tangent, without the\n"
-          "                       rt.buffer ones when the gradients are that many\n"
-          "  --fd-tol ATOL,RTOL   |grad - fd| <= ATOL + RTOL |fd| (default 1e-4,1e-3)\n"
-          "  --fd-sample N        check N elements of each argument, chosen the same way\n"
-          "                       on every run and listed (default: every element);\n"
-          "                       progress goes to stderr\n"
-          "  --check-sharded NAME (under mpirun -np N) run the joint function NAME of\n"
-          "                       FILE sharded on the N ranks, and NAME of --unsharded\n"
-          "                       on rank 0 on the concatenated shards; outputs must be\n"
-          "                       equal, each rank's gradient shard the matching slice;\n"
-          "                       with --split, NAME_fwd/NAME_bwd of SPLIT too; reports\n"
-          "                       collectives per run, bytes and time per rank\n"
-          "  --unsharded FILE     the same model with whole parameters\n"
-          "  --repeat N           run the sharded functions N times; report the fastest\n"
-          "  --inputs PATTERN     under mpirun, '%%r' in the file name is the rank\n"
-          "  --outputs PATTERN    likewise; without '%%r' only rank 0 writes\n"
-          "  --quiet              print only mismatches and the final line\n"
-          "  --peak               with --fn or --check-split: measure the peak of live\n"
-          "                       buffer bytes, each buffer freed after its last use\n"
-          "                       (the conventions of remat-opt's peak estimate)\n"
-          "  --dense-views        compiled: transposes, slices and broadcasts make dense\n"
-          "                       copies, as --reference does, instead of host views\n"
-          "  --device=cpu|cuda    where --fn runs (default cpu); cuda: kernels and\n"
-          "                       reductions as PTX through the CUDA driver, rt.matmul\n"
-          "                       through cuBLAS, other ops on the host (docs/design.md,\n"
-          "                       \"CUDA backend\")\n"
-          "  --check-device NAME  run NAME (or NAME_fwd then NAME_bwd) on the GPU and\n"
-          "                       recompute every op on the CPU from the same operands:\n"
-          "                       exact ops bit-identical, libm/libdevice kernels within\n"
-          "                       --device-ulp, cuBLAS within (2Ku + 2u_out) sum|a||b|,\n"
-          "                       every random tensor bit-identical; exit 1 otherwise\n"
-          "  --device-ulp N       the ulp bound of kernels calling libm/libdevice functions\n"
-          "                       (default 64, at max(|x|, 1))\n"
-          "  --bench N            run each --fn N times on the GPU (after one warm-up),\n"
-          "                       interleaved, timing every launch; print a table of\n"
-          "                       device times and bandwidth\n"
-          "  --peak-gbs X         the device's peak memory bandwidth for --bench (default:\n"
-          "                       from its memory clock and bus width)\n"
-          "  --sm N               PTX target for --device=cuda (default: the device's)\n"
-          "  --device-info        describe the GPU, or fail when there is none\n"
-          "  --help               this text\n");
+  fprintf(f, "usage: remat-run FILE --fn NAME [--seed N | --inputs FILE] [--reference]\n"
+             "                 [--print=summary|full|none] [--outputs FILE]\n"
+             "       remat-run JOINT --check-split NAME --split SPLIT [--seed N] [--max-ulp N]\n"
+             "       remat-run JOINT --check-split-all --split SPLIT [--seed N]\n"
+             "       remat-run FILE --check-compiled NAME [--seed N]\n"
+             "       remat-run JOINT --check-fd NAME [--wrt I,J,...] [--fd-tol ATOL,RTOL]\n"
+             "                 [--fd-sample N]\n"
+             "       mpirun -np N remat-run FILE --fn NAME [--seed N | --inputs PATTERN]\n"
+             "       mpirun -np N remat-run SHARDED --check-sharded NAME --unsharded FILE\n"
+             "                 [--split SPLIT] [--seed N | --inputs PATTERN]\n"
+             "       remat-run FILE --check-device NAME [--seed N] [--device-ulp N]\n"
+             "       remat-run FILE --device=cuda --bench N --fn NAME [--fn NAME ...]\n"
+             "       remat-run --device=cuda --device-info\n\n"
+             "Runs function NAME of FILE on the CPU (or the GPU) and prints its results. Under\n"
+             "mpirun every rank runs it on its own inputs and the collectives go through MPI.\n\n"
+             "options:\n"
+             "  --fn NAME            the function to run\n"
+             "  --seed N             random inputs from seed N (default 0), drawn from\n"
+             "                       --values; i1 0/1, integer scalars (seeds, offsets)\n"
+             "                       full-width\n"
+             "  --values DIST        unit (default): floats uniform in [-1,1), integer\n"
+             "                       tensors in [-8,8); wide: every finite magnitude of the\n"
+             "                       type (subnormals too), integers over their range;\n"
+             "                       special: half signed zeros, inf, NaN, extremes, values\n"
+             "                       near exp's overflow, near 0 and 1, the rest wide\n"
+             "  --inputs FILE        inputs in the text format (one 'TYPE values...' per\n"
+             "                       argument; see docs/design.md, Runtime)\n"
+             "  --reference          run every op with the reference interpreter (default:\n"
+             "                       kernels and reductions compiled for the host by the\n"
+             "                       codegen and JIT-compiled, other ops in the C runtime)\n"
+             "  --check-compiled NAME  run NAME compiled and with --reference on the same\n"
+             "                       inputs; exit 1 unless every result is bit-identical\n"
+             "  --check-compiled-all the same for every function that is not a kernel\n"
+             "  --jit-opt 0|3        optimization of the compiled kernels (default 3; 0\n"
+             "                       compiles much faster, same bits)\n"
+             "  -j N                 compile the kernels on N threads (default: one per\n"
+             "                       core; the same code whatever N)\n"
+             "  --print=MODE         summary (default: type, sum, min, max, hash), full (every\n"
+             "                       value, in the inputs format) or none\n"
+             "  --outputs FILE       also write the results to FILE in the inputs format\n"
+             "  --check-split NAME   run NAME of JOINT and NAME_fwd/NAME_bwd of SPLIT on the\n"
+             "                       same inputs (primals, tangents from the seed); compare\n"
+             "                       every output and gradient, and every random tensor the\n"
+             "                       backward recomputes; exit 1 on a mismatch\n"
+             "  --check-split-all    --check-split for every joint function (rt.num_outputs)\n"
+             "                       of JOINT; prints the totals only\n"
+             "  --split FILE         the split module (remat-opt --remat-mincut output)\n"
+             "  --max-ulp N          accept differences up to N ulp (default 0: bit-exact)\n"
+             "  --check-fd NAME      gradients of the joint function NAME against central\n"
+             "                       differences of its forward run in f64\n"
+             "  --wrt I,J,...        the arguments the gradients belong to, by number or by\n"
+             "                       name (name location); default: every floating-point\n"
+             "                       tensor argument that is not a tangent, without the\n"
+             "                       rt.buffer ones when the gradients are that many\n"
+             "  --fd-tol ATOL,RTOL   |grad - fd| <= ATOL + RTOL |fd| (default 1e-4,1e-3)\n"
+             "  --fd-sample N        check N elements of each argument, chosen the same way\n"
+             "                       on every run and listed (default: every element);\n"
+             "                       progress goes to stderr\n"
+             "  --check-sharded NAME (under mpirun -np N) run the joint function NAME of\n"
+             "                       FILE sharded on the N ranks, and NAME of --unsharded\n"
+             "                       on rank 0 on the concatenated shards; outputs must be\n"
+             "                       equal, each rank's gradient shard the matching slice;\n"
+             "                       with --split, NAME_fwd/NAME_bwd of SPLIT too; reports\n"
+             "                       collectives per run, bytes and time per rank\n"
+             "  --unsharded FILE     the same model with whole parameters\n"
+             "  --repeat N           run the sharded functions N times; report the fastest\n"
+             "  --inputs PATTERN     under mpirun, '%%r' in the file name is the rank\n"
+             "  --outputs PATTERN    likewise; without '%%r' only rank 0 writes\n"
+             "  --quiet              print only mismatches and the final line\n"
+             "  --peak               with --fn or --check-split: measure the peak of live\n"
+             "                       buffer bytes, each buffer freed after its last use\n"
+             "                       (the conventions of remat-opt's peak estimate)\n"
+             "  --dense-views        compiled: transposes, slices and broadcasts make dense\n"
+             "                       copies, as --reference does, instead of host views\n"
+             "  --device=cpu|cuda    where --fn runs (default cpu); cuda: kernels and\n"
+             "                       reductions as PTX through the CUDA driver, rt.matmul\n"
+             "                       through cuBLAS, other ops on the host (docs/design.md,\n"
+             "                       \"CUDA backend\")\n"
+             "  --check-device NAME  run NAME (or NAME_fwd then NAME_bwd) on the GPU and\n"
+             "                       recompute every op on the CPU from the same operands:\n"
+             "                       exact ops bit-identical, libm/libdevice kernels within\n"
+             "                       --device-ulp, cuBLAS within (2Ku + 2u_out) sum|a||b|,\n"
+             "                       every random tensor bit-identical; exit 1 otherwise\n"
+             "  --device-ulp N       the ulp bound of kernels calling libm/libdevice functions\n"
+             "                       (default 64, at max(|x|, 1))\n"
+             "  --bench N            run each --fn N times on the GPU (after one warm-up),\n"
+             "                       interleaved, timing every launch; print a table of\n"
+             "                       device times and bandwidth\n"
+             "  --peak-gbs X         the device's peak memory bandwidth for --bench (default:\n"
+             "                       from its memory clock and bus width)\n"
+             "  --sm N               PTX target for --device=cuda (default: the device's)\n"
+             "  --device-info        describe the GPU, or fail when there is none\n"
+             "  --help               this text\n");
 }
 
 typedef struct options {
@@ -143,7 +142,7 @@ typedef struct options {
   double atol, rtol;
   bool reference, quiet, split_all, peak, dense_views;
   bool fd_tol, print_set, max_ulp_set, jit_opt_set; /* given on the command line */
-  long long fd_sample; /* --fd-sample N; 0: every element */
+  long long fd_sample;                              /* --fd-sample N; 0: every element */
 } options;
 
 /* Prints the lines of a library's error message (remat_error_add) and frees it. A line that
@@ -268,9 +267,8 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
              "B, received %llu B (%s, %d rank%s)\n",
              prefix, c->stats.started[RTR_COLL_ALL_GATHER],
              c->stats.started[RTR_COLL_REDUCE_SCATTER], c->stats.started[RTR_COLL_ALL_REDUCE],
-             (unsigned long long)c->stats.bytes_sent,
-             (unsigned long long)c->stats.bytes_received, c->name, c->size,
-             c->size == 1 ? "" : "s");
+             (unsigned long long)c->stats.bytes_sent, (unsigned long long)c->stats.bytes_received,
+             c->name, c->size, c->size == 1 ? "" : "s");
     if (o->peak) {
       char loc[256] = "";
       MlirStringRef n = {"-", 1};
@@ -299,8 +297,7 @@ static void print_views(const rtr_compiled *c) {
 
 /* --check-split NAME, or every joint function of the module for --check-split-all. */
 static int check_splits(MlirOperation joint, MlirOperation split, const options *o,
-                        const rtr_check_options *co, rtr_split_stats *st,
-                        const rtr_compiled *c) {
+                        const rtr_check_options *co, rtr_split_stats *st, const rtr_compiled *c) {
   if (!o->split_all) {
     char *err = NULL;
     int rc = rtr_check_split(joint, split, o->check_split, co, st, &err) ? 1 : 0;
@@ -379,8 +376,9 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
     return 1;
   }
   if (failed) {
-    fprintf(stderr, "remat-run: error: %ld of %ld functions differ between compiled and "
-                    "reference runs\n",
+    fprintf(stderr,
+            "remat-run: error: %ld of %ld functions differ between compiled and "
+            "reference runs\n",
             failed, funcs);
     return 1;
   }
@@ -521,8 +519,8 @@ static int bench(MlirOperation module, const options *o, rtr_executor *ex) {
     const rtr_exec_stat *s = ex->stats(ex, &n);
     for (int k = 0; k < n; k++) {
       double gbs = s[k].ms_min > 0 ? (double)s[k].bytes / (s[k].ms_min * 1e6) : 0;
-      printf("| `%s` | %s | %ld | %lld | %.4f | %.4f | %.1f | %.1f%% |\n", s[k].name,
-             s[k].what, s[k].launches, (long long)s[k].bytes, s[k].ms_min,
+      printf("| `%s` | %s | %ld | %lld | %.4f | %.4f | %.1f | %.1f%% |\n", s[k].name, s[k].what,
+             s[k].launches, (long long)s[k].bytes, s[k].ms_min,
              s[k].launches ? s[k].ms / (double)s[k].launches : 0, gbs,
              peak > 0 ? 100 * gbs / peak : 0);
     }
@@ -564,14 +562,15 @@ static int run_device(MlirContext ctx, const options *o) {
       free(what);
     } else {
       rtr_interp_options cpu = rtr_compiled_options(c);
-      rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp, stdout, o->quiet,
-                                      o->values};
+      rtr_device_check_options dco = {o->seed, o->inputs, o->device_ulp,
+                                      stdout,  o->quiet,  o->values};
       rc = rtr_check_device(top, o->check_device, ex, &cpu, &dco, &err);
       if (rc == 2)
         print_errors_of("--check-device: ", err);
       else if (rc == 1)
-        fprintf(stderr, "remat-run: error: --check-device: '@%s' on the GPU differs from "
-                        "the CPU\n",
+        fprintf(stderr,
+                "remat-run: error: --check-device: '@%s' on the GPU differs from "
+                "the CPU\n",
                 o->check_device);
       rc = rc ? 1 : 0;
     }
@@ -599,8 +598,9 @@ static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
   rtr_compiled *cj = NULL, *cs = NULL;
   rtr_sharded_check sc = {.name = o->check_sharded, .coll = c, .repeat = o->repeat};
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values, 0, NULL,
-                         false};
+                          o->atol, o->rtol,   stdout,     o->quiet,
+                          o->peak, o->values, 0,          NULL,
+                          false};
   int ready = -1, rc = 1;
   if (!mlirModuleIsNull(m) && !mlirModuleIsNull(u = parse(ctx, o->unsharded)) &&
       (!o->split || !mlirModuleIsNull(s = parse(ctx, o->split))) &&
@@ -646,8 +646,9 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
    * --check-split, the file's otherwise. */
   rtr_compiled *c = NULL;
   rtr_check_options co = {o->seed, o->inputs, o->max_ulp, {.promote_f64 = false},
-                         o->atol, o->rtol, stdout, o->quiet, o->peak, o->values, 0, NULL,
-                         false};
+                          o->atol, o->rtol,   stdout,     o->quiet,
+                          o->peak, o->values, 0,          NULL,
+                          false};
   int rc = 1;
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
                o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
@@ -745,8 +746,7 @@ int main(int argc, char **argv) {
       }
       o.fn = o.fn ? o.fn : val;
       o.fns[o.nfns++] = val;
-    }
-    else if (TAKES("--seed")) {
+    } else if (TAKES("--seed")) {
       if (!parse_u64(val, &o.seed)) {
         fprintf(stderr, "remat-run: error: --seed expects a non-negative integer\n");
         return 1;
@@ -776,8 +776,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       o.repeat = (int)u;
-    }
-    else if (TAKES("--jit-opt")) {
+    } else if (TAKES("--jit-opt")) {
       if (strcmp(val, "0") && strcmp(val, "3")) {
         fprintf(stderr, "remat-run: error: --jit-opt expects 0 or 3\n");
         return 1;
@@ -857,8 +856,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat-run: error: several --fn need --bench\n");
     return 1;
   }
-  if (cuda && (o.check_split || o.check_fd || o.check_compiled || o.check_sharded ||
-               o.reference)) {
+  if (cuda && (o.check_split || o.check_fd || o.check_compiled || o.check_sharded || o.reference)) {
     fprintf(stderr, "remat-run: error: --device=cuda runs --fn, --check-device and --bench; "
                     "the other checks run on the CPU\n");
     return 1;
@@ -887,26 +885,29 @@ int main(int argc, char **argv) {
     return 1;
   }
   /* Options that do not apply to the mode are errors, not silently ignored. */
-  const char *stray = o.split && !o.check_split && !o.check_sharded ? "--split"
-                      : o.wrt && !o.check_fd             ? "--wrt"
-                      : o.fd_tol && !o.check_fd          ? "--fd-tol"
-                      : o.fd_sample && !o.check_fd       ? "--fd-sample"
-                      : o.outputs && !o.fn               ? "--outputs"
-                      : o.print_set && !o.fn             ? "--print"
+  const char *stray = o.split && !o.check_split && !o.check_sharded         ? "--split"
+                      : o.wrt && !o.check_fd                                ? "--wrt"
+                      : o.fd_tol && !o.check_fd                             ? "--fd-tol"
+                      : o.fd_sample && !o.check_fd                          ? "--fd-sample"
+                      : o.outputs && !o.fn                                  ? "--outputs"
+                      : o.print_set && !o.fn                                ? "--print"
                       : o.max_ulp_set && !o.check_split && !o.check_sharded ? "--max-ulp"
-                      : o.unsharded && !o.check_sharded  ? "--unsharded"
-                      : o.jit_opt_set && o.reference     ? "--jit-opt"
-                      : o.dense_views && (o.reference || cuda) ? "--dense-views"
-                      : o.peak && ((!o.fn && !o.check_split) || o.check_sharded || cuda)
-                          ? "--peak"
-                          : NULL;
+                      : o.unsharded && !o.check_sharded                     ? "--unsharded"
+                      : o.jit_opt_set && o.reference                        ? "--jit-opt"
+                      : o.dense_views && (o.reference || cuda)              ? "--dense-views"
+                      : o.peak && ((!o.fn && !o.check_split) || o.check_sharded || cuda) ? "--peak"
+                                                                                         : NULL;
   if (stray) {
     fprintf(stderr, "remat-run: error: %s does not apply to %s (see --help)\n", stray,
-            cuda ? "--device=cuda"
+            cuda                           ? "--device=cuda"
             : o.dense_views && o.reference ? "--reference"
-            : o.fn ? "--fn" : o.check_split ? "--check-split" : o.check_fd ? "--check-fd"
-            : o.check_sharded ? "--check-sharded" : o.check_device ? "--check-device"
-            : o.reference ? "--reference" : "--check-compiled");
+            : o.fn                         ? "--fn"
+            : o.check_split                ? "--check-split"
+            : o.check_fd                   ? "--check-fd"
+            : o.check_sharded              ? "--check-sharded"
+            : o.check_device               ? "--check-device"
+            : o.reference                  ? "--reference"
+                                           : "--check-compiled");
     return 1;
   }
   /* Real ranks when an MPI launcher started this process; otherwise collectives are
@@ -936,8 +937,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (rk && rk->size > 1 && !o.fn && !o.check_sharded) {
-    fprintf(stderr, "remat-run: error: rank %d: --check-split, --check-fd and "
-                    "--check-compiled run in one process; start them without mpirun\n",
+    fprintf(stderr,
+            "remat-run: error: rank %d: --check-split, --check-fd and "
+            "--check-compiled run in one process; start them without mpirun\n",
             rk->rank);
     rk->destroy(rk);
     return 1;

@@ -63,21 +63,24 @@ static int parse_args(int argc, char **argv, options *o) {
       o->output = argv[++i];
     } else if (!strncmp(a, "--emit=", 7)) {
       if (strcmp(a + 7, "llvm") && strcmp(a + 7, "ptx")) {
-        fprintf(stderr, "remat-translate: error: invalid --emit value '%s' (expected llvm "
-                        "or ptx)\n", a + 7);
+        fprintf(stderr,
+                "remat-translate: error: invalid --emit value '%s' (expected llvm "
+                "or ptx)\n",
+                a + 7);
         return -1;
       }
       o->cg.emit = !strcmp(a + 7, "ptx") ? REMAT_TRANSLATE_PTX : REMAT_TRANSLATE_LLVM_IR;
       o->emit_given = true;
     } else if (!strncmp(a, "--target=", 9)) {
       if (strcmp(a + 9, "nvptx64") && strcmp(a + 9, "host")) {
-        fprintf(stderr, "remat-translate: error: invalid --target value '%s' (expected "
-                        "nvptx64 or host)\n", a + 9);
+        fprintf(stderr,
+                "remat-translate: error: invalid --target value '%s' (expected "
+                "nvptx64 or host)\n",
+                a + 9);
         return -1;
       }
       o->cg.target = !strcmp(a + 9, "host") ? REMAT_TRANSLATE_HOST : REMAT_TRANSLATE_NVPTX64;
-    }
-    else if (!strcmp(a, "-O0") || !strcmp(a, "-O3"))
+    } else if (!strcmp(a, "-O0") || !strcmp(a, "-O3"))
       o->cg.opt_level = a[2] - '0';
     else if (!strncmp(a, "--manifest=", 11) && a[11])
       o->manifest = a + 11;
@@ -86,8 +89,10 @@ static int parse_args(int argc, char **argv, options *o) {
       char *end;
       long j = strtol(v, &end, 10);
       if (end == v || *end || j < 1 || j > 1024) {
-        fprintf(stderr, "remat-translate: error: invalid -j value '%s' (expected a number "
-                        "of threads from 1 to 1024)\n", v);
+        fprintf(stderr,
+                "remat-translate: error: invalid -j value '%s' (expected a number "
+                "of threads from 1 to 1024)\n",
+                v);
         return -1;
       }
       o->cg.jobs = (int)j;
@@ -101,8 +106,10 @@ static int parse_args(int argc, char **argv, options *o) {
       char *end;
       long sm = strtol(a + 5, &end, 10);
       if (end == a + 5 || *end || !rematTranslateSmIsValid((int)sm)) {
-        fprintf(stderr, "remat-translate: error: invalid --sm value '%s' (expected a "
-                        "compute capability such as 80, 89, 90)\n", a + 5);
+        fprintf(stderr,
+                "remat-translate: error: invalid --sm value '%s' (expected a "
+                "compute capability such as 80, 89, 90)\n",
+                a + 5);
         return -1;
       }
       o->cg.sm = (int)sm;
@@ -136,10 +143,10 @@ static int parse_args(int argc, char **argv, options *o) {
   }
   const char *outs[] = {o->output, o->manifest};
   for (int k = 0; k < 2; k++)
-    if (strcmp(o->input, "-") && outs[k] && strcmp(outs[k], "-") &&
-        same_file(o->input, outs[k])) {
-      fprintf(stderr, "remat-translate: error: %s '%s' names the input file; refusing to "
-                      "overwrite it\n",
+    if (strcmp(o->input, "-") && outs[k] && strcmp(outs[k], "-") && same_file(o->input, outs[k])) {
+      fprintf(stderr,
+              "remat-translate: error: %s '%s' names the input file; refusing to "
+              "overwrite it\n",
               k ? "--manifest" : "-o", outs[k]);
       return -1;
     }
@@ -167,8 +174,8 @@ static int write_text(const char *path, const char *text) {
 
 static MlirWalkResult find_code(MlirOperation op, void *found) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  bool kernel = !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString("rt.kernel")));
+  bool kernel = !mlirAttributeIsNull(
+      mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString("rt.kernel")));
   bool reduction = mlirStringRefEqual(n, mlirStringRefCreateFromCString("rt.sum")) ||
                    mlirStringRefEqual(n, mlirStringRefCreateFromCString("rt.amax"));
   if (!kernel && !reduction)
@@ -193,19 +200,21 @@ static int translate(MlirContext ctx, const options *o) {
   RematTranslateStats st = {0};
   RematTranslateOptions cg = o->cg;
   cg.stats = &st;
-  char *text = rematTranslate(mlirModuleGetOperation(module), &cg,
-                              o->manifest ? &manifest : NULL, err, sizeof err);
+  char *text = rematTranslate(mlirModuleGetOperation(module), &cg, o->manifest ? &manifest : NULL,
+                              err, sizeof err);
   if (text && o->stats)
-    fprintf(stderr, "remat-translate: %d functions compiled on %d threads; cache: %s%d hits, "
-                    "%d misses, %d corrupt entries rebuilt\n",
-            st.functions, st.jobs, cg.cache_dir ? "" : "off, ", st.cache_hits,
-            st.cache_misses, st.cache_corrupt);
+    fprintf(stderr,
+            "remat-translate: %d functions compiled on %d threads; cache: %s%d hits, "
+            "%d misses, %d corrupt entries rebuilt\n",
+            st.functions, st.jobs, cg.cache_dir ? "" : "off, ", st.cache_hits, st.cache_misses,
+            st.cache_corrupt);
   /* A module that was not fused has nothing to lower: say so, as an output that holds
    * only a header looks like success. */
   if (text && !has_code(mlirModuleGetOperation(module)))
-    fprintf(stderr, "remat-translate: warning: '%s' has no rt.kernel function and no "
-                    "reduction: the output holds no code (outline kernels first with "
-                    "remat-opt --remat-fuse)\n",
+    fprintf(stderr,
+            "remat-translate: warning: '%s' has no rt.kernel function and no "
+            "reduction: the output holds no code (outline kernels first with "
+            "remat-opt --remat-fuse)\n",
             o->input);
   int rc = 1;
   if (!text) {

@@ -83,7 +83,7 @@ void diag_log_free(diag_log *log) {
 /* ---- annotations ---- */
 
 typedef struct expectation {
-  int kind; /* index into kinds */
+  int kind;     /* index into kinds */
   int line, at; /* the annotation's line; the line it expects a diagnostic at */
   char *text;
 } expectation;
@@ -112,8 +112,8 @@ static bool line_has(const char *line, const char *needle) {
 
 /* Parses the annotation at P (just after "expected-") on line LINE; -1 after printing a
  * malformed annotation. */
-static int parse_one(const char *p, int line, const char **starts, size_t nlines,
-                     const char *path, expectation *e) {
+static int parse_one(const char *p, int line, const char **starts, size_t nlines, const char *path,
+                     expectation *e) {
   e->kind = -1;
   for (int k = 0; k < 4; k++)
     if (!strncmp(p, kinds[k], strlen(kinds[k]))) {
@@ -143,8 +143,9 @@ static int parse_one(const char *p, int line, const char **starts, size_t nlines
   const char *close = strncmp(p, "{{", 2) ? NULL : strstr(p + 2, "}}");
   const char *eol = strchr(p, '\n');
   if (e->kind < 0 || !close || (eol && close > eol)) {
-    fprintf(stderr, "%s:%d: error: malformed annotation (expected-<error|warning|note|"
-                    "remark> [@+N|@-N|@above|@below] {{text}})\n",
+    fprintf(stderr,
+            "%s:%d: error: malformed annotation (expected-<error|warning|note|"
+            "remark> [@+N|@-N|@above|@below] {{text}})\n",
             path, line);
     return -1;
   }
@@ -152,9 +153,7 @@ static int parse_one(const char *p, int line, const char **starts, size_t nlines
   return 0;
 }
 
-static bool same_file(const char *a, const char *path) {
-  return a && !strcmp(a, path);
-}
+static bool same_file(const char *a, const char *path) { return a && !strcmp(a, path); }
 
 int diag_log_verify(const diag_log *log, const char *path, const char *input) {
   const char **starts;
@@ -178,8 +177,8 @@ int diag_log_verify(const diag_log *log, const char *path, const char *input) {
     bool found = false;
     for (size_t i = 0; i < log->n && !found; i++) {
       const diag_record *r = &log->items[i];
-      if (!used[i] && (int)r->severity == e->kind && r->line == e->at &&
-          same_file(r->file, path) && strstr(r->message, e->text))
+      if (!used[i] && (int)r->severity == e->kind && r->line == e->at && same_file(r->file, path) &&
+          strstr(r->message, e->text))
         found = used[i] = true;
     }
     if (!found) {
@@ -195,8 +194,7 @@ int diag_log_verify(const diag_log *log, const char *path, const char *input) {
         fprintf(stderr, "%s:%d:%d: error: unexpected %s: %s\n", r->file, r->line, r->col,
                 kinds[r->severity & 3], r->message);
       else
-        fprintf(stderr, "%s: error: unexpected %s: %s\n", path, kinds[r->severity & 3],
-                r->message);
+        fprintf(stderr, "%s: error: unexpected %s: %s\n", path, kinds[r->severity & 3], r->message);
       bad++;
     }
   for (size_t k = 0; k < nex; k++)

@@ -41,8 +41,8 @@ extern "C" {
 
 /* ---- --remat-autodiff: forward functions (rt.autodiff) become joint functions ------ */
 
-#define REMAT_AUTODIFF_OPTIONS(X, S)                                                       \
-  X(S, report, "report", STRING, "",                                                       \
+#define REMAT_AUTODIFF_OPTIONS(X, S) \
+  X(S, report, "report", STRING, "", \
     "write the report: - for stderr, or a file to append to; empty: none")
 
 typedef struct RematAutodiffOptions {
@@ -51,30 +51,29 @@ typedef struct RematAutodiffOptions {
 
 REMAT_API void rematAutodiffOptionsInit(RematAutodiffOptions *options);
 REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *error,
-                                 size_t error_cap);
+                                           size_t error_cap);
 
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
 
-#define REMAT_CHECKPOINT_OPTIONS(X, S)                                                     \
-  X(S, ac, "ac", STRING, "none",                                                           \
-    "none | auto | <GiB>: stage heuristic; auto = sqrt(recomputable forward GiB)")          \
-  X(S, fsdp, "fsdp", STRING, "recompute",                                                  \
-    "recompute | save | off: all-gathers of rt.param arguments")                           \
-  X(S, save_ops, "save-ops", STRING, "mm",                                                 \
-    "forward ops saved every save-every-th time, the others recomputed: rt op names, "     \
-    "mm (rank-2 rt.matmul), bmm (batched); none: off")                                     \
-  X(S, always_save, "always-save", STRING, "none",                                         \
-    "forward ops always saved, not counted by save-ops (as save-ops)")                     \
-  X(S, save_every, "save-every", INT, "2",                                                 \
-    "N >= 1: save the 1st, (N+1)th, ... op of save-ops")                                   \
-  X(S, memory_budget, "memory-budget", INT, "-1",                                          \
-    "bytes of forward results saved for the backward, chosen at least recompute cost; "    \
-    "replaces save-ops; -1: off")                                                          \
-  X(S, budget_greedy, "budget-greedy", BOOL, "false",                                      \
-    "use the heuristic budget choice even where the exact one is affordable")              \
-  X(S, budget_dump, "budget-dump", STRING, "",                                             \
-    "append each budget problem and its choice to this file, for bench/ilp; empty: none")  \
-  X(S, report, "report", STRING, "",                                                       \
+#define REMAT_CHECKPOINT_OPTIONS(X, S)                                                          \
+  X(S, ac, "ac", STRING, "none",                                                                \
+    "none | auto | <GiB>: stage heuristic; auto = sqrt(recomputable forward GiB)")              \
+  X(S, fsdp, "fsdp", STRING, "recompute",                                                       \
+    "recompute | save | off: all-gathers of rt.param arguments")                                \
+  X(S, save_ops, "save-ops", STRING, "mm",                                                      \
+    "forward ops saved every save-every-th time, the others recomputed: rt op names, "          \
+    "mm (rank-2 rt.matmul), bmm (batched); none: off")                                          \
+  X(S, always_save, "always-save", STRING, "none",                                              \
+    "forward ops always saved, not counted by save-ops (as save-ops)")                          \
+  X(S, save_every, "save-every", INT, "2", "N >= 1: save the 1st, (N+1)th, ... op of save-ops") \
+  X(S, memory_budget, "memory-budget", INT, "-1",                                               \
+    "bytes of forward results saved for the backward, chosen at least recompute cost; "         \
+    "replaces save-ops; -1: off")                                                               \
+  X(S, budget_greedy, "budget-greedy", BOOL, "false",                                           \
+    "use the heuristic budget choice even where the exact one is affordable")                   \
+  X(S, budget_dump, "budget-dump", STRING, "",                                                  \
+    "append each budget problem and its choice to this file, for bench/ilp; empty: none")       \
+  X(S, report, "report", STRING, "",                                                            \
     "write the report: - for stderr, or a file to append to; empty: none")
 
 typedef struct RematCheckpointOptions {
@@ -83,23 +82,23 @@ typedef struct RematCheckpointOptions {
 
 REMAT_API void rematCheckpointOptionsInit(RematCheckpointOptions *options);
 REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *error,
-                                   size_t error_cap);
+                                             size_t error_cap);
 
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
 
-#define REMAT_FUSE_OPTIONS(X, S)                                                           \
-  X(S, max_ops, "max-ops", INT, "0",                                                       \
-    "most ops in one kernel, views and constants not counted; no producer is inlined "     \
-    "then; 0: unlimited")                                                                  \
-  X(S, grouping, "grouping", STRING, "index",                                              \
-    "index: loop fusion by index, reduction kernels, free views; shape: the previous "     \
-    "grouping (one kernel per result shape, views as copies, reductions in the host), "    \
-    "kept to measure before and after")                                                   \
-  X(S, duplicate, "duplicate", BOOL, "true",                                               \
-    "recompute cheap producers in each consumer kernel when that moves fewer bytes")       \
-  X(S, dedup, "dedup", BOOL, "true",                                                       \
-    "one definition per structurally equal kernel, called by the copies' calls")          \
-  X(S, report, "report", STRING, "",                                                       \
+#define REMAT_FUSE_OPTIONS(X, S)                                                        \
+  X(S, max_ops, "max-ops", INT, "0",                                                    \
+    "most ops in one kernel, views and constants not counted; no producer is inlined "  \
+    "then; 0: unlimited")                                                               \
+  X(S, grouping, "grouping", STRING, "index",                                           \
+    "index: loop fusion by index, reduction kernels, free views; shape: the previous "  \
+    "grouping (one kernel per result shape, views as copies, reductions in the host), " \
+    "kept to measure before and after")                                                 \
+  X(S, duplicate, "duplicate", BOOL, "true",                                            \
+    "recompute cheap producers in each consumer kernel when that moves fewer bytes")    \
+  X(S, dedup, "dedup", BOOL, "true",                                                    \
+    "one definition per structurally equal kernel, called by the copies' calls")        \
+  X(S, report, "report", STRING, "",                                                    \
     "write the report: - for stderr, or a file to append to; empty: none")
 
 typedef struct RematFuseOptions {
@@ -107,37 +106,37 @@ typedef struct RematFuseOptions {
 } RematFuseOptions;
 
 REMAT_API void rematFuseOptionsInit(RematFuseOptions *options);
-REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error, size_t error_cap);
+REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error,
+                                       size_t error_cap);
 
 /* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
 
-#define REMAT_MINCUT_OPTIONS(X, S)                                                         \
-  X(S, scalar_factor, "scalar-factor", DOUBLE, "0.1",                                      \
-    "weight of scalars and 0-d values per byte, >= 0")                                     \
-  X(S, params_free, "params-free", BOOL, "true",                                           \
-    "rt.param arguments cost nothing to save")                                             \
-  X(S, ban, "ban", STRING, "matmul,reduction,collective",                                  \
-    "ops never recomputed: op names (rt.matmul or matmul) and kind names (matmul, "        \
-    "reduction, collective, random, elementwise, compare, structural); none: nothing")     \
-  X(S, ban_random, "ban-random", BOOL, "false",                                            \
-    "also ban rt.uniform_philox: save masks instead of seeds")                             \
-  X(S, objective, "objective", STRING, "bytes",                                            \
-    "bytes: the min-cut, least saved bytes; peak: the least estimated peak of the order "  \
-    "emitted, then the least recompute cost")                                              \
-  X(S, peak_budget, "peak-budget", INT, "0",                                               \
-    "objective=peak: the least recompute cost whose peak is at most this many bytes; "     \
-    "0: none")                                                                             \
-  X(S, peak_search, "peak-search", STRING, "auto",                                         \
-    "objective=peak: auto (exact up to 32 candidate values and 20000 splits, else "        \
-    "heuristic), exact, "                                                                  \
-    "heuristic, enumerate (every subset: the exact search's check)")                       \
-  X(S, report, "report", STRING, "",                                                       \
-    "write the report: - for stderr, or a file to append to; empty: none")                \
-  X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")      \
-  X(S, timeline, "timeline", STRING, "",                                                   \
-    "write an SVG chart of live bytes per step, no remat against the split, to this file") \
-  X(S, dump_network, "dump-network", STRING, "",                                           \
-    "write each joint function's flow network to this file in the DIMACS max-flow "       \
+#define REMAT_MINCUT_OPTIONS(X, S)                                                          \
+  X(S, scalar_factor, "scalar-factor", DOUBLE, "0.1",                                       \
+    "weight of scalars and 0-d values per byte, >= 0")                                      \
+  X(S, params_free, "params-free", BOOL, "true", "rt.param arguments cost nothing to save") \
+  X(S, ban, "ban", STRING, "matmul,reduction,collective",                                   \
+    "ops never recomputed: op names (rt.matmul or matmul) and kind names (matmul, "         \
+    "reduction, collective, random, elementwise, compare, structural); none: nothing")      \
+  X(S, ban_random, "ban-random", BOOL, "false",                                             \
+    "also ban rt.uniform_philox: save masks instead of seeds")                              \
+  X(S, objective, "objective", STRING, "bytes",                                             \
+    "bytes: the min-cut, least saved bytes; peak: the least estimated peak of the order "   \
+    "emitted, then the least recompute cost")                                               \
+  X(S, peak_budget, "peak-budget", INT, "0",                                                \
+    "objective=peak: the least recompute cost whose peak is at most this many bytes; "      \
+    "0: none")                                                                              \
+  X(S, peak_search, "peak-search", STRING, "auto",                                          \
+    "objective=peak: auto (exact up to 32 candidate values and 20000 splits, else "         \
+    "heuristic), exact, "                                                                   \
+    "heuristic, enumerate (every subset: the exact search's check)")                        \
+  X(S, report, "report", STRING, "",                                                        \
+    "write the report: - for stderr, or a file to append to; empty: none")                  \
+  X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")       \
+  X(S, timeline, "timeline", STRING, "",                                                    \
+    "write an SVG chart of live bytes per step, no remat against the split, to this file")  \
+  X(S, dump_network, "dump-network", STRING, "",                                            \
+    "write each joint function's flow network to this file in the DIMACS max-flow "         \
     "format, for other solvers")
 
 typedef struct RematMincutOptions {
@@ -146,7 +145,7 @@ typedef struct RematMincutOptions {
 
 REMAT_API void rematMincutOptionsInit(RematMincutOptions *options);
 REMAT_API MlirPass rematCreateMincutPass(const RematMincutOptions *options, char *error,
-                               size_t error_cap);
+                                         size_t error_cap);
 
 #ifdef __cplusplus
 }

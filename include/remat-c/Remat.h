@@ -155,19 +155,19 @@ REMAT_API const RematPassInfo *rematLookupPass(const char *argument);
  * item overrides an earlier one. Returns 0, or -1 with a message for an unknown option,
  * a malformed value or a failed check. */
 REMAT_API int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *options,
-                          char *error, size_t error_cap);
+                                    char *error, size_t error_cap);
 
 /* Builds a pass from its argument and option text (NULL or "" for defaults). Returns a
  * null MlirPass with a message on failure. */
 REMAT_API MlirPass rematCreatePass(const char *argument, const char *options, char *error,
-                         size_t error_cap);
+                                   size_t error_cap);
 
 /* Builds a pass from an options struct of its type (set with the pass's init function,
  * then edited): checks the values as the text parser does. Returns a null MlirPass with a
  * message for invalid options. The typed constructors of remat-c/Passes.h are this
  * function for each pass. */
 REMAT_API MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const void *options,
-                                    char *error, size_t error_cap);
+                                              char *error, size_t error_cap);
 
 /* ---- hosts in other languages (tools/remat_torch/binding.py) ------------------------ */
 

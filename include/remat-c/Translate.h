@@ -63,7 +63,7 @@ REMAT_API bool rematTranslateSmIsValid(int sm);
  * line per lowered function: `<kernel|reduction> <name> numel=<N> in0:<type> ...
  * out0:<type> ...`; the caller frees it with rematStringFree. */
 REMAT_API char *rematTranslate(MlirOperation module, const RematTranslateOptions *options,
-                     char **manifest, char *error, size_t error_cap);
+                               char **manifest, char *error, size_t error_cap);
 
 #ifdef __cplusplus
 }

@@ -56,8 +56,7 @@ size_t flow_network_num_edges(const flow_network *net);
 int flow_network_reserve_edges(flow_network *net, size_t num_edges);
 /* Adds a directed edge. -1 if a node is out of range, capacity is negative or
  * NaN, the finite capacities would sum to infinity, or memory runs out. */
-int flow_network_add_edge(flow_network *net, size_t from, size_t to,
-                          double capacity);
+int flow_network_add_edge(flow_network *net, size_t from, size_t to, double capacity);
 
 /* Maximum flow value from source to sink, and the minimum cut kept for
  * flow_network_source_side. FLOW_INFINITY if the sink is reachable from the
@@ -76,15 +75,13 @@ double flow_network_max_flow(flow_network *net, size_t source, size_t sink);
  * it saves the latest values and recomputes the fewest ops.
  * -1 (array untouched) if there is no cut: no max flow computed yet, the last
  * one failed or was infinite, or an edge was added since. */
-int flow_network_source_side(const flow_network *net,
-                             unsigned char *source_side);
+int flow_network_source_side(const flow_network *net, unsigned char *source_side);
 
 /* Writes the network in the DIMACS max-flow format (`p max`, `n ... s|t`, one
  * `a FROM TO CAP` line per edge as added, nodes numbered from 1), for other
  * max-flow solvers. An infinite capacity is written as 1 + the sum of finite
  * capacities (stated in a `c` line), which leaves the minimum cut unchanged
  * when a finite cut exists. -1 on a bad terminal or a write error. */
-int flow_network_write_dimacs(const flow_network *net, size_t source, size_t sink,
-                              FILE *f);
+int flow_network_write_dimacs(const flow_network *net, size_t source, size_t sink, FILE *f);
 
 #endif

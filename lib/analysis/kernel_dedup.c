@@ -72,7 +72,9 @@ static void put_value(seq *s, numbering *nb, MlirValue v) {
   }
 }
 
-static void define(numbering *nb, MlirValue v) { ptr_map_put(&nb->values, v.ptr, nb->next_value++); }
+static void define(numbering *nb, MlirValue v) {
+  ptr_map_put(&nb->values, v.ptr, nb->next_value++);
+}
 
 static void put_region(seq *s, numbering *nb, MlirRegion r);
 
@@ -108,12 +110,14 @@ static void put_op(seq *s, numbering *nb, MlirOperation op) {
 static void put_region(seq *s, numbering *nb, MlirRegion r) {
   /* Blocks are numbered before any op is written, so a branch may name a later block. */
   uint64_t nblocks = 0;
-  for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b)) {
+  for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+       b = mlirBlockGetNextInRegion(b)) {
     ptr_map_put(&nb->blocks, b.ptr, nb->next_block++);
     nblocks++;
   }
   put(s, nblocks);
-  for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b)) {
+  for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+       b = mlirBlockGetNextInRegion(b)) {
     intptr_t nargs = mlirBlockGetNumArguments(b);
     put(s, (uint64_t)nargs);
     for (intptr_t i = 0; i < nargs; i++)
@@ -170,7 +174,8 @@ static bool is_kernel(MlirOperation op) {
 }
 
 static bool is_private(MlirOperation fn) {
-  MlirAttribute v = mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("sym_visibility"));
+  MlirAttribute v =
+      mlirOperationGetAttributeByName(fn, mlirStringRefCreateFromCString("sym_visibility"));
   return !mlirAttributeIsNull(v) && mlirAttributeIsAString(v) &&
          rt_str_eq(mlirStringAttrGetValue(v), "private");
 }

@@ -19,21 +19,17 @@
 
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
-#define FOR_OPERANDS(v, i, u)                                                               \
+#define FOR_OPERANDS(v, i, u)                                                                     \
   for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
        _k++)
 #define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
 
 const char *remat_mem_case_name(remat_mem_case c) {
   switch (c) {
-  case REMAT_MEM_NO_REMAT:
-    return "no remat";
-  case REMAT_MEM_SPLIT:
-    return "this split";
-  case REMAT_MEM_RECOMPUTE_ALL:
-    return "recompute all";
-  case REMAT_MEM_NCASES:
-    break;
+  case REMAT_MEM_NO_REMAT: return "no remat";
+  case REMAT_MEM_SPLIT: return "this split";
+  case REMAT_MEM_RECOMPUTE_ALL: return "recompute all";
+  case REMAT_MEM_NCASES: break;
   }
   return "?";
 }
@@ -105,8 +101,8 @@ static int cmp_int(const void *a, const void *b) {
  * ops only the gradients read come last. Program order is topological and each list
  * holds every not yet placed forward op its backward op reaches, so the order is too. */
 int remat_bwd_order(int nops, const int *val_op, const int *opnd_start, const int *opnd,
-                    const unsigned char *bw, const unsigned char *in_b,
-                    const unsigned char *saved, int *order) {
+                    const unsigned char *bw, const unsigned char *in_b, const unsigned char *saved,
+                    int *order) {
   unsigned char *done = xcalloc((size_t)nops + 1, 1);
   /* Each op is expanded once, so the stack holds at most every operand slot once. */
   int *stack = xcalloc((size_t)opnd_start[nops] + 1, sizeof *stack);
@@ -268,10 +264,10 @@ static void simulate(const sim *s, const plan *p, const int *order, int norder,
   }
   if (c->peak_step >= 0) {
     int i = c->op[c->peak_step];
-    c->peak_where = c->peak_step < c->nfwd       ? "forward"
-                    : v->oflags[i] & RO_BW       ? "backward"
-                    : p->in_f[i]                 ? "backward, recomputed"
-                                                 : "backward, moved";
+    c->peak_where = c->peak_step < c->nfwd ? "forward"
+                    : v->oflags[i] & RO_BW ? "backward"
+                    : p->in_f[i]           ? "backward, recomputed"
+                                           : "backward, moved";
   }
   free(freed);
   free(fbuf);
@@ -337,16 +333,16 @@ static void sim_fini(sim *s) {
 
 /* One case: P's saved set planned (PLANNED: P's in_f/in_b are given) and simulated on
  * ORDER, or on remat_bwd_order's order when ORDER is NULL. */
-static void run_case(const sim *s, const unsigned char *bw, plan *p, bool planned,
-                     bool save_args, const int *order, int norder, remat_mem_schedule *c) {
+static void run_case(const sim *s, const unsigned char *bw, plan *p, bool planned, bool save_args,
+                     const int *order, int norder, remat_mem_schedule *c) {
   const remat_split_view *v = s->v;
   if (!planned)
     plan_walks(s, p, save_args);
   int *own = NULL;
   if (!order) {
     order = own = xcalloc((size_t)v->nops + 1, sizeof *own);
-    norder = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, bw, p->in_b, p->saved,
-                             own);
+    norder =
+        remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, bw, p->in_b, p->saved, own);
   }
   simulate(s, p, order, norder, c);
   free(own);
@@ -375,16 +371,13 @@ void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
         p.saved[x] = (v->vflags[x] & RV_SAVED) != 0;
       planned = true;
       break;
-    case REMAT_MEM_RECOMPUTE_ALL:
-      save_args = true;
-      break;
-    case REMAT_MEM_NCASES:
-      break;
+    case REMAT_MEM_RECOMPUTE_ALL: save_args = true; break;
+    case REMAT_MEM_NCASES: break;
     }
     /* the split runs the order the min-cut emitted; the others the same rule's order */
     bool emitted = k == REMAT_MEM_SPLIT && v->bwd_order;
-    run_case(&s, bw, &p, planned, save_args, emitted ? v->bwd_order : NULL,
-             emitted ? v->nbwd : 0, &e->c[k]);
+    run_case(&s, bw, &p, planned, save_args, emitted ? v->bwd_order : NULL, emitted ? v->nbwd : 0,
+             &e->c[k]);
     free(p.in_f);
     free(p.in_b);
     free(p.saved);
@@ -453,8 +446,7 @@ static bool first_operand(const remat_split_view *v, int i, int k) {
 /* What running op I now adds to the live bytes: its results' buffers (reshapes alias,
  * immediates hold none) less the operands whose last remaining use it is (parameters and
  * gradients stay). REMAINING: uses not yet scheduled per value. */
-static int64_t list_score(const sim *s, const unsigned char *keep, const int *remaining,
-                          int i) {
+static int64_t list_score(const sim *s, const unsigned char *keep, const int *remaining, int i) {
   const remat_split_view *v = s->v;
   int64_t d = 0;
   if (!s->reshape[i])
@@ -521,8 +513,7 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
     bool best_frees = list_score(s, keep, remaining, ready[0]) < 0;
     for (int k = 1; k < nready; k++) {
       bool frees = list_score(s, keep, remaining, ready[k]) < 0;
-      if ((frees && !best_frees) ||
-          (frees == best_frees && prio[ready[k]] < prio[ready[best]])) {
+      if ((frees && !best_frees) || (frees == best_frees && prio[ready[k]] < prio[ready[best]])) {
         best = k;
         best_frees = frees;
       }

@@ -28,15 +28,15 @@ typedef enum remat_mem_case {
 /* One schedule: steps 0..nfwd-1 are the forward, nfwd..nsteps-1 the backward. */
 typedef struct remat_mem_schedule {
   int nsteps, nfwd;
-  int *op;                /* [nsteps] the joint function's op run at each step */
-  uint64_t *live;         /* [nsteps] bytes live while that op runs */
-  uint64_t peak;          /* max of live, 0 without steps */
-  int peak_step;          /* first step with live == peak; -1 without steps */
-  const char *peak_where; /* "forward", "backward", "backward, recomputed" or "moved" */
-  uint64_t saved_bytes;   /* what the forward keeps for the backward (real bytes) */
-  int recompute_ops;      /* forward ops the backward runs again (constants excluded) */
+  int *op;                  /* [nsteps] the joint function's op run at each step */
+  uint64_t *live;           /* [nsteps] bytes live while that op runs */
+  uint64_t peak;            /* max of live, 0 without steps */
+  int peak_step;            /* first step with live == peak; -1 without steps */
+  const char *peak_where;   /* "forward", "backward", "backward, recomputed" or "moved" */
+  uint64_t saved_bytes;     /* what the forward keeps for the backward (real bytes) */
+  int recompute_ops;        /* forward ops the backward runs again (constants excluded) */
   uint64_t recompute_bytes; /* their operand + result bytes */
-  double recompute_flops; /* 2*B*M*N*K of the recomputed matmuls */
+  double recompute_flops;   /* 2*B*M*N*K of the recomputed matmuls */
 } remat_mem_schedule;
 
 typedef struct remat_mem_estimate {
@@ -51,8 +51,8 @@ typedef struct remat_mem_estimate {
  * every op with IN_B into ORDER (nops entries) and returns their number. The min-cut
  * emits @f_bwd in this order and the estimate simulates it. */
 int remat_bwd_order(int nops, const int *val_op, const int *opnd_start, const int *opnd,
-                    const unsigned char *bw, const unsigned char *in_b,
-                    const unsigned char *saved, int *order);
+                    const unsigned char *bw, const unsigned char *in_b, const unsigned char *saved,
+                    int *order);
 
 /* Simulates the three schedules of V. Aborts only on an internal inconsistency. */
 void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e);

@@ -28,15 +28,15 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                               \
+#define FOR_OPERANDS(v, i, u)                                                                     \
   for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
        _k++)
 #define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
 
-enum { /* heuristic limits */
-  MOVES_PER_GROUP = 48,  /* toggles tried per round at the peak, and savings for cost */
-  MAX_ROUNDS = 64,
-  WORK_LIMIT = 60000000, /* simulated ops (steps x splits) the heuristic may spend */
+enum {                       /* heuristic limits */
+       MOVES_PER_GROUP = 48, /* toggles tried per round at the peak, and savings for cost */
+       MAX_ROUNDS = 64,
+       WORK_LIMIT = 60000000, /* simulated ops (steps x splits) the heuristic may spend */
 };
 
 typedef struct search {
@@ -51,8 +51,8 @@ typedef struct search {
   int ncand;
   unsigned char *in_f, *in_b, *need_b; /* scratch of one plan */
   long evaluated, work;
-  long leaf_cap;  /* exact: splits it may simulate before it gives up; 0: no cap */
-  bool stopped;   /* exact: gave up at leaf_cap */
+  long leaf_cap;       /* exact: splits it may simulate before it gives up; 0: no cap */
+  bool stopped;        /* exact: gave up at leaf_cap */
   unsigned char *best; /* [nvals] */
   remat_peak_point best_pt;
   bool have_best;
@@ -228,8 +228,7 @@ static bool apply_op(const search *s, int i, dfs_state *st) {
     in_b |= st->nb[r] && !st->sv[r];
     in_f |= !(f & RO_BW) && (st->nf[r] || st->sv[r]);
   }
-  if (in_b && !(f & (RO_BW | RO_CONST)) &&
-      ((f & RO_SAVE_TAG) || ((f & RO_BANNED) && in_f)))
+  if (in_b && !(f & (RO_BW | RO_CONST)) && ((f & RO_SAVE_TAG) || ((f & RO_BANNED) && in_f)))
     return false;
   FOR_OPERANDS(v, i, u) {
     st->nb[u] |= in_b;
@@ -457,7 +456,7 @@ static void heuristic(search *s, const unsigned char *bytes_saved) {
   /* seeds: the min-cut's split, no remat, recompute all */
   for (int seed = 0; seed < 3; seed++) {
     for (int x = 0; x < v->nvals; x++)
-      try[x] = seed == 0 ? bytes_saved[x]
+      try[x] = seed == 0   ? bytes_saved[x]
                : seed == 1 ? (v->vflags[x] & RV_BW_READ) && !s->never[x]
                            : 0;
     if (repair(s, try))
@@ -529,7 +528,7 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   bool auto_exact = m == REMAT_PEAK_AUTO && s.ncand <= REMAT_PEAK_EXACT_MAX;
   if (m == REMAT_PEAK_AUTO)
     m = auto_exact ? REMAT_PEAK_EXACT : REMAT_PEAK_HEURISTIC;
-  int limit = m == REMAT_PEAK_EXACT ? REMAT_PEAK_EXACT_HARD
+  int limit = m == REMAT_PEAK_EXACT       ? REMAT_PEAK_EXACT_HARD
               : m == REMAT_PEAK_ENUMERATE ? REMAT_PEAK_ENUMERATE_MAX
                                           : -1;
   int rc = 0;
@@ -548,8 +547,9 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
     memset(sv, 0, n);
     res->recompute_all = evaluate(&s, sv, NULL);
     free(sv);
-    res->method = m == REMAT_PEAK_EXACT ? "exact" : m == REMAT_PEAK_ENUMERATE ? "enumerate"
-                                                                                : "heuristic";
+    res->method = m == REMAT_PEAK_EXACT       ? "exact"
+                  : m == REMAT_PEAK_ENUMERATE ? "enumerate"
+                                              : "heuristic";
     if (m == REMAT_PEAK_EXACT) {
       if (auto_exact)
         s.leaf_cap = s.evaluated + REMAT_PEAK_EXACT_SPLITS;
@@ -558,8 +558,7 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
         res->method = "heuristic (the exact search stopped)";
         heuristic(&s, pb->bytes_saved);
       }
-    }
-    else if (m == REMAT_PEAK_ENUMERATE)
+    } else if (m == REMAT_PEAK_ENUMERATE)
       enumerate(&s);
     else
       heuristic(&s, pb->bytes_saved);

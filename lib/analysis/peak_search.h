@@ -32,18 +32,18 @@
 #define REMAT_PEAK_FLOPS_PER_BYTE 128.0
 
 enum {
-  REMAT_PEAK_EXACT_MAX = 32,     /* auto: exact search up to this many candidates */
+  REMAT_PEAK_EXACT_MAX = 32,       /* auto: exact search up to this many candidates */
   REMAT_PEAK_EXACT_SPLITS = 20000, /* auto: ... and this many simulated splits */
-  REMAT_PEAK_EXACT_HARD = 40,    /* method=exact: refused above */
-  REMAT_PEAK_ENUMERATE_MAX = 20, /* method=enumerate: refused above */
+  REMAT_PEAK_EXACT_HARD = 40,      /* method=exact: refused above */
+  REMAT_PEAK_ENUMERATE_MAX = 20,   /* method=enumerate: refused above */
 };
 
 typedef enum remat_peak_method {
-  REMAT_PEAK_AUTO,       /* exact up to REMAT_PEAK_EXACT_MAX candidates and
+  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates and
                             REMAT_PEAK_EXACT_SPLITS splits, else heuristic */
-  REMAT_PEAK_EXACT,      /* depth-first search over the needed candidates */
-  REMAT_PEAK_HEURISTIC,  /* local search from three seeds along the peak */
-  REMAT_PEAK_ENUMERATE,  /* every subset of the candidates: the exact search's check */
+  REMAT_PEAK_EXACT,     /* depth-first search over the needed candidates */
+  REMAT_PEAK_HEURISTIC, /* local search from three seeds along the peak */
+  REMAT_PEAK_ENUMERATE, /* every subset of the candidates: the exact search's check */
 } remat_peak_method;
 
 typedef struct remat_peak_point {
@@ -61,10 +61,10 @@ typedef struct remat_peak_problem {
 typedef struct remat_peak_result {
   unsigned char *saved; /* [nvals] the chosen saved set (primal arguments included) */
   remat_peak_point chosen, bytes, no_remat, recompute_all;
-  const char *method;   /* "exact", "heuristic" or "enumerate" */
-  int candidates;       /* values the search may save */
-  long evaluated;       /* splits simulated */
-  double ms;            /* the search's time */
+  const char *method; /* "exact", "heuristic" or "enumerate" */
+  int candidates;     /* values the search may save */
+  long evaluated;     /* splits simulated */
+  double ms;          /* the search's time */
 } remat_peak_result;
 
 /* Searches the split of PB with the least key. 0; 1 when no split fits the budget; -1

@@ -135,7 +135,7 @@ typedef struct part {
   uint64_t *ow, *ov;
   bool exact;
   label *lab;
-  size_t *layer; /* layer t: lab[layer[t] .. layer[t+1]), t = 0..k */
+  size_t *layer;         /* layer t: lab[layer[t] .. layer[t+1]), t = 0..k */
   uint32_t *final_label; /* option o -> its label in the last layer */
   int *walk_order;       /* the walk's order when it is not items[] (descending) */
   bool copies;           /* k items with one weight and value and no group: option j
@@ -613,8 +613,7 @@ static void hull_steps(const part *pt, int q, step *out, int *n) {
     h[nh++] = o;
   }
   for (int j = 1; j < nh; j++)
-    out[(*n)++] = (step){pt->ow[h[j]] - pt->ow[h[j - 1]], pt->ov[h[j]] - pt->ov[h[j - 1]], q,
-                         h[j]};
+    out[(*n)++] = (step){pt->ow[h[j]] - pt->ow[h[j - 1]], pt->ov[h[j]] - pt->ov[h[j - 1]], q, h[j]};
   free(h);
 }
 

@@ -27,18 +27,18 @@ typedef struct uk_problem {
 } uk_problem;
 
 /* Limits of the exact solution (docs/design.md). */
-#define UK_WIDTH_MAX 20               /* groups open at once in the walk of a part */
-#define UK_PART_LABELS (1u << 22)     /* labels the walk of one part may store */
-#define UK_MERGE_LABELS (1u << 24)    /* labels the merge of the parts may store */
-#define UK_GREEDY_WORK 200000000ull   /* steps of the greedy within one part */
+#define UK_WIDTH_MAX 20             /* groups open at once in the walk of a part */
+#define UK_PART_LABELS (1u << 22)   /* labels the walk of one part may store */
+#define UK_MERGE_LABELS (1u << 24)  /* labels the merge of the parts may store */
+#define UK_GREEDY_WORK 200000000ull /* steps of the greedy within one part */
 
 typedef struct uk_result {
-  uint64_t value;  /* of the choice (saturating) */
-  bool exact;      /* proven optimal */
-  int parts;       /* independent parts: items linked through groups */
-  int largest;     /* items of the largest part */
-  int widest;      /* most groups open at once in the walk of a part */
-  int beyond;      /* parts beyond the limits (heuristic); -1 when the merge was */
+  uint64_t value; /* of the choice (saturating) */
+  bool exact;     /* proven optimal */
+  int parts;      /* independent parts: items linked through groups */
+  int largest;    /* items of the largest part */
+  int widest;     /* most groups open at once in the walk of a part */
+  int beyond;     /* parts beyond the limits (heuristic); -1 when the merge was */
 } uk_result;
 
 /* Chooses take[0..n) (true: saved). heuristic: skip the exact solution. */

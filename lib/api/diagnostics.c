@@ -59,7 +59,7 @@ static void print_one(MlirDiagnostic d, FILE *out) {
   if (rematLocationGetFileLineCol(loc, &f, &line, &col)) {
     fprintf(out, "%.*s:%d:%d: ", (int)f.length, f.data, line, col);
   } else if (!mlirLocationEqual(mlirDiagnosticGetLocation(d),
-                                 mlirLocationUnknownGet(mlirLocationGetContext(loc)))) {
+                                mlirLocationUnknownGet(mlirLocationGetContext(loc)))) {
     mlirLocationPrint(mlirDiagnosticGetLocation(d), write_str, out);
     fputs(": ", out);
   }

@@ -81,20 +81,20 @@ typedef struct scan {
   size_t n, i;
   int line;
   size_t line_start;
-  int top;                         /* open brackets */
-  int depth;                       /* top + the operators of every open level */
-  int run[REMAT_MAX_NESTING + 2];  /* operators since the level opened or its last , = : */
+  int top;                        /* open brackets */
+  int depth;                      /* top + the operators of every open level */
+  int run[REMAT_MAX_NESTING + 2]; /* operators since the level opened or its last , = : */
   alias_map aliases;
-  const char *def;                 /* the alias being defined, or NULL */
+  const char *def; /* the alias being defined, or NULL */
   size_t def_len;
   int def_max;
-  bool def_started;                /* a token of its value was seen */
-  int bad_line, bad_col;           /* where the limit was passed (0: not passed) */
+  bool def_started;      /* a token of its value was seen */
+  int bad_line, bad_col; /* where the limit was passed (0: not passed) */
 } scan;
 
 static bool is_id(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '$' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c == '.';
 }
 
 /* Depth D is reached at the current position: remember the first place it passes the
@@ -237,8 +237,7 @@ static void run_scan(scan *sc) {
   end_definition(sc);
 }
 
-MlirLogicalResult rematCheckNesting(MlirContext ctx, MlirStringRef source,
-                                    MlirStringRef name) {
+MlirLogicalResult rematCheckNesting(MlirContext ctx, MlirStringRef source, MlirStringRef name) {
   scan *sc = xcalloc(1, sizeof *sc);
   sc->s = source.data;
   sc->n = source.length;

@@ -103,8 +103,8 @@ static int next_item(char *text, size_t *pos, char **name, char **value, char **
   return 1;
 }
 
-int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opts,
-                          char *err, size_t cap) {
+int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opts, char *err,
+                          size_t cap) {
   char *buf = xstrdup(text ? text : "");
   const RematOptionInfo *last = NULL; /* the string option a bare item continues */
   size_t pos = 0;
@@ -158,8 +158,7 @@ MlirPass rematCreatePassFromOptions(const RematPassInfo *p, const void *opts, ch
   return p->create(opts);
 }
 
-MlirPass rematCreatePass(const char *argument, const char *options, char *err,
-                         size_t cap) {
+MlirPass rematCreatePass(const char *argument, const char *options, char *err, size_t cap) {
   MlirPass none = {NULL};
   const RematPassInfo *p = rematLookupPass(argument);
   if (!p) {

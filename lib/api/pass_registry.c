@@ -8,11 +8,8 @@
 #include "support.h"
 
 static const RematPassInfo *const passes[] = {
-    &remat_autodiff_pass,
-    &remat_checkpoint_pass,
-    &remat_mincut_pass,
-    &remat_fuse_pass,
-    &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */
+    &remat_autodiff_pass, &remat_checkpoint_pass, &remat_mincut_pass,
+    &remat_fuse_pass,     &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */
 };
 
 const RematPassInfo *rematGetPassInfo(intptr_t i) {
@@ -63,8 +60,6 @@ MlirPass remat_pass_create(const RematPassInfo *info, const char *name, remat_pa
    * mlirTypeIDCreate requires, since the entry holds pointers). */
   return mlirCreateExternalPass(
       mlirTypeIDCreate(info), mlirStringRefCreateFromCString(name),
-      mlirStringRefCreateFromCString(info->argument),
-      mlirStringRefCreateFromCString(info->summary),
-      mlirStringRefCreateFromCString("builtin.module"), 0, NULL, cb,
-      state_new(fn, state, size));
+      mlirStringRefCreateFromCString(info->argument), mlirStringRefCreateFromCString(info->summary),
+      mlirStringRefCreateFromCString("builtin.module"), 0, NULL, cb, state_new(fn, state, size));
 }

@@ -8,8 +8,7 @@
 #include "support.h"
 
 void rematTranslateOptionsInit(RematTranslateOptions *o) {
-  *o = (RematTranslateOptions){REMAT_TRANSLATE_NVPTX64, REMAT_TRANSLATE_PTX, 90, 3, 0, NULL,
-                               NULL};
+  *o = (RematTranslateOptions){REMAT_TRANSLATE_NVPTX64, REMAT_TRANSLATE_PTX, 90, 3, 0, NULL, NULL};
 }
 
 bool rematTranslateSmIsValid(int sm) { return remat_codegen_sm_is_valid(sm); }
@@ -31,8 +30,7 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
     return NULL;
   }
   if (o->target == REMAT_TRANSLATE_NVPTX64 && !remat_codegen_sm_is_valid(o->sm)) {
-    snprintf(err, cap, "invalid compute capability %d (expected one such as 80, 89, 90)",
-             o->sm);
+    snprintf(err, cap, "invalid compute capability %d (expected one such as 80, 89, 90)", o->sm);
     return NULL;
   }
   if (o->opt_level != 0 && o->opt_level != 3) {
@@ -40,16 +38,15 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
     return NULL;
   }
   if (o->jobs < 0) {
-    snprintf(err, cap, "invalid number of jobs %d (expected 0 for one per core, or more)",
-             o->jobs);
+    snprintf(err, cap, "invalid number of jobs %d (expected 0 for one per core, or more)", o->jobs);
     return NULL;
   }
   snprintf(err, cap, "%s", ""); /* IR errors: the diagnostics say it */
   if (mlirLogicalResultIsFailure(rematVerify(module)))
     return NULL;
-  remat_codegen_options cg_opts = {
-      o->target == REMAT_TRANSLATE_HOST ? REMAT_TARGET_HOST : REMAT_TARGET_NVPTX64, o->sm,
-      o->opt_level};
+  remat_codegen_options cg_opts = {o->target == REMAT_TRANSLATE_HOST ? REMAT_TARGET_HOST
+                                                                     : REMAT_TARGET_NVPTX64,
+                                   o->sm, o->opt_level};
   remat_codegen *cg = remat_codegen_create(module, &cg_opts);
   if (!cg)
     return NULL;

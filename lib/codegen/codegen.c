@@ -33,8 +33,8 @@ typedef struct unit_out {
 
 struct remat_codegen {
   remat_codegen_options opts;
-  int jobs;        /* 0: one per core */
-  char *cache_dir; /* NULL: no cache */
+  int jobs;               /* 0: one per core */
+  char *cache_dir;        /* NULL: no cache */
   remat_cg_function *fns; /* fns[i] is lowered into units[i] */
   cg_module *units;
   int num_fns, cap_fns;
@@ -43,8 +43,8 @@ struct remat_codegen {
   remat_codegen_stats stats;
 };
 
-static void module_init(cg_module *m, remat_target target, const char *name,
-                        const char *triple, const char *layout) {
+static void module_init(cg_module *m, remat_target target, const char *name, const char *triple,
+                        const char *layout) {
   memset(m, 0, sizeof *m);
   m->target = target;
   m->ctx = LLVMContextCreate();
@@ -214,9 +214,7 @@ void remat_codegen_set_compile(remat_codegen *cg, int jobs, const char *cache_di
   cg->cache_dir = cache_dir && *cache_dir ? xstrdup(cache_dir) : NULL;
 }
 
-const remat_codegen_stats *remat_codegen_get_stats(const remat_codegen *cg) {
-  return &cg->stats;
-}
+const remat_codegen_stats *remat_codegen_get_stats(const remat_codegen *cg) { return &cg->stats; }
 
 /* ---- compiling the units ------------------------------------------------------------ */
 
@@ -225,7 +223,7 @@ typedef struct compile_job {
   cg_artifact kind;
   const cg_libdevice *lib;       /* the whole of libdevice (its digest) */
   const cg_libdevice **unit_lib; /* [i]: what unit i links (NULL: nothing) */
-  const char *host_cpu; /* host objects: the CPU they are compiled for */
+  const char *host_cpu;          /* host objects: the CPU they are compiled for */
   unit_out *outs;
 } compile_job;
 
@@ -244,8 +242,8 @@ static char *cache_key(const compile_job *j, int i, size_t *len) {
   char *key = xasprintf("%s\nllvm %u.%u.%u\nartifact %s\ntarget %s sm %d cpu %s\nopt %d\n"
                         "libdevice %s\nentry %s\n%s",
                         CACHE_FORMAT, maj, min, patch, kinds[j->kind], j->cg->triple,
-                        j->cg->opts.sm, j->host_cpu ? j->host_cpu : "-",
-                        j->cg->opts.opt_level, dig, j->cg->fns[i].name, ir);
+                        j->cg->opts.sm, j->host_cpu ? j->host_cpu : "-", j->cg->opts.opt_level, dig,
+                        j->cg->fns[i].name, ir);
   LLVMDisposeMessage(ir);
   *len = strlen(key);
   return key;
@@ -266,8 +264,7 @@ static void compile_unit(void *ctx, int i) {
   if (o->cache != CG_CACHE_HIT) {
     const cg_libdevice *lib = j->unit_lib[i];
     o->failed = cg_optimize(u, cg->opts.sm, cg->opts.opt_level, lib, &o->err) ||
-                cg_emit(u, cg->opts.sm, j->kind, lib, cg->fns[i].name, &o->data, &o->len,
-                        &o->err);
+                cg_emit(u, cg->opts.sm, j->kind, lib, cg->fns[i].name, &o->data, &o->len, &o->err);
     if (!o->failed && key)
       cg_cache_put(dir, key, key_len, o->data, o->len);
   }
@@ -462,8 +459,7 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
   for (int i = 0; i < cg->num_fns; i++) {
     const remat_cg_function *fn = &cg->fns[i];
     static const char *kinds[] = {"kernel", "reduction", "indexing"};
-    fprintf(f, "%s %s numel=%lld", kinds[fn->kind],
-            fn->name, (long long)fn->numel);
+    fprintf(f, "%s %s numel=%lld", kinds[fn->kind], fn->name, (long long)fn->numel);
     if (fn->kind == REMAT_CG_REDUCTION || fn->row_len > 0)
       fprintf(f, " row=%lld block=%d", (long long)fn->row_len, REMAT_REDUCE_LANES);
     int in = 0, out = 0;

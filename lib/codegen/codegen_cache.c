@@ -37,8 +37,7 @@ static char *entry_path(const char *dir, const char *key, size_t key_len) {
   return xasprintf("%s/%s", dir, name);
 }
 
-static void checksum(const char *key, size_t key_len, const char *data, size_t len,
-                     char out[65]) {
+static void checksum(const char *key, size_t key_len, const char *data, size_t len, char out[65]) {
   uint8_t d[32];
   llvm_blake3_hasher h;
   llvm_blake3_hasher_init(&h);
@@ -106,8 +105,7 @@ static int make_dirs(const char *dir) {
   return rc;
 }
 
-int cg_cache_put(const char *dir, const char *key, size_t key_len, const char *data,
-                 size_t len) {
+int cg_cache_put(const char *dir, const char *key, size_t key_len, const char *data, size_t len) {
   if (make_dirs(dir))
     return -1;
   char *path = entry_path(dir, key, key_len);

@@ -55,8 +55,8 @@ static LLVMValueRef int_div(cg_module *m, LLVMValueRef a, LLVMValueRef b) {
   LLVMValueRef zero = LLVMConstInt(t, 0, 0), minus1 = LLVMConstAllOnes(t);
   LLVMValueRef is0 = LLVMBuildICmp(m->b, LLVMIntEQ, b, zero, "");
   LLVMValueRef ism1 = LLVMBuildICmp(m->b, LLVMIntEQ, b, minus1, "");
-  LLVMValueRef safe = LLVMBuildSelect(m->b, LLVMBuildOr(m->b, is0, ism1, ""),
-                                      LLVMConstInt(t, 1, 0), b, "");
+  LLVMValueRef safe =
+      LLVMBuildSelect(m->b, LLVMBuildOr(m->b, is0, ism1, ""), LLVMConstInt(t, 1, 0), b, "");
   LLVMValueRef q = LLVMBuildSDiv(m->b, a, safe, "");
   q = LLVMBuildSelect(m->b, ism1, LLVMBuildSub(m->b, zero, a, ""), q, "");
   return LLVMBuildSelect(m->b, is0, zero, q, "");
@@ -111,12 +111,10 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
       break;
     if (!host)
       return cg_libm(m, wide ? "rsqrt" : "rsqrtf", &x, 1);
-    return LLVMBuildFDiv(m->b, LLVMConstReal(t, 1.0), cg_intrinsic(m, "llvm.sqrt", t, &x, 1),
-                         "");
-  case RT_OP_SELECT: /* cg_elementwise */
-    break;
-#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, d32, d64, ...)                   \
-  case RT_OP_##ID:                                                                          \
+    return LLVMBuildFDiv(m->b, LLVMConstReal(t, 1.0), cg_intrinsic(m, "llvm.sqrt", t, &x, 1), "");
+  case RT_OP_SELECT: /* cg_elementwise */ break;
+#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, d32, d64, ...) \
+  case RT_OP_##ID:                                                        \
     return math(m, fl, host ? (wide ? #m64 : #m32) : (wide ? #d64 : #d32), x);
 #define RT_OP(...)
 #include "rt_ops.def"
@@ -124,14 +122,12 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
 #define RT_MATH(...)
 #define RT_OP(ID, ...) case RT_OP_##ID:
 #include "rt_ops.def"
-  case RT_OP_NONE:
-    break;
+  case RT_OP_NONE: break;
   }
   remat_fatal("'%s' is not an elementwise op of %s", rt_op_name(id), fl ? "floats" : "integers");
 }
 
-static LLVMValueRef compare(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef a,
-                            LLVMValueRef b) {
+static LLVMValueRef compare(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef a, LLVMValueRef b) {
   LLVMRealPredicate fp = LLVMRealPredicateFalse;
   LLVMIntPredicate sp = LLVMIntEQ, up = LLVMIntEQ; /* signed, unsigned (i1: false < true) */
   switch (id) {
@@ -144,8 +140,7 @@ static LLVMValueRef compare(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef 
 #define RT_CMP(...)
 #define RT_OP(ID, ...) case RT_OP_##ID:
 #include "rt_ops.def"
-  case RT_OP_NONE:
-    remat_fatal("'%s' is not a comparison", rt_op_name(id));
+  case RT_OP_NONE: remat_fatal("'%s' is not a comparison", rt_op_name(id));
   }
   if (cg_is_float(e))
     return LLVMBuildFCmp(m->b, fp, a, b, "");
@@ -210,8 +205,20 @@ LLVMValueRef cg_elementwise(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
 
 /* The arith ops a kernel may hold (scalar arithmetic the fusion pulls in). */
 typedef enum arith_op {
-  ARITH_CONSTANT, ARITH_ADDF, ARITH_SUBF, ARITH_MULF, ARITH_DIVF, ARITH_NEGF, ARITH_ADDI,
-  ARITH_SUBI, ARITH_MULI, ARITH_EXTF, ARITH_TRUNCF, ARITH_SITOFP, ARITH_EXTSI, ARITH_TRUNCI,
+  ARITH_CONSTANT,
+  ARITH_ADDF,
+  ARITH_SUBF,
+  ARITH_MULF,
+  ARITH_DIVF,
+  ARITH_NEGF,
+  ARITH_ADDI,
+  ARITH_SUBI,
+  ARITH_MULI,
+  ARITH_EXTF,
+  ARITH_TRUNCF,
+  ARITH_SITOFP,
+  ARITH_EXTSI,
+  ARITH_TRUNCI,
   ARITH_COUNT
 } arith_op;
 
@@ -273,11 +280,9 @@ LLVMValueRef cg_arith(cg_kernel *k, MlirOperation op) {
   case ARITH_TRUNCI: return LLVMBuildTrunc(m->b, a, cg_compute_type(m, t), "");
   case ARITH_EXTF:
   case ARITH_TRUNCF:
-  case ARITH_SITOFP:
-    return cg_convert(m, a, mlirValueGetType(v0), t);
+  case ARITH_SITOFP: return cg_convert(m, a, mlirValueGetType(v0), t);
   case ARITH_CONSTANT:
-  case ARITH_COUNT:
-    break;
+  case ARITH_COUNT: break;
   }
   remat_fatal("arith op %d in a kernel (check_body admits only these)", (int)which);
 }

@@ -67,7 +67,8 @@ static LLVMValueRef concat(cg_kernel *k, MlirOperation op, LLVMValueRef *c) {
     ic[dim] = smin(m, smax(m, local, cg_i64(m, 0)), cg_i64(m, size - 1));
     LLVMValueRef v = cg_value_at(k, in, cg_linearize(m, &s, ic));
     off += size;
-    r = r ? LLVMBuildSelect(m->b, LLVMBuildICmp(m->b, LLVMIntSGE, at, cg_i64(m, off - size), ""), v, r, "")
+    r = r ? LLVMBuildSelect(m->b, LLVMBuildICmp(m->b, LLVMIntSGE, at, cg_i64(m, off - size), ""), v,
+                            r, "")
           : v;
   }
   return r;
@@ -127,8 +128,7 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
 #define RT_STRUCT(...)
 #define RT_OP(ID, ...) case RT_OP_##ID:
 #include "rt_ops.def"
-  case RT_OP_NONE:
-    remat_fatal("'%s' is not a structural op of a kernel", rt_op_name(id));
+  case RT_OP_NONE: remat_fatal("'%s' is not a structural op of a kernel", rt_op_name(id));
   }
   return cg_value_at(k, in, cg_linearize(m, &s, ic));
 }

@@ -221,8 +221,8 @@ int cg_emit_indexing(cg_module *m, MlirOperation op, const char *name, remat_cg_
   for (int k = 0; k < np; k++)
     ptypes[k] = m->ptr;
   ptypes[np] = ptypes[np + 1] = m->i64;
-  LLVMValueRef fn = LLVMAddFunction(m->mod, name,
-                                    LLVMFunctionType(m->void_t, ptypes, (unsigned)np + 2 * host, 0));
+  LLVMValueRef fn = LLVMAddFunction(
+      m->mod, name, LLVMFunctionType(m->void_t, ptypes, (unsigned)np + 2 * host, 0));
   if (!host)
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
   LLVMValueRef p[6];

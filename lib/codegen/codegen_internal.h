@@ -44,7 +44,7 @@ typedef struct cg_memo {
  * element of the kept shape K (the reductions' result shape); its len elements are the
  * reduced coordinates in row-major order. */
 typedef struct cg_row {
-  remat_shape s, kshape, rshape;                         /* S, kept dims K, reduced dims */
+  remat_shape s, kshape, rshape;                      /* S, kept dims K, reduced dims */
   bool reduced[RT_MAX_RANK];                          /* per dim of S */
   int64_t kstride[RT_MAX_RANK], rstride[RT_MAX_RANK]; /* strides in S of K's, R's dims */
   int64_t rows, len;                                  /* numel of K and of R */
@@ -71,13 +71,12 @@ typedef struct cg_kernel {
 } cg_kernel;
 
 /* ---- codegen_types.c: element types, storage, conversions -------------------------- */
-bool cg_is_float(MlirType elem);  /* f16 bf16 f32 f64 */
+bool cg_is_float(MlirType elem); /* f16 bf16 f32 f64 */
 bool cg_is_i1(MlirType elem);
-bool cg_is_half(MlirType elem);   /* f16 or bf16: computed in f32 */
+bool cg_is_half(MlirType elem); /* f16 or bf16: computed in f32 */
 LLVMTypeRef cg_compute_type(cg_module *m, MlirType elem);
 LLVMValueRef cg_load(cg_module *m, MlirType elem, LLVMValueRef base, LLVMValueRef idx);
-void cg_store(cg_module *m, MlirType elem, LLVMValueRef base, LLVMValueRef idx,
-              LLVMValueRef v);
+void cg_store(cg_module *m, MlirType elem, LLVMValueRef base, LLVMValueRef idx, LLVMValueRef v);
 /* Rounds an f32 compute value to the precision of elem (f16/bf16); identity otherwise. */
 LLVMValueRef cg_round(cg_module *m, MlirType elem, LLVMValueRef v);
 /* rt.convert semantics from compute value v of element type `from` to `to`. */
@@ -93,8 +92,8 @@ LLVMValueRef cg_f32_to_bf16_bits(cg_module *m, LLVMValueRef x);
 LLVMValueRef cg_bf16_bits_to_f32(cg_module *m, LLVMValueRef h);
 
 /* ---- codegen_math.c: calls into intrinsics, libm and libdevice --------------------- */
-LLVMValueRef cg_intrinsic(cg_module *m, const char *name, LLVMTypeRef overload,
-                          LLVMValueRef *args, unsigned n);
+LLVMValueRef cg_intrinsic(cg_module *m, const char *name, LLVMTypeRef overload, LLVMValueRef *args,
+                          unsigned n);
 /* A call of the float function NAME (a libm or libdevice symbol) on n arguments of one
  * float type, returning that type. */
 LLVMValueRef cg_call_float(cg_module *m, const char *name, LLVMValueRef *args, unsigned n);
@@ -156,8 +155,7 @@ void cg_emit_rows(cg_kernel *k, const cg_row *row, MlirOperation *reds, int nred
                   MlirOperation *kops, int nkops, MlirValue *outs, LLVMValueRef *out_params,
                   int nout);
 /* A reduction of a host function as a function of its own: `name(in, out)`. */
-int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name,
-                      remat_cg_function *out);
+int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
 /* ---- codegen_indexing.c ------------------------------------------------------------ */
 /* An rt.gather / rt.scatter_add / rt.argmax of a host function as a function of its
  * own (codegen.h, REMAT_CG_INDEXING). */
@@ -201,8 +199,8 @@ int cg_optimize(cg_module *m, int sm, int opt_level, const cg_libdevice *lib, ch
 
 /* What a unit is compiled into. */
 typedef enum cg_artifact {
-  CG_ARTIFACT_PTX,     /* PTX text (nvptx64), internal symbols prefixed with the entry */
-  CG_ARTIFACT_OBJECT,  /* a relocatable object file of the host, position-independent */
+  CG_ARTIFACT_PTX,    /* PTX text (nvptx64), internal symbols prefixed with the entry */
+  CG_ARTIFACT_OBJECT, /* a relocatable object file of the host, position-independent */
 } cg_artifact;
 /* Emits m (after cg_optimize) as kind into *out (malloc'ed, NUL-terminated, *len bytes
  * without the NUL). PTX links libdevice first if still needed (-O0). -1 with a message. */
@@ -225,8 +223,7 @@ cg_cache_result cg_cache_get(const char *dir, const char *key, size_t key_len, c
                              size_t *len);
 /* Stores the artifact under key (atomically: a temporary file renamed). Best effort:
  * 0, or -1 if it could not be written (the compilation goes on). */
-int cg_cache_put(const char *dir, const char *key, size_t key_len, const char *data,
-                 size_t len);
+int cg_cache_put(const char *dir, const char *key, size_t key_len, const char *data, size_t len);
 
 /* ---- codegen.c --------------------------------------------------------------------- */
 /* Compiles cg's units into host objects for the JIT: (*objects)[i], (*lens)[i] bytes, for

@@ -23,7 +23,7 @@ static const struct {
   const char *name;
   void *addr;
 } libm_symbols[] = {
-#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, ...)                              \
+#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, ...) \
   {#m32, (void *)m32}, {#m64, (void *)m64},
 #define RT_OP(...)
 #include "rt_ops.def"
@@ -62,7 +62,8 @@ remat_jit *remat_jit_create(remat_codegen *cg, char **err) {
     for (size_t i = 0; i < ns; i++) {
       pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, libm_symbols[i].name);
       pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)libm_symbols[i].addr;
-      pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+      pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                        LLVMJITSymbolGenericFlagsCallable;
       pairs[i].Sym.Flags.TargetFlags = 0;
     }
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, ns);

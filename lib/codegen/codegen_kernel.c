@@ -65,7 +65,7 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
     case RT_KIND_COMPARE: r = cg_elementwise(k, op, idx); break;
     case RT_KIND_STRUCTURAL: r = cg_structural(k, op, idx); break;
     case RT_KIND_RANDOM: r = cg_philox(k, op, idx); break;
-    case RT_KIND_NONE: r = cg_arith(k, op); break; /* checked by check_body */
+    case RT_KIND_NONE: r = cg_arith(k, op); break;             /* checked by check_body */
     case RT_KIND_REDUCTION: return cg_reduction_at(k, v, idx); /* memoized per row */
     case RT_KIND_MATMUL:
     case RT_KIND_INDEXING:
@@ -88,12 +88,12 @@ static int check_body(MlirBlock body) {
     rt_op_kind kind = rt_op_kind_of(id);
     if (rt_str_eq(name, "func.return"))
       continue;
-    if (kind == RT_KIND_ELEMENTWISE || kind == RT_KIND_COMPARE ||
-        kind == RT_KIND_STRUCTURAL || kind == RT_KIND_RANDOM || kind == RT_KIND_REDUCTION) {
+    if (kind == RT_KIND_ELEMENTWISE || kind == RT_KIND_COMPARE || kind == RT_KIND_STRUCTURAL ||
+        kind == RT_KIND_RANDOM || kind == RT_KIND_REDUCTION) {
       MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
       if (!is_abi_tensor(t)) {
-        rt_emit_error(op, "cannot lower '%.*s' with result type '%s' in a kernel",
-                      (int)name.length, name.data, rt_type_str(t, tb, sizeof tb));
+        rt_emit_error(op, "cannot lower '%.*s' with result type '%s' in a kernel", (int)name.length,
+                      name.data, rt_type_str(t, tb, sizeof tb));
         errors++;
       }
       continue;
@@ -101,9 +101,10 @@ static int check_body(MlirBlock body) {
     if (cg_arith_supported(op))
       continue;
     if (kind != RT_KIND_NONE)
-      rt_emit_error(op, "'%.*s' cannot be lowered in a kernel: only elementwise, compare, "
-                        "structural, random and reduction rt ops fuse (it belongs in a host "
-                        "function)",
+      rt_emit_error(op,
+                    "'%.*s' cannot be lowered in a kernel: only elementwise, compare, "
+                    "structural, random and reduction rt ops fuse (it belongs in a host "
+                    "function)",
                     (int)name.length, name.data);
     else
       rt_emit_error(op, "'%.*s' cannot be lowered in a kernel", (int)name.length, name.data);
@@ -167,8 +168,9 @@ static int check_signature(MlirOperation func, MlirType fty, const cg_row *row) 
   for (intptr_t i = 0; i < ni; i++) {
     MlirType t = mlirFunctionTypeGetInput(fty, i);
     if (!is_abi_tensor(t) && !is_abi_scalar(t)) {
-      rt_emit_error(func, "kernel '%.*s' argument #%ld has type '%s': expected a static "
-                          "tensor or a f32, f64, i64, i32 or i1 scalar",
+      rt_emit_error(func,
+                    "kernel '%.*s' argument #%ld has type '%s': expected a static "
+                    "tensor or a f32, f64, i64, i32 or i1 scalar",
                     (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
@@ -183,14 +185,16 @@ static int check_signature(MlirOperation func, MlirType fty, const cg_row *row) 
     if (row && is_abi_tensor(t) && (shape_is(t, &row->s) || shape_is_rows(t, &row->kshape)))
       continue;
     if (row) {
-      rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result of a kernel "
-                          "with reductions must have the reductions' input or result shape",
+      rt_emit_error(func,
+                    "kernel '%.*s' result #%ld has type '%s': every result of a kernel "
+                    "with reductions must have the reductions' input or result shape",
                     (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
     if (!is_abi_tensor(t) || !shape_is(t, &s0)) {
-      rt_emit_error(func, "kernel '%.*s' result #%ld has type '%s': every result must be a "
-                          "tensor of the shape of result #0",
+      rt_emit_error(func,
+                    "kernel '%.*s' result #%ld has type '%s': every result must be a "
+                    "tensor of the shape of result #0",
                     (int)name.length, name.data, (long)i, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
@@ -238,7 +242,8 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
   out->numel = nred > 0 ? row.rows : remat_shape_numel(&space);
   out->row_len = nred > 0 ? row.len : 0;
 
-  LLVMValueRef fn = LLVMAddFunction(m->mod, out->name, LLVMFunctionType(m->void_t, ptypes, (unsigned)np, 0));
+  LLVMValueRef fn =
+      LLVMAddFunction(m->mod, out->name, LLVMFunctionType(m->void_t, ptypes, (unsigned)np, 0));
   free(ptypes);
   if (!host)
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
@@ -288,7 +293,8 @@ int cg_emit_kernel(cg_module *m, MlirOperation func, remat_cg_function *out) {
     for (int j = 0; j < nr; j++) {
       MlirValue v = mlirOperationGetOperand(ret, j);
       LLVMValueRef x = cg_value_at(&k, v, loop.iv);
-      cg_store(m, rt_element_type(mlirValueGetType(v)), LLVMGetParam(fn, (unsigned)(ni + j)), loop.iv, x);
+      cg_store(m, rt_element_type(mlirValueGetType(v)), LLVMGetParam(fn, (unsigned)(ni + j)),
+               loop.iv, x);
     }
     cg_loop_close(m, &loop);
   }

@@ -6,8 +6,8 @@
 
 #include "codegen_internal.h"
 
-LLVMValueRef cg_intrinsic(cg_module *m, const char *name, LLVMTypeRef overload,
-                          LLVMValueRef *args, unsigned n) {
+LLVMValueRef cg_intrinsic(cg_module *m, const char *name, LLVMTypeRef overload, LLVMValueRef *args,
+                          unsigned n) {
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
   if (!id)
     remat_fatal("unknown intrinsic %s", name);
@@ -29,7 +29,8 @@ static LLVMValueRef declare_fn(cg_module *m, const char *name, LLVMTypeRef t, un
     const char *attrs[] = {"nounwind", "willreturn"};
     for (size_t i = 0; i < 2; i++) {
       unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
-      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(m->ctx, kind, 0));
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateEnumAttribute(m->ctx, kind, 0));
     }
     unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(m->ctx, mem, 0));
@@ -47,7 +48,8 @@ LLVMValueRef cg_call_float(cg_module *m, const char *name, LLVMValueRef *args, u
   LLVMValueRef f = declare_fn(m, name, LLVMTypeOf(args[0]), n, &fty);
   LLVMValueRef call = LLVMBuildCall2(m->b, fty, f, args, n, "");
   unsigned kind = LLVMGetEnumAttributeKindForName("nobuiltin", 9);
-  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(m->ctx, kind, 0));
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(m->ctx, kind, 0));
   return call;
 }
 

@@ -32,7 +32,8 @@ static void mul_hi_lo(cg_module *m, LLVMValueRef x, uint32_t mult, LLVMValueRef 
     *lo = LLVMBuildMul(b, x, c32(m, mult), "");
     return;
   }
-  LLVMValueRef p = LLVMBuildMul(b, LLVMBuildZExt(b, x, m->i64, ""), LLVMConstInt(m->i64, mult, 0), "");
+  LLVMValueRef p =
+      LLVMBuildMul(b, LLVMBuildZExt(b, x, m->i64, ""), LLVMConstInt(m->i64, mult, 0), "");
   *hi = hi32(m, p);
   *lo = LLVMBuildTrunc(b, p, m->i32, "");
 }

@@ -59,8 +59,7 @@ cg_row cg_row_of(MlirOperation op) {
 }
 
 bool cg_row_eq(const cg_row *a, const cg_row *b) {
-  return a->s.rank == b->s.rank &&
-         !memcmp(a->s.d, b->s.d, sizeof(int64_t) * (size_t)a->s.rank) &&
+  return a->s.rank == b->s.rank && !memcmp(a->s.d, b->s.d, sizeof(int64_t) * (size_t)a->s.rank) &&
          !memcmp(a->reduced, b->reduced, sizeof(bool) * (size_t)a->s.rank);
 }
 
@@ -146,16 +145,19 @@ static LLVMValueRef s_index(cg_module *m, const cg_row *row, LLVMValueRef base, 
   for (int d = 0; d < row->rshape.rank; d++) {
     if (row->rshape.d[d] == 1)
       continue;
-    LLVMValueRef t = row->rstride[d] == 1 ? c[d] : LLVMBuildMul(m->b, c[d], cg_i64(m, row->rstride[d]), "");
-    at = LLVMIsAConstantInt(at) && LLVMConstIntGetZExtValue(at) == 0 ? t : LLVMBuildAdd(m->b, at, t, "");
+    LLVMValueRef t =
+        row->rstride[d] == 1 ? c[d] : LLVMBuildMul(m->b, c[d], cg_i64(m, row->rstride[d]), "");
+    at = LLVMIsAConstantInt(at) && LLVMConstIntGetZExtValue(at) == 0
+             ? t
+             : LLVMBuildAdd(m->b, at, t, "");
   }
   return at;
 }
 
 /* Accumulates the reductions of one phase over the elements j = lane, lane + 256, ...
  * of the current row; leaves each r->acc the lane's value. */
-static void accumulate(cg_kernel *k, const cg_row *row, LLVMValueRef base, reduction *rs,
-                       int n, LLVMValueRef lane) {
+static void accumulate(cg_kernel *k, const cg_row *row, LLVMValueRef base, reduction *rs, int n,
+                       LLVMValueRef lane) {
   cg_module *m = k->m;
   loop l;
   loop_open(m, &l, lane, cg_i64(m, LANES), "j");
@@ -247,7 +249,8 @@ static void host_tree(cg_module *m, reduction *r) {
 static LLVMValueRef shfl_down(cg_module *m, LLVMValueRef v, int off) {
   LLVMBuilderRef b = m->b;
   LLVMTypeRef t = LLVMTypeOf(v);
-  LLVMValueRef mask = LLVMConstInt(m->i32, 0xffffffffu, 0), o = LLVMConstInt(m->i32, (unsigned)off, 0);
+  LLVMValueRef mask = LLVMConstInt(m->i32, 0xffffffffu, 0),
+               o = LLVMConstInt(m->i32, (unsigned)off, 0);
   LLVMValueRef clamp = LLVMConstInt(m->i32, WARP - 1, 0);
   if (t == m->f32) {
     LLVMValueRef a[4] = {mask, v, o, clamp};
@@ -460,7 +463,8 @@ void cg_emit_rows(cg_kernel *k, const cg_row *row, MlirOperation *reds, int nred
   for (int d = 0; d < row->kshape.rank; d++) {
     if (row->kshape.d[d] == 1)
       continue;
-    LLVMValueRef t = row->kstride[d] == 1 ? kc[d] : LLVMBuildMul(b, kc[d], cg_i64(m, row->kstride[d]), "");
+    LLVMValueRef t = row->kstride[d] == 1 ? kc[d]
+                                          : LLVMBuildMul(b, kc[d], cg_i64(m, row->kstride[d]), "");
     base = LLVMIsAConstantInt(base) ? t : LLVMBuildAdd(b, base, t, "");
   }
 
@@ -554,7 +558,8 @@ int cg_emit_reduction(cg_module *m, MlirOperation op, const char *name, remat_cg
 
   bool host = m->target == REMAT_TARGET_HOST;
   LLVMTypeRef ptypes[4] = {m->ptr, m->ptr, m->i64, m->i64};
-  LLVMValueRef fn = LLVMAddFunction(m->mod, name, LLVMFunctionType(m->void_t, ptypes, host ? 4 : 2, 0));
+  LLVMValueRef fn =
+      LLVMAddFunction(m->mod, name, LLVMFunctionType(m->void_t, ptypes, host ? 4 : 2, 0));
   if (!host)
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
   LLVMSetValueName2(LLVMGetParam(fn, 0), "in0", 3);

@@ -21,7 +21,7 @@
  * 8.0 for sm_90). */
 static const struct {
   int sm, ptx;
-} sm_table[] = {{60, 60}, {61, 60}, {62, 60}, {70, 60},  {72, 61},  {75, 63}, {80, 70},
+} sm_table[] = {{60, 60}, {61, 60}, {62, 60}, {70, 60}, {72, 61},  {75, 63}, {80, 70},
                 {86, 71}, {87, 74}, {89, 78}, {90, 80}, {100, 86}, {120, 87}};
 
 bool remat_codegen_sm_is_valid(int sm) {
@@ -73,8 +73,8 @@ static LLVMTargetMachineRef target_machine(remat_target target, int sm, bool pic
   if (LLVMGetTargetFromTriple(triple, &t, &msg))
     remat_fatal("no LLVM target for %s: %s", triple, msg);
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-      t, triple, cpu, features, LLVMCodeGenLevelAggressive,
-      pic ? LLVMRelocPIC : LLVMRelocDefault, pic ? LLVMCodeModelSmall : LLVMCodeModelDefault);
+      t, triple, cpu, features, LLVMCodeGenLevelAggressive, pic ? LLVMRelocPIC : LLVMRelocDefault,
+      pic ? LLVMCodeModelSmall : LLVMCodeModelDefault);
   if (!tm)
     remat_fatal("cannot create a target machine for %s", triple);
   if (target == REMAT_TARGET_NVPTX64) {

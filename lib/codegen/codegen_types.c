@@ -34,7 +34,9 @@ static LLVMTypeRef storage_type(cg_module *m, MlirType e) {
   return cg_compute_type(m, e);
 }
 
-LLVMValueRef cg_i64(cg_module *m, int64_t v) { return LLVMConstInt(m->i64, (unsigned long long)v, 1); }
+LLVMValueRef cg_i64(cg_module *m, int64_t v) {
+  return LLVMConstInt(m->i64, (unsigned long long)v, 1);
+}
 static LLVMValueRef i32c(cg_module *m, uint32_t v) { return LLVMConstInt(m->i32, v, 0); }
 
 static LLVMValueRef element_ptr(cg_module *m, MlirType e, LLVMValueRef base, LLVMValueRef idx) {
@@ -77,7 +79,8 @@ LLVMValueRef cg_round(cg_module *m, MlirType e, LLVMValueRef v) {
   if (cg_is_half(e) && LLVMIsAConstantFP(v)) { /* constants round here, as lib/half.c */
     LLVMBool lost;
     float x = (float)LLVMConstRealGetDouble(v, &lost);
-    x = mlirTypeIsAF16(e) ? f16_bits_to_f32(f32_to_f16_bits(x)) : bf16_bits_to_f32(f32_to_bf16_bits(x));
+    x = mlirTypeIsAF16(e) ? f16_bits_to_f32(f32_to_f16_bits(x))
+                          : bf16_bits_to_f32(f32_to_bf16_bits(x));
     return LLVMConstReal(m->f32, x);
   }
   if (mlirTypeIsAF16(e))
@@ -122,7 +125,8 @@ static LLVMValueRef f32_to_f16_body(cg_module *m, LLVMValueRef x) {
   LLVMValueRef e16 = LLVMBuildSub(b, exp, i32c(m, 112), "");
   LLVMValueRef normal = LLVMBuildOr(
       b, sign,
-      shift_round_even(m, LLVMBuildOr(b, LLVMBuildShl(b, e16, i32c(m, 23), ""), frac, ""), i32c(m, 13)),
+      shift_round_even(m, LLVMBuildOr(b, LLVMBuildShl(b, e16, i32c(m, 23), ""), frac, ""),
+                       i32c(m, 13)),
       "");
   /* Subnormal: (2^23 + frac) >> (126 - exp), for shifts 14..24; beyond: signed zero. */
   LLVMValueRef shift = LLVMBuildSub(b, i32c(m, 126), exp, "");
@@ -130,8 +134,9 @@ static LLVMValueRef f32_to_f16_body(cg_module *m, LLVMValueRef x) {
   LLVMValueRef safe_shift = sel(m, shift_ok, shift, i32c(m, 24));
   LLVMValueRef sub = LLVMBuildOr(
       b, sign, shift_round_even(m, LLVMBuildOr(b, frac, i32c(m, 0x800000), ""), safe_shift), "");
-  LLVMValueRef small = sel(m, LLVMBuildAnd(b, shift_ok, LLVMBuildICmp(b, LLVMIntNE, exp, i32c(m, 0), ""), ""),
-                           sub, sign);
+  LLVMValueRef small =
+      sel(m, LLVMBuildAnd(b, shift_ok, LLVMBuildICmp(b, LLVMIntNE, exp, i32c(m, 0), ""), ""), sub,
+          sign);
   /* exp is 0..255 so e16 (as signed) is -112..143. */
   LLVMValueRef r = sel(m, LLVMBuildICmp(b, LLVMIntSGE, e16, i32c(m, 1), ""), normal, small);
   r = sel(m, LLVMBuildICmp(b, LLVMIntSGE, e16, i32c(m, 31), ""), inf, r);
@@ -150,11 +155,13 @@ static LLVMValueRef f16_to_f32_body(cg_module *m, LLVMValueRef h) {
   LLVMValueRef frac13 = LLVMBuildShl(b, frac, i32c(m, 13), "");
   LLVMValueRef special = LLVMBuildOr(b, LLVMBuildOr(b, sign, i32c(m, 0x7f800000), ""), frac13, "");
   LLVMValueRef normal = LLVMBuildOr(
-      b, LLVMBuildOr(b, sign, LLVMBuildShl(b, LLVMBuildAdd(b, exp, i32c(m, 112), ""), i32c(m, 23), ""), ""),
+      b,
+      LLVMBuildOr(b, sign, LLVMBuildShl(b, LLVMBuildAdd(b, exp, i32c(m, 112), ""), i32c(m, 23), ""),
+                  ""),
       frac13, "");
   /* Zero or subnormal: frac * 2^-24, exact in f32. */
-  LLVMValueRef mag = LLVMBuildFMul(b, LLVMBuildUIToFP(b, frac, m->f32, ""),
-                                   LLVMConstReal(m->f32, 0x1p-24), "");
+  LLVMValueRef mag =
+      LLVMBuildFMul(b, LLVMBuildUIToFP(b, frac, m->f32, ""), LLVMConstReal(m->f32, 0x1p-24), "");
   LLVMValueRef sub = LLVMBuildOr(b, LLVMBuildBitCast(b, mag, m->i32, ""), sign, "");
   LLVMValueRef r = sel(m, LLVMBuildICmp(b, LLVMIntEQ, exp, i32c(m, 0), ""), sub, normal);
   r = sel(m, LLVMBuildICmp(b, LLVMIntEQ, exp, i32c(m, 0x1f), ""), special, r);
@@ -229,8 +236,9 @@ LLVMValueRef cg_convert(cg_module *m, LLVMValueRef v, MlirType from, MlirType to
     return cg_round(m, to, v);
   }
   if (cg_is_i1(to)) /* nonzero is true; NaN too, as in C */
-    return cg_is_float(from) ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0), "")
-                             : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "");
+    return cg_is_float(from)
+               ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(LLVMTypeOf(v), 0), "")
+               : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "");
   if (cg_is_float(from)) { /* toward zero, saturating, NaN -> 0: never poison */
     LLVMTypeRef types[2] = {tt, LLVMTypeOf(v)};
     unsigned id = LLVMLookupIntrinsicID("llvm.fptosi.sat", 15);

@@ -6,60 +6,56 @@
 #include "half.h"
 
 enum {
-	ROUNDS = 10,
+  ROUNDS = 10,
 };
 
 static const uint32_t MULTIPLIER0 = 0xD2511F53;
 static const uint32_t MULTIPLIER1 = 0xCD9E8D57;
-static const uint32_t KEY_STEP0 = 0x9E3779B9;	/* golden ratio */
-static const uint32_t KEY_STEP1 = 0xBB67AE85;	/* sqrt(3) - 1 */
+static const uint32_t KEY_STEP0 = 0x9E3779B9; /* golden ratio */
+static const uint32_t KEY_STEP1 = 0xBB67AE85; /* sqrt(3) - 1 */
 
-void
-philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
-{
-	uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
-	uint32_t k0 = key[0], k1 = key[1];
+void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
+  uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
+  uint32_t k0 = key[0], k1 = key[1];
 
-	for (int round = 0; round < ROUNDS; round++) {
-		uint64_t product0 = (uint64_t)MULTIPLIER0 * c0;
-		uint64_t product1 = (uint64_t)MULTIPLIER1 * c2;
-		uint32_t hi0 = (uint32_t)(product0 >> 32), lo0 = (uint32_t)product0;
-		uint32_t hi1 = (uint32_t)(product1 >> 32), lo1 = (uint32_t)product1;
+  for (int round = 0; round < ROUNDS; round++) {
+    uint64_t product0 = (uint64_t)MULTIPLIER0 * c0;
+    uint64_t product1 = (uint64_t)MULTIPLIER1 * c2;
+    uint32_t hi0 = (uint32_t)(product0 >> 32), lo0 = (uint32_t)product0;
+    uint32_t hi1 = (uint32_t)(product1 >> 32), lo1 = (uint32_t)product1;
 
-		if (round > 0) {
-			k0 += KEY_STEP0;
-			k1 += KEY_STEP1;
-		}
-		c0 = hi1 ^ c1 ^ k0;
-		c1 = lo1;
-		c2 = hi0 ^ c3 ^ k1;
-		c3 = lo0;
-	}
-	out[0] = c0;
-	out[1] = c1;
-	out[2] = c2;
-	out[3] = c3;
+    if (round > 0) {
+      k0 += KEY_STEP0;
+      k1 += KEY_STEP1;
+    }
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
 }
 
-uint32_t
-philox_element_bits(uint64_t seed, uint64_t offset, uint64_t index)
-{
-	uint64_t block = index / 4;
-	uint32_t key[2] = { (uint32_t)seed, (uint32_t)(seed >> 32) };
-	uint32_t ctr[4] = {
-		(uint32_t)offset, (uint32_t)(offset >> 32),
-		(uint32_t)block, (uint32_t)(block >> 32),
-	};
-	uint32_t words[4];
+uint32_t philox_element_bits(uint64_t seed, uint64_t offset, uint64_t index) {
+  uint64_t block = index / 4;
+  uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+  uint32_t ctr[4] = {
+      (uint32_t)offset,
+      (uint32_t)(offset >> 32),
+      (uint32_t)block,
+      (uint32_t)(block >> 32),
+  };
+  uint32_t words[4];
 
-	philox4x32_10(ctr, key, words);
-	return words[index % 4];
+  philox4x32_10(ctr, key, words);
+  return words[index % 4];
 }
 
-float
-philox_unit_f32(uint32_t bits)
-{
-	/* Each step is stored to a float so that no excess precision
+float philox_unit_f32(uint32_t bits) {
+  /* Each step is stored to a float so that no excess precision
 	 * survives (FLT_EVAL_METHOD may be nonzero, e.g. x87).
 	 *
 	 * (float)bits rounds to 24 bits; scaling by 2^-32 is exact, so the
@@ -69,66 +65,59 @@ philox_unit_f32(uint32_t bits)
 	 * statements, with an fma-capable -march): that gives the same bits,
 	 * because an fma differs from multiply-then-add only when the product
 	 * is inexact. Checked for all 2^32 inputs, contracted and not. */
-	float x = (float)bits;
-	float scaled = x * 0x1p-32f;
-	float u = scaled + 0x1p-33f;
+  float x = (float)bits;
+  float scaled = x * 0x1p-32f;
+  float u = scaled + 0x1p-33f;
 
-	return u == 1.0f ? 0.0f : u;
+  return u == 1.0f ? 0.0f : u;
 }
 
-float
-philox_uniform_f32(uint32_t bits, double lo, double hi)
-{
-	float u = philox_unit_f32(bits);
-	float lo_f = (float)lo;
-	float hi_f = (float)hi;
-	float range = hi_f - lo_f;
+float philox_uniform_f32(uint32_t bits, double lo, double hi) {
+  float u = philox_unit_f32(bits);
+  float lo_f = (float)lo;
+  float hi_f = (float)hi;
+  float range = hi_f - lo_f;
 
-	/* Explicit fma: a plain u * range + lo_f would round twice or once
+  /* Explicit fma: a plain u * range + lo_f would round twice or once
 	 * depending on the compiler and target. fmaf is exact-then-round on
 	 * every conforming libm, with or without a hardware fma. */
-	return fmaf(u, range, lo_f);
+  return fmaf(u, range, lo_f);
 }
 
-uint16_t
-philox_uniform_f16_bits(uint32_t bits, double lo, double hi)
-{
-	uint16_t value = f32_to_f16_bits(philox_uniform_f32(bits, lo, hi));
-	uint16_t hi_h = f32_to_f16_bits((float)hi);
+uint16_t philox_uniform_f16_bits(uint32_t bits, double lo, double hi) {
+  uint16_t value = f32_to_f16_bits(philox_uniform_f32(bits, lo, hi));
+  uint16_t hi_h = f32_to_f16_bits((float)hi);
 
-	if (f16_bits_to_f32(value) == f16_bits_to_f32(hi_h))
-		return f32_to_f16_bits((float)lo);
-	return value;
+  if (f16_bits_to_f32(value) == f16_bits_to_f32(hi_h))
+    return f32_to_f16_bits((float)lo);
+  return value;
 }
 
-uint16_t
-philox_uniform_bf16_bits(uint32_t bits, double lo, double hi)
-{
-	uint16_t value = f32_to_bf16_bits(philox_uniform_f32(bits, lo, hi));
-	uint16_t hi_b = f32_to_bf16_bits((float)hi);
+uint16_t philox_uniform_bf16_bits(uint32_t bits, double lo, double hi) {
+  uint16_t value = f32_to_bf16_bits(philox_uniform_f32(bits, lo, hi));
+  uint16_t hi_b = f32_to_bf16_bits((float)hi);
 
-	if (bf16_bits_to_f32(value) == bf16_bits_to_f32(hi_b))
-		return f32_to_bf16_bits((float)lo);
-	return value;
+  if (bf16_bits_to_f32(value) == bf16_bits_to_f32(hi_b))
+    return f32_to_bf16_bits((float)lo);
+  return value;
 }
 
-void
-philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi,
-    float *out, size_t n)
-{
-	uint32_t key[2] = { (uint32_t)seed, (uint32_t)(seed >> 32) };
-	uint32_t words[4];
+void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n) {
+  uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+  uint32_t words[4];
 
-	/* One Philox call per block of 4 elements. */
-	for (size_t i = 0; i < n; i++) {
-		if (i % 4 == 0) {
-			uint64_t block = (uint64_t)i / 4;
-			uint32_t ctr[4] = {
-				(uint32_t)offset, (uint32_t)(offset >> 32),
-				(uint32_t)block, (uint32_t)(block >> 32),
-			};
-			philox4x32_10(ctr, key, words);
-		}
-		out[i] = philox_uniform_f32(words[i % 4], lo, hi);
-	}
+  /* One Philox call per block of 4 elements. */
+  for (size_t i = 0; i < n; i++) {
+    if (i % 4 == 0) {
+      uint64_t block = (uint64_t)i / 4;
+      uint32_t ctr[4] = {
+          (uint32_t)offset,
+          (uint32_t)(offset >> 32),
+          (uint32_t)block,
+          (uint32_t)(block >> 32),
+      };
+      philox4x32_10(ctr, key, words);
+    }
+    out[i] = philox_uniform_f32(words[i % 4], lo, hi);
+  }
 }

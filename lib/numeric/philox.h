@@ -40,8 +40,7 @@
 #include <stdint.h>
 
 /* Random123 Philox4x32-10: out = Philox(ctr, key). out may alias ctr. */
-void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2],
-    uint32_t out[4]);
+void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
 /* The 32 random bits of element `index` (the mapping above). */
 uint32_t philox_element_bits(uint64_t seed, uint64_t offset, uint64_t index);
@@ -56,7 +55,6 @@ uint16_t philox_uniform_bf16_bits(uint32_t bits, double lo, double hi);
 
 /* out[i] = philox_uniform_f32(philox_element_bits(seed, offset, i), lo, hi)
  * for i in [0, n): the rt.uniform_philox result as a flat f32 buffer. */
-void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi,
-    float *out, size_t n);
+void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n);
 
 #endif

@@ -15,8 +15,8 @@ static const struct {
   size_t size;
   bool is_float;
 } elems[RTR_ELEM_COUNT] = {
-    [RTR_F32] = {"f32", 4, true}, [RTR_F16] = {"f16", 2, true}, [RTR_BF16] = {"bf16", 2, true},
-    [RTR_F64] = {"f64", 8, true}, [RTR_I1] = {"i1", 1, false},  [RTR_I8] = {"i8", 1, false},
+    [RTR_F32] = {"f32", 4, true},  [RTR_F16] = {"f16", 2, true},  [RTR_BF16] = {"bf16", 2, true},
+    [RTR_F64] = {"f64", 8, true},  [RTR_I1] = {"i1", 1, false},   [RTR_I8] = {"i8", 1, false},
     [RTR_I32] = {"i32", 4, false}, [RTR_I64] = {"i64", 8, false},
 };
 
@@ -116,8 +116,9 @@ const char *rtr_buffer_type_problem(MlirType type, char *buf, size_t cap) {
   }
   if (rtr_buffer_bytes(d.elem, d.rank, d.dims) < 0) {
     /* numel fits in int64 (describe checked it); the bytes may not */
-    snprintf(buf, cap, "'%s' holds %lld elements of %zu bytes, more than remat-run's limit "
-                       "of %lld bytes per tensor",
+    snprintf(buf, cap,
+             "'%s' holds %lld elements of %zu bytes, more than remat-run's limit "
+             "of %lld bytes per tensor",
              rt_type_str(type, tb, sizeof tb), (long long)d.numel, rtr_elem_size(d.elem),
              (long long)RTR_MAX_BUFFER_BYTES);
     return buf;
@@ -237,7 +238,9 @@ double rtr_buffer_get_f(const rtr_buffer *b, int64_t i) {
   if (b->view_map)
     i = b->view_map[i], b = b->view_src;
   switch (b->elem) {
-  case RTR_F32: case RTR_F16: case RTR_BF16: return rtr_buffer_get_f32(b, i);
+  case RTR_F32:
+  case RTR_F16:
+  case RTR_BF16: return rtr_buffer_get_f32(b, i);
   case RTR_F64: return ((const double *)b->data)[i];
   default: return (double)rtr_buffer_get_i(b, i);
   }
@@ -257,7 +260,9 @@ int64_t rtr_buffer_get_i(const rtr_buffer *b, int64_t i) {
 
 void rtr_buffer_set_f(rtr_buffer *b, int64_t i, double v) {
   switch (b->elem) {
-  case RTR_F32: case RTR_F16: case RTR_BF16:
+  case RTR_F32:
+  case RTR_F16:
+  case RTR_BF16:
     /* double -> f32 -> f16 may round twice; a value exact in f32 (every value computed
      * in the f32 domain) rounds once. */
     rtr_buffer_set_f32(b, i, (float)v);

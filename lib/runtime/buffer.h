@@ -22,7 +22,14 @@
 #include "support.h"
 
 typedef enum rtr_elem {
-  RTR_F32, RTR_F16, RTR_BF16, RTR_F64, RTR_I1, RTR_I8, RTR_I32, RTR_I64,
+  RTR_F32,
+  RTR_F16,
+  RTR_BF16,
+  RTR_F64,
+  RTR_I1,
+  RTR_I8,
+  RTR_I32,
+  RTR_I64,
   RTR_ELEM_COUNT
 } rtr_elem;
 

@@ -13,8 +13,7 @@
 #include "ops.h"
 
 /* The inputs of a check: from the inputs file when given, else from the seed. */
-static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n,
-                               char **err) {
+static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int *n, char **err) {
   return o->inputs ? rtr_inputs_read(f, o->inputs, n, err)
                    : rtr_inputs_random(f, o->seed, o->values, n, err);
 }
@@ -25,8 +24,7 @@ static rtr_buffer **inputs_for(MlirOperation f, const rtr_check_options *o, int 
 static __int128 ordered(const rtr_buffer *b, int64_t i) {
   uint64_t bits = 0;
   int width = (int)rtr_elem_size(b->elem) * 8;
-  memcpy(&bits, (const char *)b->data + (size_t)i * rtr_elem_size(b->elem),
-         rtr_elem_size(b->elem));
+  memcpy(&bits, (const char *)b->data + (size_t)i * rtr_elem_size(b->elem), rtr_elem_size(b->elem));
   uint64_t sign = 1ull << (width - 1);
   uint64_t mag = bits & (sign - 1);
   return (bits & sign) ? -(__int128)mag : (__int128)mag;
@@ -34,15 +32,14 @@ static __int128 ordered(const rtr_buffer *b, int64_t i) {
 
 static bool elem_identical(const rtr_buffer *a, const rtr_buffer *b, int64_t i) {
   size_t es = rtr_elem_size(a->elem);
-  if (!memcmp((const char *)a->data + (size_t)i * es, (const char *)b->data + (size_t)i * es,
-              es))
+  if (!memcmp((const char *)a->data + (size_t)i * es, (const char *)b->data + (size_t)i * es, es))
     return true;
   return rtr_elem_is_float(a->elem) && isnan(rtr_buffer_get_f(a, i)) &&
          isnan(rtr_buffer_get_f(b, i));
 }
 
 bool rtr_compare_buffers(const rtr_buffer *a, const rtr_buffer *b, uint64_t *max_ulp,
-                        double *max_rel) {
+                         double *max_rel) {
   bool same = true;
   *max_ulp = 0;
   *max_rel = 0;
@@ -80,8 +77,8 @@ bool rtr_compare_buffers(const rtr_buffer *a, const rtr_buffer *b, uint64_t *max
 }
 
 /* Prints one comparison line; returns 1 when outside the tolerance. */
-static int compare_line(const rtr_check_options *o, const char *what, int k,
-                        const rtr_buffer *want, const rtr_buffer *got) {
+static int compare_line(const rtr_check_options *o, const char *what, int k, const rtr_buffer *want,
+                        const rtr_buffer *got) {
   char ta[128], tb[128];
   FILE *r = o->report;
   if (!rtr_buffer_same_type(want, got)) {
@@ -190,8 +187,7 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
     return 2;
   int64_t num_out;
   if (!rt_func_num_outputs(jf, &num_out)) {
-    remat_error_add(err, "'@%s' has no rt.num_outputs: not a joint function",
-            name);
+    remat_error_add(err, "'@%s' has no rt.num_outputs: not a joint function", name);
     return 2;
   }
   int nin = 0, nj = 0, nf = 0, nb = 0, rc = 2;
@@ -214,9 +210,10 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
     goto out;
   int nsaved = nf - (int)num_out;
   if (nsaved < 0) {
-    remat_error_add(err, "'@%s' returns %d values, fewer than the %lld forward "
+    remat_error_add(err,
+                    "'@%s' returns %d values, fewer than the %lld forward "
                     "outputs of '@%s'",
-            fwd_name, nf, (long long)num_out, name);
+                    fwd_name, nf, (long long)num_out, name);
     goto out;
   }
   bargs = xcalloc((size_t)(nsaved + nt) + 1, sizeof *bargs);
@@ -227,8 +224,9 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
       bargs[nsaved + t++] = in[k];
   intptr_t bwd_args = mlirBlockGetNumArguments(rt_func_entry_block(bf));
   if (bwd_args != nsaved + nt) {
-    rt_emit_error(bf, "'@%s' takes %ld arguments, but '@%s' saves %d values and '@%s' has "
-                      "%d tangents",
+    rt_emit_error(bf,
+                  "'@%s' takes %ld arguments, but '@%s' saves %d values and '@%s' has "
+                  "%d tangents",
                   bwd_name, (long)bwd_args, fwd_name, nsaved, name, nt);
     goto out;
   }
@@ -254,32 +252,33 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
   }
   int ngrads = nj - (int)num_out;
   if (nb != ngrads) {
-    remat_error_add(err, "'@%s' returns %d gradients, the joint function %d",
-                    bwd_name, nb, ngrads);
+    remat_error_add(err, "'@%s' returns %d gradients, the joint function %d", bwd_name, nb, ngrads);
     goto out;
   }
   if (!o->quiet)
-    fprintf(o->report, "check-split @%s (seed %llu): %lld outputs, %d gradients, %d saved\n",
-            name, (unsigned long long)o->seed, (long long)num_out, ngrads, nsaved);
+    fprintf(o->report, "check-split @%s (seed %llu): %lld outputs, %d gradients, %d saved\n", name,
+            (unsigned long long)o->seed, (long long)num_out, ngrads, nsaved);
   int bad = 0;
   for (int k = 0; k < num_out; k++)
     bad += compare_line(o, "output", k, J[k], F[k]);
   for (int k = 0; k < ngrads; k++)
     bad += compare_line(o, "gradient", k, J[num_out + k], B[k]);
   if (!o->quiet || tb.unmatched)
-    fprintf(o->report, "  random tensors recomputed in the backward: %d, %d bit-exact with "
-                       "the joint function's\n",
+    fprintf(o->report,
+            "  random tensors recomputed in the backward: %d, %d bit-exact with "
+            "the joint function's\n",
             tb.matched + tb.unmatched, tb.matched);
   if (o->peak) {
     char af[512], ab[512], aj[512];
-    fprintf(o->report, "  measured peak @%s: split %llu (forward %llu%s; backward %llu%s, "
-                       "%llu of it parameters it does not take; %s); joint function as "
-                       "written %llu%s\n",
+    fprintf(o->report,
+            "  measured peak @%s: split %llu (forward %llu%s; backward %llu%s, "
+            "%llu of it parameters it does not take; %s); joint function as "
+            "written %llu%s\n",
             name, (unsigned long long)(pf.peak > pb.peak ? pf.peak : pb.peak),
-            (unsigned long long)pf.peak, peak_at(&pf, af, sizeof af),
-            (unsigned long long)pb.peak, peak_at(&pb, ab, sizeof ab),
-            (unsigned long long)pb.base, compiled ? "compiled" : "reference",
-            (unsigned long long)pj.peak, peak_at(&pj, aj, sizeof aj));
+            (unsigned long long)pf.peak, peak_at(&pf, af, sizeof af), (unsigned long long)pb.peak,
+            peak_at(&pb, ab, sizeof ab), (unsigned long long)pb.base,
+            compiled ? "compiled" : "reference", (unsigned long long)pj.peak,
+            peak_at(&pj, aj, sizeof aj));
   }
   if (stats) {
     stats->values += num_out + ngrads;
@@ -288,13 +287,15 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
   }
   rc = 0;
   if (bad)
-    remat_error_add(err, "the split of '@%s' differs from the joint function "
+    remat_error_add(err,
+                    "the split of '@%s' differs from the joint function "
                     "in %d of %d values",
-            name, bad, (int)num_out + ngrads);
+                    name, bad, (int)num_out + ngrads);
   if (tb.unmatched)
-    remat_error_add(err, "%d random tensors recomputed by '@%s' differ from "
+    remat_error_add(err,
+                    "%d random tensors recomputed by '@%s' differ from "
                     "every one the joint function drew",
-            tb.unmatched, bwd_name);
+                    tb.unmatched, bwd_name);
   if (bad || tb.unmatched)
     rc = 1;
 out:
@@ -324,8 +325,8 @@ int rtr_check_split(MlirOperation joint, MlirOperation split, const char *name,
 /* L = sum over forward outputs j of <out_j, tangent_j>, from a promoted (f64) run.
  * tangent_out[j] is the output tangent j belongs to (nt tangents). */
 static int loss_f64(MlirOperation module, MlirOperation f, const rtr_interp_options *run,
-                    rtr_buffer *const *in, int nin, const int *tangent_arg,
-                    const int *tangent_out, int nt, double *loss) {
+                    rtr_buffer *const *in, int nin, const int *tangent_arg, const int *tangent_out,
+                    int nt, double *loss) {
   rtr_buffer **out = NULL;
   int nout = 0;
   if (rtr_interp_run(module, f, run, in, nin, &out, &nout))
@@ -371,8 +372,9 @@ static int parse_wrt(MlirOperation f, const char *name, int nin, const char *wrt
           k = a;
       }
       if (k < 0) {
-        remat_error_add(err, "--wrt: '@%s' has no argument named '%.*s' (give numbers, or "
-                             "the names of the arguments' name locations)",
+        remat_error_add(err,
+                        "--wrt: '@%s' has no argument named '%.*s' (give numbers, or "
+                        "the names of the arguments' name locations)",
                         name, (int)len, s);
         return -1;
       }
@@ -428,8 +430,8 @@ static int64_t sample_elements(int64_t numel, int64_t n, int arg, int64_t **out)
 
 /* Progress of a long check on o->progress: on a terminal one line rewritten at most five
  * times a second, else one line per argument done. */
-static void fd_progress(const rtr_check_options *o, bool arg_done, int g, int ngrads,
-                        long done, long total, double t0, double *last) {
+static void fd_progress(const rtr_check_options *o, bool arg_done, int g, int ngrads, long done,
+                        long total, double t0, double *last) {
   if (!o->progress)
     return;
   double t = remat_now_ms() / 1e3;
@@ -453,8 +455,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   if (mlirOperationIsNull(f))
     return 2;
   if (!rt_func_num_outputs(f, &num_out)) {
-    remat_error_add(err, "'@%s' has no rt.num_outputs: not a joint function",
-            name);
+    remat_error_add(err, "'@%s' has no rt.num_outputs: not a joint function", name);
     return 2;
   }
   int nin = 0, nj = 0, rc = 2, ngrads = 0;
@@ -491,8 +492,8 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   for (int j = 0; j < nt && nt == num_out; j++)
     tangent_out[j] = j;
   if (nt > num_out || (nt < num_out && nfloat != nt)) {
-    remat_error_add(err, "'@%s' has %d tangent arguments for %lld outputs",
-            name, nt, (long long)num_out);
+    remat_error_add(err, "'@%s' has %d tangent arguments for %lld outputs", name, nt,
+                    (long long)num_out);
     goto out;
   }
   rtr_interp_options ref = {.promote_f64 = false};
@@ -513,16 +514,18 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
     char bufs[48] = "";
     if (!wrt && nbuf)
       snprintf(bufs, sizeof bufs, " (%d of them rt.buffer)", nbuf);
-    remat_error_add(err, "'@%s' returns %d gradients for %d floating-point "
+    remat_error_add(err,
+                    "'@%s' returns %d gradients for %d floating-point "
                     "arguments%s; name them with --wrt (numbers or argument names)",
-            name, ngrads, na, bufs);
+                    name, ngrads, na, bufs);
     goto out;
   }
   for (int g = 0; g < ngrads; g++)
     if (J[num_out + g]->numel != in[args[g]]->numel) {
-      remat_error_add(err, "gradient #%d does not have the shape of argument "
+      remat_error_add(err,
+                      "gradient #%d does not have the shape of argument "
                       "#%d",
-              g, args[g]);
+                      g, args[g]);
       goto out;
     }
   /* The same inputs widened exactly to f64, for the f64 forward. */
@@ -531,8 +534,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
     P[k] = rtr_interp_buffer_for_type(
         mlirValueGetType(mlirBlockGetArgument(rt_func_entry_block(f), k)), true);
     if (!P[k]) {
-      fprintf(stderr, "remat-run: error: out of memory for the f64 copy of argument #%d\n",
-              k);
+      fprintf(stderr, "remat-run: error: out of memory for the f64 copy of argument #%d\n", k);
       goto out;
     }
     rtr_convert(P[k], in[k], false);
@@ -577,8 +579,8 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
       fd_progress(o, false, g, ngrads, checked, total, t0, &last);
     }
     MlirStringRef an = arg_name(f, args[g]);
-    fprintf(o->report, "  gradient #%d (argument #%d%s%.*s%s, ", g, args[g],
-            an.length ? " '" : "", (int)an.length, an.data, an.length ? "'" : "");
+    fprintf(o->report, "  gradient #%d (argument #%d%s%.*s%s, ", g, args[g], an.length ? " '" : "",
+            (int)an.length, an.data, an.length ? "'" : "");
     if (nelems[g] < x->numel)
       fprintf(o->report, "%lld of %lld elements", (long long)nelems[g], (long long)x->numel);
     else
@@ -597,9 +599,10 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
   }
   rc = 0;
   if (bad) {
-    remat_error_add(err, "%d of %d gradients of '@%s' disagree with finite "
+    remat_error_add(err,
+                    "%d of %d gradients of '@%s' disagree with finite "
                     "differences",
-            bad, ngrads, name);
+                    bad, ngrads, name);
     rc = 1;
   } else
     fprintf(o->report, "  %ld gradient elements agree with central differences\n", checked);
@@ -642,9 +645,10 @@ int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_opti
     *values = nr;
   rc = 0;
   if (bad) {
-    remat_error_add(err, "compiled '@%s' differs from the reference "
+    remat_error_add(err,
+                    "compiled '@%s' differs from the reference "
                     "interpreter in %d of %d results",
-            name, bad, nr);
+                    name, bad, nr);
     rc = 1;
   }
 out:

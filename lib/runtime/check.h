@@ -15,17 +15,17 @@
 #include "io.h"
 
 typedef struct rtr_check_options {
-  uint64_t seed;      /* inputs: rtr_inputs_random(func, seed) ... */
-  const char *inputs; /* ... or, when set, read from this file (runtime/io.h) */
-  int64_t max_ulp;    /* allowed distance in units in the last place; 0: bit-exact */
-  rtr_interp_options run; /* how the checked functions run (the split's, the joint
+  uint64_t seed;           /* inputs: rtr_inputs_random(func, seed) ... */
+  const char *inputs;      /* ... or, when set, read from this file (runtime/io.h) */
+  int64_t max_ulp;         /* allowed distance in units in the last place; 0: bit-exact */
+  rtr_interp_options run;  /* how the checked functions run (the split's, the joint
                           * function's gradients): reference or compiled; the joint
                           * function of a split check and the f64 forward always run
                           * on the reference interpreter */
   double fd_atol, fd_rtol; /* finite differences: |g - fd| <= atol + rtol |fd| */
   FILE *report;
-  bool quiet; /* no per-value lines on success */
-  bool peak;  /* --check-split: also measure the peak live bytes (interp.h, rtr_peak) */
+  bool quiet;        /* no per-value lines on success */
+  bool peak;         /* --check-split: also measure the peak live bytes (interp.h, rtr_peak) */
   rtr_values values; /* the distribution of the seed's inputs (runtime/io.h) */
   int64_t fd_sample; /* finite differences: at most this many elements per argument; 0: all */
   FILE *progress;    /* finite differences: progress lines (NULL: none) ... */
@@ -36,13 +36,13 @@ typedef struct rtr_check_options {
  * the absolute difference) and relative error over all elements. NaN equals NaN. Returns
  * true when bit-identical. */
 bool rtr_compare_buffers(const rtr_buffer *a, const rtr_buffer *b, uint64_t *max_ulp,
-                        double *max_rel);
+                         double *max_rel);
 
 /* What a check-split run covered (added to by each call). */
 typedef struct rtr_split_stats {
-  long values;  /* outputs and gradients compared */
-  long ops;     /* ops executed by the joint, forward and backward runs */
-  long random;  /* random tensors the backward recomputed (each checked) */
+  long values; /* outputs and gradients compared */
+  long ops;    /* ops executed by the joint, forward and backward runs */
+  long random; /* random tensors the backward recomputed (each checked) */
 } rtr_split_stats;
 
 /* Runs NAME of JOINT and NAME_fwd / NAME_bwd of SPLIT on the same inputs and compares

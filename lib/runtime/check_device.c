@@ -14,12 +14,21 @@
 #include "ops.h"
 
 typedef enum op_class {
-  C_EXACT_KERNEL, C_MATH_KERNEL, C_REDUCTION, C_MATMUL, C_VIEW, C_HOST, C_COUNT
+  C_EXACT_KERNEL,
+  C_MATH_KERNEL,
+  C_REDUCTION,
+  C_MATMUL,
+  C_VIEW,
+  C_HOST,
+  C_COUNT
 } op_class;
 
-static const char *class_name[C_COUNT] = {
-    "kernels of IEEE-exact ops", "kernels calling libm/libdevice", "reductions",
-    "matmuls", "views", "host ops"};
+static const char *class_name[C_COUNT] = {"kernels of IEEE-exact ops",
+                                          "kernels calling libm/libdevice",
+                                          "reductions",
+                                          "matmuls",
+                                          "views",
+                                          "host ops"};
 
 /* Ops whose value differs between libm (host) and libdevice (nvptx64): the table's
  * inexact column (rt_op_inexact): the RT_MATH rows, pow and rsqrt (1/sqrt on the host,
@@ -48,7 +57,7 @@ typedef struct checker {
   int printed; /* difference lines so far */
   int failures;
   /* random tensors */
-  bool record;     /* forward: remember the draws; backward: match them */
+  bool record; /* forward: remember the draws; backward: match them */
   draws fwd;
   long drawn, drawn_exact, redrawn, redrawn_matched;
   bool exact_only; /* every op of the current run was in an exact class */
@@ -62,8 +71,7 @@ static bool has_attr(MlirOperation op, const char *name) {
 static op_class classify(checker *c, MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
   if (rt_op_named(op, "func.call")) {
-    MlirAttribute a =
-        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
+    MlirAttribute a = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
     MlirStringRef s = mlirFlatSymbolRefAttrGetValue(a);
     char *name = xstrndup(s.data, s.length);
     MlirOperation f = rtr_interp_lookup(c->module, name);
@@ -89,7 +97,8 @@ static op_class classify(checker *c, MlirOperation op) {
   if (kind == RT_KIND_ELEMENTWISE || kind == RT_KIND_COMPARE || kind == RT_KIND_STRUCTURAL ||
       kind == RT_KIND_RANDOM)
     return uses_math(id) && mlirOperationGetNumResults(op) == 1 &&
-                   mlirTypeIsAFloat(rt_element_type(mlirValueGetType(mlirOperationGetResult(op, 0))))
+                   mlirTypeIsAFloat(
+                       rt_element_type(mlirValueGetType(mlirOperationGetResult(op, 0))))
                ? C_MATH_KERNEL
                : C_EXACT_KERNEL;
   return C_HOST;
@@ -112,8 +121,8 @@ static uint64_t ulp_at_floor(double g, double c, rtr_elem e) {
 }
 
 /* The operand of a matmul as the product reads it, element (p, r, col) of [B, R, C]. */
-static double operand(const rtr_buffer *x, int64_t p, int64_t r, int64_t col, int64_t R,
-                      int64_t C, bool t) {
+static double operand(const rtr_buffer *x, int64_t p, int64_t r, int64_t col, int64_t R, int64_t C,
+                      bool t) {
   return rtr_buffer_get_f(x, t ? (p * C + col) * R + r : (p * R + r) * C + col);
 }
 
@@ -126,9 +135,10 @@ static long matmul_check(MlirOperation op, rtr_buffer *const *args, const rtr_bu
   int64_t B = r == 3 ? g->dims[0] : 1, M = g->dims[r - 2], N = g->dims[r - 1];
   int64_t K = args[0]->dims[r - (ta ? 2 : 1)];
   double u = g->elem == RTR_F64 ? ldexp(1, -52) : ldexp(1, -23);
-  double u_out = g->elem == RTR_F64 ? ldexp(1, -53) : g->elem == RTR_F16 ? ldexp(1, -11)
-                 : g->elem == RTR_BF16                    ? ldexp(1, -8)
-                                                          : ldexp(1, -24);
+  double u_out = g->elem == RTR_F64    ? ldexp(1, -53)
+                 : g->elem == RTR_F16  ? ldexp(1, -11)
+                 : g->elem == RTR_BF16 ? ldexp(1, -8)
+                                       : ldexp(1, -24);
   long bad = 0;
   for (int64_t p = 0; p < B; p++)
     for (int64_t i = 0; i < M; i++)
@@ -151,10 +161,9 @@ static long matmul_check(MlirOperation op, rtr_buffer *const *args, const rtr_bu
   return bad;
 }
 
-static void differs(checker *c, MlirOperation op, op_class k, int result, const char *fmt,
-                    ...) __attribute__((format(printf, 5, 6)));
-static void differs(checker *c, MlirOperation op, op_class k, int result, const char *fmt,
-                    ...) {
+static void differs(checker *c, MlirOperation op, op_class k, int result, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void differs(checker *c, MlirOperation op, op_class k, int result, const char *fmt, ...) {
   c->failures++;
   if (c->printed++ >= 10)
     return;
@@ -171,8 +180,7 @@ static void record_draw(checker *c, MlirOperation op, const rtr_buffer *draw);
 
 /* A buffer the check needs did not fit in host memory: the check fails at OP (the
  * program's sizes, not remat, decide the memory: the user's error). */
-static void out_of_memory(checker *c, MlirOperation op, const char *what,
-                          const rtr_buffer *type) {
+static void out_of_memory(checker *c, MlirOperation op, const char *what, const rtr_buffer *type) {
   char tb[128];
   c->failures++;
   rt_emit_error(op, "--check-device: out of memory for %s ('%s')", what,
@@ -189,8 +197,7 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int narg
     c->exact_only = false;
   rtr_buffer **cpu = xcalloc((size_t)nres + 1, sizeof *cpu);
   for (int r = 0; r < nres; r++)
-    if (!(cpu[r] = rtr_buffer_new(res[r]->elem, res[r]->is_scalar, res[r]->rank,
-                                  res[r]->dims))) {
+    if (!(cpu[r] = rtr_buffer_new(res[r]->elem, res[r]->is_scalar, res[r]->rank, res[r]->dims))) {
       out_of_memory(c, op, "the CPU's result", res[r]);
       rtr_buffers_free(cpu, r);
       return;
@@ -218,8 +225,8 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int narg
     if (k == C_MATH_KERNEL && flt) {
       uint64_t worst = 0;
       for (int64_t i = 0; i < res[r]->numel; i++) {
-        uint64_t d = ulp_at_floor(rtr_buffer_get_f(res[r], i), rtr_buffer_get_f(cpu[r], i),
-                                  res[r]->elem);
+        uint64_t d =
+            ulp_at_floor(rtr_buffer_get_f(res[r], i), rtr_buffer_get_f(cpu[r], i), res[r]->elem);
         if (d > worst)
           worst = d;
       }
@@ -229,8 +236,8 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int narg
         st->max_rel = rel;
       if (worst > c->math_ulp) {
         st->differ++;
-        differs(c, op, k, r, "%llu ulp at max(|x|, 1), bound %llu",
-                (unsigned long long)worst, (unsigned long long)c->math_ulp);
+        differs(c, op, k, r, "%llu ulp at max(|x|, 1), bound %llu", (unsigned long long)worst,
+                (unsigned long long)c->math_ulp);
       }
       continue;
     }
@@ -288,10 +295,10 @@ static void on_random(void *ctx, MlirOperation philox, uint64_t seed, uint64_t o
     c->drawn_exact++;
   else {
     c->failures++;
-    rt_emit_error(philox, "--check-device: the random tensor drawn on the device (seed %llu, "
-                          "offset %llu) differs from lib/philox.c (max %llu ulp)",
-                  (unsigned long long)seed, (unsigned long long)offset,
-                  (unsigned long long)ulp);
+    rt_emit_error(philox,
+                  "--check-device: the random tensor drawn on the device (seed %llu, "
+                  "offset %llu) differs from lib/philox.c (max %llu ulp)",
+                  (unsigned long long)seed, (unsigned long long)offset, (unsigned long long)ulp);
   }
   rtr_buffer_free(cpu);
   record_draw(c, philox, draw);
@@ -299,8 +306,8 @@ static void on_random(void *ctx, MlirOperation philox, uint64_t seed, uint64_t o
 
 /* Runs F on the device (observed) and on the CPU, compares the outputs; the device's
  * outputs in *dev_out. -1 when a run failed. */
-static int run_both(checker *c, rtr_executor *dev, MlirOperation f, rtr_buffer *const *in,
-                    int nin, const char *role, rtr_buffer ***dev_out, int *ndev, char **err) {
+static int run_both(checker *c, rtr_executor *dev, MlirOperation f, rtr_buffer *const *in, int nin,
+                    const char *role, rtr_buffer ***dev_out, int *ndev, char **err) {
   rtr_exec_observer obs = {c, on_op, on_random};
   rtr_buffer **cpu = NULL;
   int ncpu = 0;
@@ -328,8 +335,9 @@ static int run_both(checker *c, rtr_executor *dev, MlirOperation f, rtr_buffer *
     fprintf(r, "  %s @%.*s: %d results bit-identical to the CPU's\n", role, (int)name.length,
             name.data, ncpu);
   else
-    fprintf(r, "  %s @%.*s: %d of %d results differ from the CPU's (max %llu ulp, max "
-               "relative error %.3g)%s\n",
+    fprintf(r,
+            "  %s @%.*s: %d of %d results differ from the CPU's (max %llu ulp, max "
+            "relative error %.3g)%s\n",
             role, (int)name.length, name.data, differ, ncpu, (unsigned long long)worst_ulp,
             worst_rel,
             c->exact_only ? ": MISMATCH (every op was exact)"
@@ -376,9 +384,10 @@ static rtr_buffer **inputs_of(MlirOperation f, const rtr_device_check_options *o
 }
 
 int rtr_check_device(MlirOperation module, const char *name, rtr_executor *device,
-                     const rtr_interp_options *cpu, const rtr_device_check_options *o,
-                     char **err) {
-  checker c = {.module = module, .cpu = cpu, .o = o,
+                     const rtr_interp_options *cpu, const rtr_device_check_options *o, char **err) {
+  checker c = {.module = module,
+               .cpu = cpu,
+               .o = o,
                .math_ulp = o->math_ulp ? o->math_ulp : RTR_DEVICE_MATH_ULP};
   char *fname = xasprintf("%s_fwd", name), *bname = xasprintf("%s_bwd", name);
   MlirOperation f = rtr_interp_lookup(module, name);
@@ -394,8 +403,7 @@ int rtr_check_device(MlirOperation module, const char *name, rtr_executor *devic
           name, (unsigned long long)o->seed, device->device);
   c.record = true;
   if (!(in = inputs_of(pair ? ff : f, o, false, &nin, err)) ||
-      run_both(&c, device, pair ? ff : f, in, nin, pair ? "forward" : "function", &out, &nout,
-               err))
+      run_both(&c, device, pair ? ff : f, in, nin, pair ? "forward" : "function", &out, &nout, err))
     goto out;
   if (pair) {
     int64_t num_out = 0;
@@ -413,8 +421,9 @@ int rtr_check_device(MlirOperation module, const char *name, rtr_executor *devic
     }
     for (int k = 0; k < nb; k++)
       if (!bin[k] || s != nsaved) {
-        remat_error_add(err, "'@%s' saves %d values, which do not match the arguments of "
-                             "'@%s' that are not tangents",
+        remat_error_add(err,
+                        "'@%s' saves %d values, which do not match the arguments of "
+                        "'@%s' that are not tangents",
                         fname, nsaved, bname);
         goto out;
       }
@@ -424,8 +433,9 @@ int rtr_check_device(MlirOperation module, const char *name, rtr_executor *devic
   }
   report(&c);
   if (pair)
-    fprintf(o->report, "  random tensors the backward drew: %ld, each bit-identical to one "
-                       "the forward drew: %ld\n",
+    fprintf(o->report,
+            "  random tensors the backward drew: %ld, each bit-identical to one "
+            "the forward drew: %ld\n",
             c.redrawn, c.redrawn_matched);
   rc = c.failures ? 1 : 0;
   fprintf(o->report, "%s\n",

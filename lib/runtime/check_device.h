@@ -42,7 +42,7 @@ typedef struct rtr_device_check_options {
   const char *inputs; /* the (forward) function's inputs from this file instead */
   uint64_t math_ulp;  /* bound of kernels with libm/libdevice functions */
   FILE *report;
-  bool quiet; /* no per-class lines on success */
+  bool quiet;        /* no per-class lines on success */
   rtr_values values; /* the distribution of the seed's inputs (runtime/io.h) */
 } rtr_device_check_options;
 
@@ -50,7 +50,6 @@ typedef struct rtr_device_check_options {
 enum { RTR_DEVICE_MATH_ULP = 64 };
 
 int rtr_check_device(MlirOperation module, const char *name, rtr_executor *device,
-                     const rtr_interp_options *cpu, const rtr_device_check_options *o,
-                     char **err);
+                     const rtr_interp_options *cpu, const rtr_device_check_options *o, char **err);
 
 #endif

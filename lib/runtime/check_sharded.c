@@ -56,10 +56,9 @@ static MlirType arg_type(MlirOperation f, int k) {
 }
 
 static MlirType result_type(MlirOperation f, int k) {
-  return mlirFunctionTypeGetResult(
-      mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
-          f, mlirStringRefCreateFromCString("function_type"))),
-      k);
+  return mlirFunctionTypeGetResult(mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
+                                       f, mlirStringRefCreateFromCString("function_type"))),
+                                   k);
 }
 
 static int num_results(MlirOperation f) {
@@ -94,15 +93,13 @@ static void blob_put(blob *b, const void *p, size_t n) {
   b->len += n;
 }
 
-static size_t buf_bytes(const rtr_buffer *b) {
-  return (size_t)b->numel * rtr_elem_size(b->elem);
-}
+static size_t buf_bytes(const rtr_buffer *b) { return (size_t)b->numel * rtr_elem_size(b->elem); }
 
 /* Runs F with the collectives of C, recording what the first run did and the fastest
  * of REPEAT runs (every rank runs the same number of times, so the collectives match). */
 static int timed_run(MlirOperation module, MlirOperation f, const rtr_interp_options *run,
-                     int repeat, rtr_coll *c, rtr_buffer *const *in, int nin,
-                     rtr_buffer ***out, int *nout, run_stats *st) {
+                     int repeat, rtr_coll *c, rtr_buffer *const *in, int nin, rtr_buffer ***out,
+                     int *nout, run_stats *st) {
   rtr_interp_options o = *run;
   o.coll = c;
   int rc = 0;
@@ -129,12 +126,12 @@ static int timed_run(MlirOperation module, MlirOperation f, const rtr_interp_opt
 /* ---- the check ----------------------------------------------------------------------- */
 
 typedef struct checked {
-  const char *what;  /* "joint" or "fwd/bwd" */
-  const char *kind;  /* "output" or "gradient" */
-  int index;         /* within its kind */
-  int result;        /* result index of the unsharded joint function */
-  size_t offset;     /* in each rank's blob */
-  bool same_type;    /* the value has the joint function's type for this result */
+  const char *what; /* "joint" or "fwd/bwd" */
+  const char *kind; /* "output" or "gradient" */
+  int index;        /* within its kind */
+  int result;       /* result index of the unsharded joint function */
+  size_t offset;    /* in each rank's blob */
+  bool same_type;   /* the value has the joint function's type for this result */
 } checked;
 
 /* Rank R's value of a result (a view into its blob, typed like TEMPLATE). */
@@ -176,8 +173,8 @@ static int compare_result(const rtr_check_options *o, const checked *ck, const r
       start[dim] = (int64_t)r * shape->dims[dim];
       want = slice = rtr_buffer_new(shape->elem, shape->is_scalar, shape->rank, shape->dims);
       if (!slice) {
-        fprintf(stderr, "remat-run: error: out of memory for rank %d's part (%s) of %s #%d\n",
-                r, ts, ck->kind, ck->index);
+        fprintf(stderr, "remat-run: error: out of memory for rank %d's part (%s) of %s #%d\n", r,
+                ts, ck->kind, ck->index);
         return -1;
       }
       rtr_slice(slice, u, start, stride);
@@ -199,16 +196,17 @@ static int compare_result(const rtr_check_options *o, const checked *ck, const r
   }
   ranks_str(n, rs, sizeof rs);
   if (bad)
-    fprintf(o->report, "  %s %s #%d %s (%s): MISMATCH on rank%s %s: max %llu ulp, max "
-                       "relative error %.3g\n",
+    fprintf(o->report,
+            "  %s %s #%d %s (%s): MISMATCH on rank%s %s: max %llu ulp, max "
+            "relative error %.3g\n",
             ck->what, ck->kind, ck->index, ts, ls, bad > 1 ? "s" : "", fails,
             (unsigned long long)worst, worst_rel);
   else if (worst)
     fprintf(o->report, "  %s %s #%d %s (%s): %s within tolerance (max %llu ulp)\n", ck->what,
             ck->kind, ck->index, ts, ls, rs, (unsigned long long)worst);
   else if (!o->quiet)
-    fprintf(o->report, "  %s %s #%d %s (%s): %s bit-exact\n", ck->what, ck->kind, ck->index,
-            ts, ls, rs);
+    fprintf(o->report, "  %s %s #%d %s (%s): %s bit-exact\n", ck->what, ck->kind, ck->index, ts, ls,
+            rs);
   return bad;
 }
 
@@ -259,17 +257,18 @@ int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
   }
   if (!rt_func_num_outputs(jf, &num_out) || !rt_func_num_outputs(uf, &unum_out) ||
       num_out != unum_out) {
-    fprintf(stderr, "remat-run: error: '@%s' must be a joint function (rt.num_outputs) with "
-                    "the same number of outputs in the sharded and the unsharded module\n",
+    fprintf(stderr,
+            "remat-run: error: '@%s' must be a joint function (rt.num_outputs) with "
+            "the same number of outputs in the sharded and the unsharded module\n",
             s->name);
     goto ready;
   }
   nargs = (int)mlirBlockGetNumArguments(rt_func_entry_block(jf));
   nres = num_results(jf);
-  if (nargs != (int)mlirBlockGetNumArguments(rt_func_entry_block(uf)) ||
-      nres != num_results(uf)) {
-    fprintf(stderr, "remat-run: error: the sharded and the unsharded '@%s' differ in their "
-                    "number of arguments or results\n",
+  if (nargs != (int)mlirBlockGetNumArguments(rt_func_entry_block(uf)) || nres != num_results(uf)) {
+    fprintf(stderr,
+            "remat-run: error: the sharded and the unsharded '@%s' differ in their "
+            "number of arguments or results\n",
             s->name);
     goto ready;
   }
@@ -284,13 +283,15 @@ int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
       rt_type_str(arg_type(jf, k), tb, sizeof tb);
       rt_type_str(arg_type(uf, k), ub, sizeof ub);
       if (arg_dim[k] == -2)
-        fprintf(stderr, "remat-run: error: argument #%d of '@%s': the unsharded '%s' is "
-                        "neither '%s' nor %d shards of it along one dimension\n",
+        fprintf(stderr,
+                "remat-run: error: argument #%d of '@%s': the unsharded '%s' is "
+                "neither '%s' nor %d shards of it along one dimension\n",
                 k, s->name, ub, tb, n);
       else
-        fprintf(stderr, "remat-run: error: argument #%d of '@%s' is %s in the sharded "
-                        "function ('%s') but the unsharded one takes '%s' (a shard is an "
-                        "rt.param argument that reaches an rt.all_gather)\n",
+        fprintf(stderr,
+                "remat-run: error: argument #%d of '@%s' is %s in the sharded "
+                "function ('%s') but the unsharded one takes '%s' (a shard is an "
+                "rt.param argument that reaches an rt.all_gather)\n",
                 k, s->name, shard ? "a shard" : "not a shard", tb, ub);
       goto ready;
     }
@@ -298,8 +299,9 @@ int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
   for (int k = 0; k < nres; k++) {
     res_dim[k] = layout_of(result_type(jf, k), result_type(uf, k), n);
     if (res_dim[k] == -2) {
-      fprintf(stderr, "remat-run: error: result #%d of '@%s': the unsharded '%s' is neither "
-                      "'%s' nor %d shards of it along one dimension\n",
+      fprintf(stderr,
+              "remat-run: error: result #%d of '@%s': the unsharded '%s' is neither "
+              "'%s' nor %d shards of it along one dimension\n",
               k, s->name, rt_type_str(result_type(uf, k), ub, sizeof ub),
               rt_type_str(result_type(jf, k), tb, sizeof tb), n);
       goto ready;
@@ -346,8 +348,9 @@ ready:
         layout_str(res_dim[num_out + j], ls, sizeof ls);
         layout_str(arg_dim[wrt[j]], ls2, sizeof ls2);
         if (me == 0)
-          fprintf(o->report, "  gradient #%d is laid out as %s, its argument #%d as %s: "
-                             "MISMATCH\n",
+          fprintf(o->report,
+                  "  gradient #%d is laid out as %s, its argument #%d as %s: "
+                  "MISMATCH\n",
                   j, ls, wrt[j], ls2);
         bad++;
       }
@@ -368,7 +371,8 @@ ready:
       if (!rt_func_arg_has_attr(jf, k, "rt.tangent"))
         st.primals[np++] = st.in[k];
     nt = st.nin - np;
-    if (timed_run(s->split, ff, &s->split_run, s->repeat, c, st.primals, np, &st.F, &st.nf, &rs[RUN_FWD]))
+    if (timed_run(s->split, ff, &s->split_run, s->repeat, c, st.primals, np, &st.F, &st.nf,
+                  &rs[RUN_FWD]))
       goto fail_run;
     nsaved = st.nf - (int)num_out;
     if (nsaved < 0) {
@@ -401,15 +405,16 @@ ready:
   checked *cks = xcalloc((size_t)(2 * nres) + 1, sizeof *cks);
   int ncks = 0;
   for (int k = 0; k < nres; k++) {
-    cks[ncks++] = (checked){"joint", k < num_out ? "output" : "gradient",
-                            k < num_out ? k : k - (int)num_out, k, b.len, true};
+    cks[ncks++] = (checked){
+        "joint", k < num_out ? "output" : "gradient", k < num_out ? k : k - (int)num_out, k, b.len,
+        true};
     blob_put(&b, st.J[k]->data, buf_bytes(st.J[k]));
   }
   for (int k = 0; split && k < nres; k++) {
     const rtr_buffer *v = k < num_out ? st.F[k] : st.B[k - num_out];
-    cks[ncks++] = (checked){"fwd/bwd", k < num_out ? "output" : "gradient",
-                            k < num_out ? k : k - (int)num_out, k, b.len,
-                            rtr_buffer_same_type(v, st.J[k])};
+    cks[ncks++] = (checked){
+        "fwd/bwd", k < num_out ? "output" : "gradient", k < num_out ? k : k - (int)num_out, k,
+        b.len,     rtr_buffer_same_type(v, st.J[k])};
     blob_put(&b, v->data, buf_bytes(v));
   }
   unsigned char *all = xmalloc((size_t)n * b.len);
@@ -428,8 +433,8 @@ ready:
     rtr_buffer **uin = xcalloc((size_t)st.nin + 1, sizeof *uin), **U = NULL;
     int nu = 0;
     bool oom = false; /* a copy of an argument did not fit in memory */
-    fprintf(r, "check-sharded @%s: sharded on %d rank%s (%s), unsharded on rank 0\n",
-            s->name, n, n == 1 ? "" : "s", c->name);
+    fprintf(r, "check-sharded @%s: sharded on %d rank%s (%s), unsharded on rank 0\n", s->name, n,
+            n == 1 ? "" : "s", c->name);
     if (split)
       fprintf(r, "  split: @%s and @%s\n", fwd_name, bwd_name);
     size_t off = in_off;
@@ -444,8 +449,9 @@ ready:
           if (memcmp(all + off, all + (size_t)q * b.len + off, buf_bytes(st.in[k])))
             differ = q;
         if (differ >= 0) {
-          fprintf(r, "  argument #%d %s: replicated, but rank %d holds another value: "
-                     "MISMATCH\n",
+          fprintf(r,
+                  "  argument #%d %s: replicated, but rank %d holds another value: "
+                  "MISMATCH\n",
                   k, tb, differ);
           bad++;
         } else if (!o->quiet)
@@ -501,8 +507,8 @@ ready:
     for (int k = 0; k < RUNS; k++) {
       if (k != RUN_JOINT && !split)
         continue;
-      fprintf(r, "%s %s: all_gather %lld, reduce_scatter %lld, all_reduce %lld",
-              k ? ";" : "", run_name[k], (long long)rs[k].started[RTR_COLL_ALL_GATHER],
+      fprintf(r, "%s %s: all_gather %lld, reduce_scatter %lld, all_reduce %lld", k ? ";" : "",
+              run_name[k], (long long)rs[k].started[RTR_COLL_ALL_GATHER],
               (long long)rs[k].started[RTR_COLL_REDUCE_SCATTER],
               (long long)rs[k].started[RTR_COLL_ALL_REDUCE]);
     }
@@ -511,21 +517,22 @@ ready:
       run_stats qs[RUNS];
       memcpy(qs, all + (size_t)q * b.len, sizeof qs);
       fprintf(r, "  rank %d: joint sent %llu B, received %llu B, %.3f ms", q,
-              (unsigned long long)qs[RUN_JOINT].sent,
-              (unsigned long long)qs[RUN_JOINT].received, qs[RUN_JOINT].ms);
+              (unsigned long long)qs[RUN_JOINT].sent, (unsigned long long)qs[RUN_JOINT].received,
+              qs[RUN_JOINT].ms);
       if (split)
         fprintf(r, "; fwd+bwd sent %llu B, received %llu B, %.3f + %.3f ms",
                 (unsigned long long)(qs[RUN_FWD].sent + qs[RUN_BWD].sent),
-                (unsigned long long)(qs[RUN_FWD].received + qs[RUN_BWD].received),
-                qs[RUN_FWD].ms, qs[RUN_BWD].ms);
+                (unsigned long long)(qs[RUN_FWD].received + qs[RUN_BWD].received), qs[RUN_FWD].ms,
+                qs[RUN_BWD].ms);
       fputc('\n', r);
     }
     if (verdict == 0)
-      fprintf(r, "ok: sharded on %d rank%s equals unsharded: %d values %s\n", n,
-              n == 1 ? "" : "s", ncks, o->max_ulp ? "within tolerance" : "bit-exact");
+      fprintf(r, "ok: sharded on %d rank%s equals unsharded: %d values %s\n", n, n == 1 ? "" : "s",
+              ncks, o->max_ulp ? "within tolerance" : "bit-exact");
     else if (verdict == 1)
-      fprintf(stderr, "remat-run: error: the sharded '@%s' differs from the unsharded one "
-                      "(%d mismatches; values counted once per rank)\n",
+      fprintf(stderr,
+              "remat-run: error: the sharded '@%s' differs from the unsharded one "
+              "(%d mismatches; values counted once per rank)\n",
               s->name, bad);
     fflush(r);
   }
@@ -544,8 +551,9 @@ ready:
 
 fail_run:
   if (c->size > 1) {
-    fprintf(stderr, "remat-run: error: rank %d: the check failed while the ranks "
-                    "communicate; aborting every rank\n",
+    fprintf(stderr,
+            "remat-run: error: rank %d: the check failed while the ranks "
+            "communicate; aborting every rank\n",
             me);
     c->abort(c, 1);
   }

@@ -40,7 +40,7 @@ bool rtr_coll_op_of(MlirOperation op, rtr_coll_op *out) {
   MlirAttribute r = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("reduce"));
   if (!mlirAttributeIsNull(r) && mlirAttributeIsAString(r)) {
     MlirStringRef s = mlirStringAttrGetValue(r);
-    out->reduce = rt_str_eq(s, "max") ? RTR_REDUCE_MAX
+    out->reduce = rt_str_eq(s, "max")   ? RTR_REDUCE_MAX
                   : rt_str_eq(s, "min") ? RTR_REDUCE_MIN
                                         : RTR_REDUCE_SUM;
   }
@@ -50,8 +50,9 @@ bool rtr_coll_op_of(MlirOperation op, rtr_coll_op *out) {
 int rtr_coll_check_group(const rtr_coll *c, const rtr_coll_op *op, char **err) {
   if (c->size == 0 || op->group_size == 1 || op->group_size == c->size)
     return 0;
-  remat_error_add(err, "rank %d of %d: 'rt.%s' has group_size = %lld; every group is "
-                       "all %d ranks (use group_size = %d, or 1)",
+  remat_error_add(err,
+                  "rank %d of %d: 'rt.%s' has group_size = %lld; every group is "
+                  "all %d ranks (use group_size = %d, or 1)",
                   c->rank, c->size, rtr_coll_kind_name(op->kind), (long long)op->group_size,
                   c->size, c->size);
   return -1;
@@ -67,15 +68,14 @@ void rtr_coll_volume(const rtr_coll_op *op, uint64_t in_bytes, uint64_t out_byte
   *sent = *received = others * part;
 }
 
-rtr_buffer rtr_coll_part_type(const rtr_coll_op *op, const rtr_buffer *in,
-                              const rtr_buffer *out) {
+rtr_buffer rtr_coll_part_type(const rtr_coll_op *op, const rtr_buffer *in, const rtr_buffer *out) {
   rtr_buffer t = op->kind == RTR_COLL_REDUCE_SCATTER ? *out : *in;
   t.data = NULL;
   return t;
 }
 
-void rtr_coll_pack_slices(const rtr_coll_op *op, const rtr_buffer *in, const rtr_buffer *out,
-                          int n, unsigned char *send) {
+void rtr_coll_pack_slices(const rtr_coll_op *op, const rtr_buffer *in, const rtr_buffer *out, int n,
+                          unsigned char *send) {
   size_t part = (size_t)out->numel * rtr_elem_size(out->elem);
   if (op->dim == 0) { /* row-major: slice s is the s-th block of IN */
     memcpy(send, in->data, (size_t)n * part);
@@ -112,8 +112,8 @@ void rtr_coll_finish(const rtr_coll_op *op, rtr_buffer *out, const rtr_buffer *p
 
 /* ---- the simulation ------------------------------------------------------------------ */
 
-static int local_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
-                       rtr_buffer *out, void **req, char **err) {
+static int local_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, rtr_buffer *out,
+                       void **req, char **err) {
   (void)err;
   *req = NULL;
   c->stats.started[op->kind]++;

@@ -28,7 +28,10 @@
 #include "ops.h"
 
 typedef enum rtr_coll_kind {
-  RTR_COLL_ALL_GATHER, RTR_COLL_REDUCE_SCATTER, RTR_COLL_ALL_REDUCE, RTR_COLL_KINDS
+  RTR_COLL_ALL_GATHER,
+  RTR_COLL_REDUCE_SCATTER,
+  RTR_COLL_ALL_REDUCE,
+  RTR_COLL_KINDS
 } rtr_coll_kind;
 
 /* One collective as the op describes it. */
@@ -93,12 +96,11 @@ void rtr_coll_volume(const rtr_coll_op *op, uint64_t in_bytes, uint64_t out_byte
 /* Helpers every backend that moves bytes shares, so they all produce the same bits.
  * A collective on N ranks moves N parts of PART_TYPE's shape (the input for all_gather
  * and all_reduce, the result for reduce_scatter), part r from or to rank r. */
-rtr_buffer rtr_coll_part_type(const rtr_coll_op *op, const rtr_buffer *in,
-                              const rtr_buffer *out);
+rtr_buffer rtr_coll_part_type(const rtr_coll_op *op, const rtr_buffer *in, const rtr_buffer *out);
 /* reduce_scatter: the N slices of IN along op->dim, each of OUT's shape, packed in rank
  * order into SEND (N * bytes of OUT); along dim 0 they are IN's bytes as they are. */
-void rtr_coll_pack_slices(const rtr_coll_op *op, const rtr_buffer *in, const rtr_buffer *out,
-                          int n, unsigned char *send);
+void rtr_coll_pack_slices(const rtr_coll_op *op, const rtr_buffer *in, const rtr_buffer *out, int n,
+                          unsigned char *send);
 /* Completes OUT from the N parts received in rank order in RECV: all_gather concatenates
  * them along op->dim, reduce_scatter and all_reduce combine them in rank order
  * (rtr_combine_parts). */

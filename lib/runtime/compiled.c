@@ -72,8 +72,8 @@ static int indexing_op(rtr_compiled *c, const entry *e, rtr_buffer *const *args,
   int64_t err[3] = {0, 0, 0};
   void *p[6];
   if (nargs + 1 + (e->num_params > nargs + 1) != e->num_params || e->num_params > 6) {
-    rt_emit_error(op, "indexing op passes %d values, the compiled function takes %d",
-                  nargs + 1, e->num_params);
+    rt_emit_error(op, "indexing op passes %d values, the compiled function takes %d", nargs + 1,
+                  e->num_params);
     return -1;
   }
   for (int k = 0; k < nargs; k++)
@@ -162,9 +162,13 @@ void rtr_compiled_destroy(rtr_compiled *c) {
 }
 
 rtr_interp_options rtr_compiled_options(rtr_compiled *c) {
-  return (rtr_interp_options){
-      .matmul_block = 64, .call_kernel = call_kernel, .ctx = c, .host_op = host_op,
-      .lazy_views = true, .views = &c->views, .view_copies = &c->view_copies};
+  return (rtr_interp_options){.matmul_block = 64,
+                              .call_kernel = call_kernel,
+                              .ctx = c,
+                              .host_op = host_op,
+                              .lazy_views = true,
+                              .views = &c->views,
+                              .view_copies = &c->view_copies};
 }
 
 long rtr_compiled_launches(const rtr_compiled *c) { return c->launches; }

@@ -132,8 +132,7 @@ static bool type_header(MlirType t, rtr_buffer *h) {
 int rtr_cuda_pack_params(const MlirType *param_types, int num_params, const rtr_cuda_arg *args,
                          int nargs, uint64_t *slots, void **params_out, char **err) {
   if (nargs != num_params) {
-    remat_error_add(err, "the kernel takes %d parameters, the call passes %d", num_params,
-                    nargs);
+    remat_error_add(err, "the kernel takes %d parameters, the call passes %d", num_params, nargs);
     return -1;
   }
   for (int k = 0; k < nargs; k++) {
@@ -219,8 +218,9 @@ static void add_probe_text(void *ctx, MlirOperation kernel, MlirOperation philox
   MlirType t = mlirValueGetType(mlirOperationGetResult(philox, 0));
   strbuf ty = {NULL, 0, 0};
   mlirTypePrint(t, sb_callback, &ty);
-  sb_printf(b, "  func.func private @remat_probe_%d(%%s: i64, %%o: i64) -> %s attributes "
-               "{rt.kernel} {\n    %%r = \"rt.uniform_philox\"(%%s, %%o) {",
+  sb_printf(b,
+            "  func.func private @remat_probe_%d(%%s: i64, %%o: i64) -> %s attributes "
+            "{rt.kernel} {\n    %%r = \"rt.uniform_philox\"(%%s, %%o) {",
             p->n++, ty.s);
   const char *names[2] = {"lo", "hi"};
   for (int k = 0; k < 2; k++) {
@@ -309,8 +309,10 @@ static MlirOperation one_op_kernel(MlirOperation op, const char *name) {
   mlirRegionAppendOwnedBlock(region, body);
   MlirNamedAttribute attrs[] = {
       rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(name))),
-      rt_named_attr(ctx, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, in, 1, &out))),
-      rt_named_attr(ctx, "sym_visibility", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
+      rt_named_attr(ctx, "function_type",
+                    mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, in, 1, &out))),
+      rt_named_attr(ctx, "sym_visibility",
+                    mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
       rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
   };
   MlirOperationState fs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
@@ -354,8 +356,9 @@ typedef struct libs {
 static int load_sym(void *h, const char *lib, const char *name, void **slot, char **err) {
   *slot = dlsym(h, name);
   if (!*slot)
-    remat_error_add(err, "%s has no '%s' (a driver or cuBLAS older than the toolkit's "
-                         "headers?)",
+    remat_error_add(err,
+                    "%s has no '%s' (a driver or cuBLAS older than the toolkit's "
+                    "headers?)",
                     lib, name);
   return *slot ? 0 : -1;
 }
@@ -369,8 +372,8 @@ static int load_driver(rtr_cuda_api *api, libs *l, char **err) {
     remat_error_add(err, "no CUDA driver on this machine (%s)", dlerror());
     return -1;
   }
-#define LOAD_DRIVER(f)                                                                      \
-  if (load_sym(l->cuda, path, RTR_STR(f), (void **)&api->f, err))                          \
+#define LOAD_DRIVER(f)                                            \
+  if (load_sym(l->cuda, path, RTR_STR(f), (void **)&api->f, err)) \
     return -1;
   RTR_CUDA_DRIVER_FNS(LOAD_DRIVER)
 #undef LOAD_DRIVER
@@ -390,8 +393,8 @@ static int load_cublas(rtr_cuda_api *api, libs *l, char **err) {
                     CUBLAS_VER_MAJOR, dlerror());
     return -1;
   }
-#define LOAD_CUBLAS(f)                                                                      \
-  if (load_sym(l->cublas, path, RTR_STR(f), (void **)&api->f, err))                        \
+#define LOAD_CUBLAS(f)                                              \
+  if (load_sym(l->cublas, path, RTR_STR(f), (void **)&api->f, err)) \
     return -1;
   RTR_CUBLAS_FNS(LOAD_CUBLAS)
 #undef LOAD_CUBLAS
@@ -409,7 +412,7 @@ typedef struct dev_alloc {
 /* One value of a walk: its type (and a scalar's value, in `scalar`) and, for a tensor,
  * where its elements are. */
 typedef struct dval {
-  rtr_buffer t;     /* header; t.data points to `scalar` for scalars, NULL for tensors */
+  rtr_buffer t; /* header; t.data points to `scalar` for scalars, NULL for tensors */
   uint64_t scalar;
   dev_alloc *alloc; /* NULL for scalars, empty tensors and after release */
   size_t offset;    /* bytes into alloc */
@@ -695,8 +698,7 @@ static int launch(cuda_exec *e, fn_entry *f, dval *const *args, int nargs, dval 
     char what[300];
     snprintf(what, sizeof what, "cuLaunchKernel of '%s'", f->name);
     rc = time_begin(e) ||
-         cu(e, e->api->cuLaunchKernel(f->fn, lc.grid, 1, 1, lc.block, 1, 1, 0, NULL, params,
-                                      NULL),
+         cu(e, e->api->cuLaunchKernel(f->fn, lc.grid, 1, 1, lc.block, 1, 1, 0, NULL, params, NULL),
             what) ||
          time_end(e, f->stat);
   }
@@ -714,8 +716,8 @@ static const fn_entry *find_fn(const cuda_exec *e, MlirOperation source) {
 
 /* The host value of scalar V inside KERNEL's body for a launch with ARGS: an argument,
  * or an arith op of the body evaluated on the host. NULL (and a message) otherwise. */
-static rtr_buffer *kernel_scalar(cuda_exec *e, MlirValue v, MlirOperation kernel,
-                                 dval *const *args, int depth) {
+static rtr_buffer *kernel_scalar(cuda_exec *e, MlirValue v, MlirOperation kernel, dval *const *args,
+                                 int depth) {
   if (mlirValueIsABlockArgument(v)) {
     intptr_t k = mlirBlockArgumentGetArgNumber(v);
     rtr_buffer scalar = {.elem = args[k]->t.elem, .is_scalar = true, .numel = 1};
@@ -760,9 +762,8 @@ static int probe_kernel(cuda_exec *e, MlirOperation kernel, dval *const *args) {
     if (!mlirOperationEqual(pr->kernel, kernel))
       continue;
     rtr_buffer *seed = kernel_scalar(e, mlirOperationGetOperand(pr->philox, 0), kernel, args, 0);
-    rtr_buffer *off = seed ? kernel_scalar(e, mlirOperationGetOperand(pr->philox, 1), kernel,
-                                           args, 0)
-                           : NULL;
+    rtr_buffer *off =
+        seed ? kernel_scalar(e, mlirOperationGetOperand(pr->philox, 1), kernel, args, 0) : NULL;
     dval *out = dval_new(&pr->t);
     out->owned = true;
     int rc = !seed || !off || dalloc(e, out) ? -1 : 0;
@@ -773,9 +774,9 @@ static int probe_kernel(cuda_exec *e, MlirOperation kernel, dval *const *args) {
       void *params[3] = {&s, &o, &o_ptr};
       rtr_cuda_launch lc = rtr_cuda_launch_config(false, out->t.numel, e->sm_count);
       if (lc.grid)
-        rc = cu(e, e->api->cuLaunchKernel(pr->fn, lc.grid, 1, 1, lc.block, 1, 1, 0, NULL,
-                                          params, NULL),
-                "cuLaunchKernel of a random-tensor probe");
+        rc = cu(
+            e, e->api->cuLaunchKernel(pr->fn, lc.grid, 1, 1, lc.block, 1, 1, 0, NULL, params, NULL),
+            "cuLaunchKernel of a random-tensor probe");
       if (!rc && !(h = download(e, out)))
         rc = -1;
       if (!rc)
@@ -797,7 +798,11 @@ static int cublas_type(rtr_elem t, cudaDataType *dt) {
   case RTR_F16: *dt = CUDA_R_16F; return 0;
   case RTR_BF16: *dt = CUDA_R_16BF; return 0;
   case RTR_F64: *dt = CUDA_R_64F; return 0;
-  case RTR_I1: case RTR_I8: case RTR_I32: case RTR_I64: case RTR_ELEM_COUNT: break;
+  case RTR_I1:
+  case RTR_I8:
+  case RTR_I32:
+  case RTR_I64:
+  case RTR_ELEM_COUNT: break;
   }
   return -1;
 }
@@ -843,21 +848,20 @@ static int matmul(cuda_exec *e, MlirOperation op, dval *const *args, dval *res) 
   cublasComputeType_t ct = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
   cublasOperation_t tx = g.trans_x ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t ty = g.trans_y ? CUBLAS_OP_T : CUBLAS_OP_N;
-  const void *X = (const void *)(uintptr_t)dptr(args[1]), *Y = (const void *)(uintptr_t)dptr(args[0]);
+  const void *X = (const void *)(uintptr_t)dptr(args[1]),
+             *Y = (const void *)(uintptr_t)dptr(args[0]);
   void *C = (void *)(uintptr_t)dptr(res);
   if (time_begin(e))
     return -1;
-  cublasStatus_t s =
-      g.batch == 1
-          ? e->api->cublasGemmEx(e->blas, tx, ty, (int)g.m, (int)g.n, (int)g.k, alpha, X, dt,
-                                 (int)g.ldx, Y, dt, (int)g.ldy, beta, C, dt, (int)g.ldc, ct,
-                                 CUBLAS_GEMM_DEFAULT)
-          : e->api->cublasGemmStridedBatchedEx(
-                e->blas, tx, ty, (int)g.m, (int)g.n, (int)g.k, alpha, X, dt, (int)g.ldx,
-                g.stride_x, Y, dt, (int)g.ldy, g.stride_y, beta, C, dt, (int)g.ldc,
-                g.stride_c, (int)g.batch, ct, CUBLAS_GEMM_DEFAULT);
-  if (blas(e, s, g.batch == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx") ||
-      time_end(e, stat))
+  cublasStatus_t s = g.batch == 1
+                         ? e->api->cublasGemmEx(e->blas, tx, ty, (int)g.m, (int)g.n, (int)g.k,
+                                                alpha, X, dt, (int)g.ldx, Y, dt, (int)g.ldy, beta,
+                                                C, dt, (int)g.ldc, ct, CUBLAS_GEMM_DEFAULT)
+                         : e->api->cublasGemmStridedBatchedEx(
+                               e->blas, tx, ty, (int)g.m, (int)g.n, (int)g.k, alpha, X, dt,
+                               (int)g.ldx, g.stride_x, Y, dt, (int)g.ldy, g.stride_y, beta, C, dt,
+                               (int)g.ldc, g.stride_c, (int)g.batch, ct, CUBLAS_GEMM_DEFAULT);
+  if (blas(e, s, g.batch == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx") || time_end(e, stat))
     return -1;
   return 1;
 }
@@ -885,8 +889,7 @@ static int host_fallback(cuda_exec *e, MlirOperation op, dval *const *args, int 
     device_work = true;
     if (dalloc(e, res[k]) ||
         (res[k]->alloc &&
-         cu(e, e->api->cuMemcpyHtoD(dptr(res[k]), out[k]->data, bytes_of(out[k])),
-            "cuMemcpyHtoD")))
+         cu(e, e->api->cuMemcpyHtoD(dptr(res[k]), out[k]->data, bytes_of(out[k])), "cuMemcpyHtoD")))
       rc = -1;
   }
   if (device_work && !rc) {
@@ -934,12 +937,11 @@ static void use_done(cuda_exec *e, dval *v) {
   v->alloc = NULL;
 }
 
-static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs,
-                     dval ***outs, int *nouts, MlirOperation at);
+static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs, dval ***outs,
+                     int *nouts, MlirOperation at);
 
 static char *callee_name(MlirOperation call) {
-  MlirAttribute c =
-      mlirOperationGetAttributeByName(call, mlirStringRefCreateFromCString("callee"));
+  MlirAttribute c = mlirOperationGetAttributeByName(call, mlirStringRefCreateFromCString("callee"));
   if (!mlirAttributeIsAFlatSymbolRef(c))
     return NULL;
   MlirStringRef s = mlirFlatSymbolRefAttrGetValue(c);
@@ -1034,8 +1036,8 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
 }
 
 /* Shows OP's operands and results, as host copies, to the observer. */
-static int observe(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
-                   dval *const *res, int nres) {
+static int observe(cuda_exec *e, MlirOperation op, dval *const *args, int nargs, dval *const *res,
+                   int nres) {
   rtr_buffer **a = download_all(e, args, nargs);
   rtr_buffer **r = a ? download_all(e, res, nres) : NULL;
   if (r)
@@ -1101,8 +1103,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
     rtr_buffer h;
     if (!type_header(ty, &h)) {
       char tb[128];
-      rt_emit_error(op, "result #%ld has a type the runtime does not support: '%s'",
-                    (long)k, rt_type_str(ty, tb, sizeof tb));
+      rt_emit_error(op, "result #%ld has a type the runtime does not support: '%s'", (long)k,
+                    rt_type_str(ty, tb, sizeof tb));
       for (intptr_t j = 0; j < k; j++)
         dval_free(e, res[j]);
       return -1;
@@ -1134,8 +1136,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
   return rc;
 }
 
-static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs,
-                     dval ***outs, int *nouts, MlirOperation at) {
+static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs, dval ***outs,
+                     int *nouts, MlirOperation at) {
   rtr_buffer **types = xcalloc((size_t)nargs + 1, sizeof *types);
   for (int k = 0; k < nargs; k++)
     types[k] = &args[k]->t;
@@ -1192,8 +1194,7 @@ static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int na
 /* ---- the executor interface --------------------------------------------------------- */
 
 static int cuda_run(rtr_executor *ex, MlirOperation func, rtr_buffer *const *inputs, int n,
-                    const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout,
-                    char **err) {
+                    const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout, char **err) {
   cuda_exec *e = ex->impl;
   e->obs = obs;
   e->err = err;
@@ -1397,9 +1398,9 @@ static int load_op_kernels(cuda_exec *e, int sm) {
       char where[256];
       MlirStringRef nm = mlirIdentifierStr(mlirOperationGetName(ops[k]));
       free(fns[k].label);
-      fns[k].label = xasprintf("%.*s %s", (int)nm.length, nm.data,
-                               remat_report_loc(mlirOperationGetLocation(ops[k]), where,
-                                                sizeof where));
+      fns[k].label =
+          xasprintf("%.*s %s", (int)nm.length, nm.data,
+                    remat_report_loc(mlirOperationGetLocation(ops[k]), where, sizeof where));
       fns[k].source = ops[k];
       ptr_map_put(&e->fn_index, ops[k].ptr, e->nfns);
       e->fns[e->nfns++] = fns[k];
@@ -1445,8 +1446,8 @@ static int open_device(cuda_exec *e, int ordinal) {
     return -1;
   /* The peak is informative only: a driver that no longer reports the memory clock
    * gives 0 (then reports use --peak-gbs). Double data rate: two transfers per clock. */
-  if (e->api->cuDeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
-                                   e->dev) != CUDA_SUCCESS ||
+  if (e->api->cuDeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, e->dev) !=
+          CUDA_SUCCESS ||
       e->api->cuDeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
                                    e->dev) != CUDA_SUCCESS)
     clock_khz = bus_bits = 0;
@@ -1487,8 +1488,9 @@ static rtr_executor *create(cuda_exec *e, MlirOperation module, const rtr_cuda_o
   if (e->api->cublasCreate && module_has_matmul(module) &&
       (blas(e, e->api->cublasCreate(&e->blas), "cublasCreate") ||
        blas(e,
-            e->api->cublasSetMathMode(e->blas, (cublasMath_t)(CUBLAS_DEFAULT_MATH |
-                                                              CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)),
+            e->api->cublasSetMathMode(
+                e->blas, (cublasMath_t)(CUBLAS_DEFAULT_MATH |
+                                        CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)),
             "cublasSetMathMode")))
     goto fail;
   if (opts->profile && (cu(e, e->api->cuEventCreate(&e->ev0, CU_EVENT_DEFAULT), "cuEventCreate") ||
@@ -1496,8 +1498,12 @@ static rtr_executor *create(cuda_exec *e, MlirOperation module, const rtr_cuda_o
     goto fail;
   e->err = NULL;
   rtr_executor *ex = xcalloc(1, sizeof *ex);
-  *ex = (rtr_executor){.device = "cuda", .impl = e, .run = cuda_run, .stats = cuda_stats,
-                       .reset_stats = cuda_reset_stats, .destroy = cuda_destroy};
+  *ex = (rtr_executor){.device = "cuda",
+                       .impl = e,
+                       .run = cuda_run,
+                       .stats = cuda_stats,
+                       .reset_stats = cuda_reset_stats,
+                       .destroy = cuda_destroy};
   return ex;
 fail:
   exec_free(e);
@@ -1538,16 +1544,15 @@ int rtr_cuda_describe(int device, char *out, size_t out_cap, char **err) {
       cu(e, e->api->cuDriverGetVersion(&version), "cuDriverGetVersion"))
     rc = -1;
   else
-    snprintf(out, out_cap, "cuda device %d: %s, compute capability %d.%d (PTX for sm_%d), %d SMs, "
-                           "%.1f GiB, peak memory bandwidth %.0f GB/s, driver %d.%d",
-             device, name, sm / 10, sm % 10, pick_sm(sm), e->sm_count,
-             (double)mem / (1 << 30), e->peak_gbs, version / 1000, version % 1000 / 10);
+    snprintf(out, out_cap,
+             "cuda device %d: %s, compute capability %d.%d (PTX for sm_%d), %d SMs, "
+             "%.1f GiB, peak memory bandwidth %.0f GB/s, driver %d.%d",
+             device, name, sm / 10, sm % 10, pick_sm(sm), e->sm_count, (double)mem / (1 << 30),
+             e->peak_gbs, version / 1000, version % 1000 / 10);
   exec_free(e);
   return rc;
 }
 
-rtr_cuda_memory rtr_cuda_memory_stats(rtr_executor *ex) {
-  return ((cuda_exec *)ex->impl)->mem;
-}
+rtr_cuda_memory rtr_cuda_memory_stats(rtr_executor *ex) { return ((cuda_exec *)ex->impl)->mem; }
 
 double rtr_cuda_peak_gbs(rtr_executor *ex) { return ((cuda_exec *)ex->impl)->peak_gbs; }

@@ -10,8 +10,7 @@ typedef struct cpu_exec {
 } cpu_exec;
 
 static int cpu_run(rtr_executor *e, MlirOperation func, rtr_buffer *const *inputs, int n,
-                   const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout,
-                   char **err) {
+                   const rtr_exec_observer *obs, rtr_buffer ***outputs, int *nout, char **err) {
   (void)obs;
   (void)err; /* the interpreter's errors are located diagnostics */
   cpu_exec *c = e->impl;

@@ -39,9 +39,9 @@ typedef struct rtr_exec_stat {
   const char *name; /* kernel or reduction name; "cublas" ops as `matmul@LINE` */
   const char *what; /* "kernel", "reduction", "matmul", "host" */
   long launches;
-  double ms;        /* device time of every launch together (0 when not profiled) */
-  double ms_min;    /* fastest launch */
-  int64_t bytes;    /* tensor bytes one launch reads and writes (each operand and result
+  double ms;     /* device time of every launch together (0 when not profiled) */
+  double ms_min; /* fastest launch */
+  int64_t bytes; /* tensor bytes one launch reads and writes (each operand and result
                      * once: the fusion report's model) */
 } rtr_exec_stat;
 
@@ -54,8 +54,7 @@ struct rtr_executor {
    * -1 after a located diagnostic or with a message added to *err (remat_error_add).
    * OBS may be NULL. */
   int (*run)(rtr_executor *e, MlirOperation func, rtr_buffer *const *inputs, int num_inputs,
-             const rtr_exec_observer *obs, rtr_buffer ***outputs, int *num_outputs,
-             char **err);
+             const rtr_exec_observer *obs, rtr_buffer ***outputs, int *num_outputs, char **err);
   /* Optional: the stats of every device function so far (borrowed; NULL/0 if none). */
   const rtr_exec_stat *(*stats)(rtr_executor *e, int *count);
   void (*reset_stats)(rtr_executor *e);
@@ -66,10 +65,9 @@ struct rtr_executor {
  * observers. */
 rtr_executor *rtr_executor_cpu(MlirOperation module, rtr_interp_options opts);
 
-static inline int rtr_executor_run(rtr_executor *e, MlirOperation func,
-                                   rtr_buffer *const *inputs, int num_inputs,
-                                   const rtr_exec_observer *obs, rtr_buffer ***outputs,
-                                   int *num_outputs, char **err) {
+static inline int rtr_executor_run(rtr_executor *e, MlirOperation func, rtr_buffer *const *inputs,
+                                   int num_inputs, const rtr_exec_observer *obs,
+                                   rtr_buffer ***outputs, int *num_outputs, char **err) {
   return e->run(e, func, inputs, num_inputs, obs, outputs, num_outputs, err);
 }
 

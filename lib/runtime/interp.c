@@ -18,7 +18,7 @@
 typedef struct slot {
   rtr_buffer *buf;
   bool owned;
-  void *req; /* a collective's request until its result is complete (collective.h) */
+  void *req;      /* a collective's request until its result is complete (collective.h) */
   uint64_t bytes; /* counted in the run's rtr_peak while the value is live */
 } slot;
 
@@ -115,8 +115,7 @@ static int check_size(MlirType t, MlirLocation loc, const char *what, intptr_t k
   if (!rtr_buffer_describe(t, &d) || rtr_buffer_bytes(d.elem, d.rank, d.dims) >= 0)
     return 0; /* unsupported types are reported where they are run */
   char msg[320];
-  rt_emit_error_at(loc, "%s #%ld: %s", what, (long)k,
-                   rtr_buffer_type_problem(t, msg, sizeof msg));
+  rt_emit_error_at(loc, "%s #%ld: %s", what, (long)k, rtr_buffer_type_problem(t, msg, sizeof msg));
   return 1;
 }
 
@@ -182,7 +181,9 @@ static bool attr_value(MlirAttribute a, double *f, int64_t *i, rtr_buffer *v) {
   if (!scalar_attr(a, f, i))
     return false;
   bool fl = mlirAttributeIsAFloat(a);
-  *v = (rtr_buffer){.elem = fl ? RTR_F64 : RTR_I64, .is_scalar = true, .numel = 1,
+  *v = (rtr_buffer){.elem = fl ? RTR_F64 : RTR_I64,
+                    .is_scalar = true,
+                    .numel = 1,
                     .data = fl ? (void *)f : (void *)i};
   return true;
 }
@@ -235,15 +236,15 @@ static int arith_ew(MlirOperation op, int *arity) {
     rtr_ew ew;
     int arity;
   } arith[] = {
-      {"arith.addf", RTR_EW_ADD, 2},     {"arith.subf", RTR_EW_SUB, 2},
-      {"arith.mulf", RTR_EW_MUL, 2},     {"arith.divf", RTR_EW_DIV, 2},
-      {"arith.remf", RTR_EW_REM, 2},     {"arith.negf", RTR_EW_NEG, 1},
-      {"arith.maximumf", RTR_EW_MAX, 2}, {"arith.minimumf", RTR_EW_MIN, 2},
-      {"arith.addi", RTR_EW_ADD, 2},     {"arith.subi", RTR_EW_SUB, 2},
-      {"arith.muli", RTR_EW_MUL, 2},     {"arith.divsi", RTR_EW_DIV, 2},
-      {"arith.remsi", RTR_EW_REM, 2},    {"arith.andi", RTR_EW_AND, 2},
-      {"arith.ori", RTR_EW_OR, 2},       {"arith.xori", RTR_EW_XOR, 2},
-      {"arith.maxsi", RTR_EW_MAX, 2},    {"arith.minsi", RTR_EW_MIN, 2},
+      {"arith.addf", RTR_EW_ADD, 2},      {"arith.subf", RTR_EW_SUB, 2},
+      {"arith.mulf", RTR_EW_MUL, 2},      {"arith.divf", RTR_EW_DIV, 2},
+      {"arith.remf", RTR_EW_REM, 2},      {"arith.negf", RTR_EW_NEG, 1},
+      {"arith.maximumf", RTR_EW_MAX, 2},  {"arith.minimumf", RTR_EW_MIN, 2},
+      {"arith.addi", RTR_EW_ADD, 2},      {"arith.subi", RTR_EW_SUB, 2},
+      {"arith.muli", RTR_EW_MUL, 2},      {"arith.divsi", RTR_EW_DIV, 2},
+      {"arith.remsi", RTR_EW_REM, 2},     {"arith.andi", RTR_EW_AND, 2},
+      {"arith.ori", RTR_EW_OR, 2},        {"arith.xori", RTR_EW_XOR, 2},
+      {"arith.maxsi", RTR_EW_MAX, 2},     {"arith.minsi", RTR_EW_MIN, 2},
       {"arith.select", RTR_EW_SELECT, 3},
   };
   for (size_t k = 0; k < sizeof arith / sizeof *arith; k++)
@@ -252,8 +253,8 @@ static int arith_ew(MlirOperation op, int *arity) {
   return -1;
 }
 
-static int apply_ew(MlirOperation op, rtr_ew ew, int arity, rtr_buffer *const *args,
-                    int nargs, rtr_buffer **res, int nres) {
+static int apply_ew(MlirOperation op, rtr_ew ew, int arity, rtr_buffer *const *args, int nargs,
+                    rtr_buffer **res, int nres) {
   if (nargs != arity || nres != 1) {
     rt_emit_error(op, "unexpected number of operands or results");
     return -1;
@@ -273,8 +274,7 @@ static rtr_cmp cmp_of_rt(rt_op_id id, bool is_float) {
 #define RT_CMP(...)
 #define RT_OP(ID, ...) case RT_OP_##ID:
 #include "rt_ops.def"
-  case RT_OP_NONE:
-    break;
+  case RT_OP_NONE: break;
   }
   remat_fatal("'%s' is not a comparison", rt_op_name(id));
 }
@@ -289,11 +289,10 @@ static rtr_elem compare_domain(rtr_buffer *const *args, int n) {
 }
 
 static bool is_cast(MlirOperation op, bool *src_unsigned) {
-  static const char *signed_casts[] = {"arith.extf",  "arith.truncf", "arith.sitofp",
-                                       "arith.fptosi", "arith.extsi", "arith.trunci",
+  static const char *signed_casts[] = {"arith.extf",      "arith.truncf", "arith.sitofp",
+                                       "arith.fptosi",    "arith.extsi",  "arith.trunci",
                                        "arith.index_cast"};
-  static const char *unsigned_casts[] = {"arith.uitofp", "arith.extui",
-                                         "arith.index_castui"};
+  static const char *unsigned_casts[] = {"arith.uitofp", "arith.extui", "arith.index_castui"};
   for (size_t k = 0; k < sizeof signed_casts / sizeof *signed_casts; k++)
     if (rt_op_named(op, signed_casts[k]))
       return *src_unsigned = false, true;
@@ -335,19 +334,19 @@ int rtr_index_error_report(MlirOperation op, const rtr_index_error *e) {
   return -1;
 }
 
-static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const *args,
-                   int nargs, rtr_buffer **res, int nres) {
+static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const *args, int nargs,
+                   rtr_buffer **res, int nres) {
   int64_t a64[RT_MAX_RANK], b64[RT_MAX_RANK];
   switch (id) {
-#define RT_EW(ID, name, kind, arity, rule, ew, ...)                                        \
-  case RT_OP_##ID:                                                                          \
+#define RT_EW(ID, name, kind, arity, rule, ew, ...) \
+  case RT_OP_##ID:                                  \
     return apply_ew(op, RTR_EW_##ew, arity, args, nargs, res, nres);
-#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, ...)                             \
-  case RT_OP_##ID:                                                                          \
-    rtr_math_apply(res[0], args[0], f32, f64);                                              \
+#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, ...) \
+  case RT_OP_##ID:                                              \
+    rtr_math_apply(res[0], args[0], f32, f64);                  \
     return 0;
-#define RT_CMP(ID, ...)                                                                     \
-  case RT_OP_##ID:                                                                          \
+#define RT_CMP(ID, ...) \
+  case RT_OP_##ID:      \
     return exec_compare(id, args, nargs, res);
 #define RT_OP(...)
 #include "rt_ops.def"
@@ -385,7 +384,7 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
   case RT_OP_AMAX: {
     int n = rt_get_i64_array(op, "dims", a64, RT_MAX_RANK);
     rtr_reduce(res[0], args[0], a64, n < 0 ? 0 : n,
-              id == RT_OP_SUM ? RTR_REDUCE_SUM : RTR_REDUCE_MAX);
+               id == RT_OP_SUM ? RTR_REDUCE_SUM : RTR_REDUCE_MAX);
     return 0;
   }
   case RT_OP_MATMUL:
@@ -399,7 +398,7 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
     rt_get_f64(op, "lo", &lo);
     rt_get_f64(op, "hi", &hi);
     rtr_uniform_philox(res[0], (uint64_t)rtr_buffer_get_i(args[0], 0),
-                      (uint64_t)rtr_buffer_get_i(args[1], 0), lo, hi);
+                       (uint64_t)rtr_buffer_get_i(args[1], 0), lo, hi);
     return 0;
   }
   case RT_OP_ALL_GATHER:
@@ -425,8 +424,7 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
     rtr_argmax(res[0], args[0], (int)dim);
     return 0;
   }
-  case RT_OP_NONE:
-    break;
+  case RT_OP_NONE: break;
   }
   remat_fatal("'%s' reached the rt dispatch", rt_op_name(id));
 }
@@ -464,8 +462,9 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   if (rt_op_named(op, "arith.constant"))
     return fill_from_attr(op, attr(op, "value"), res[0]);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  rt_emit_error(op, "cannot execute '%.*s': not an rt, arith or func operation the runtime "
-                    "knows",
+  rt_emit_error(op,
+                "cannot execute '%.*s': not an rt, arith or func operation the runtime "
+                "knows",
                 (int)name.length, name.data);
   return -1;
 }
@@ -495,8 +494,8 @@ static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer
     return -1;
   }
   if (in->opts->call_kernel && !mlirAttributeIsNull(attr(f, "rt.kernel")))
-    return in->opts->call_kernel(in->opts->ctx, op, f, (const rtr_buffer *const *)args, nargs,
-                                 res, nres);
+    return in->opts->call_kernel(in->opts->ctx, op, f, (const rtr_buffer *const *)args, nargs, res,
+                                 nres);
   rtr_buffer **outs = NULL;
   int nouts = 0;
   if (call_func(in, f, args, nargs, &outs, &nouts, op))
@@ -533,8 +532,7 @@ int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool 
   MlirBlock entry = rt_func_entry_block(func);
   MlirStringRef fname = rt_func_name(func);
   if (mlirBlockIsNull(entry)) {
-    rt_emit_error(at, "'@%.*s' is a declaration without a body", (int)fname.length,
-                  fname.data);
+    rt_emit_error(at, "'@%.*s' is a declaration without a body", (int)fname.length, fname.data);
     return -1;
   }
   intptr_t want = mlirBlockGetNumArguments(entry);
@@ -548,16 +546,17 @@ int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool 
     rtr_buffer expect; /* the type only: nothing is allocated to compare */
     char a[128], b[128];
     if (!rtr_buffer_describe(t, &expect)) {
-      rt_emit_error(at, "argument #%d of '@%.*s' has a type the runtime does not support: "
-                        "'%s'",
+      rt_emit_error(at,
+                    "argument #%d of '@%.*s' has a type the runtime does not support: "
+                    "'%s'",
                     k, (int)fname.length, fname.data, rt_type_str(t, a, sizeof a));
       return -1;
     }
     if (promote_f64 && rtr_elem_is_float(expect.elem))
       expect.elem = RTR_F64;
     if (!rtr_buffer_same_type(&expect, args[k])) {
-      rt_emit_error(at, "argument #%d of '@%.*s' must be '%s', got '%s'", k,
-                    (int)fname.length, fname.data, rtr_buffer_type_str(&expect, a, sizeof a),
+      rt_emit_error(at, "argument #%d of '@%.*s' must be '%s', got '%s'", k, (int)fname.length,
+                    fname.data, rtr_buffer_type_str(&expect, a, sizeof a),
                     rtr_buffer_type_str(args[k], b, sizeof b));
       return -1;
     }
@@ -583,8 +582,9 @@ static rtr_buffer *make_view(interp *in, MlirOperation op, const rtr_buffer *src
   rtr_buffer *view = NULL;
   if (!out) {
     char tb[128];
-    rt_emit_error(op, "out of memory for the index maps (8 bytes per element) of a view "
-                      "'%s'",
+    rt_emit_error(op,
+                  "out of memory for the index maps (8 bytes per element) of a view "
+                  "'%s'",
                   rt_type_str(mlirValueGetType(mlirOperationGetResult(op, 0)), tb, sizeof tb));
     rtr_buffer_free(idx);
     return NULL;
@@ -604,8 +604,8 @@ static rtr_buffer *make_view(interp *in, MlirOperation op, const rtr_buffer *src
 
 /* Starts a collective through the backend; *req is its request while in flight. */
 static int start_collective(interp *in, MlirOperation op, const rtr_coll_op *cop,
-                            rtr_buffer *const *args, int nargs, rtr_buffer *const *res,
-                            int nres, void **req) {
+                            rtr_buffer *const *args, int nargs, rtr_buffer *const *res, int nres,
+                            void **req) {
   *req = NULL;
   if (nargs != 1 || nres != 1) {
     rt_emit_error(op, "unexpected number of operands or results");
@@ -648,8 +648,8 @@ static bool borrows(const interp *in, MlirOperation op) {
  * buffer. Values never used (arguments) have none; LAST maps each value to its op. */
 typedef struct deaths {
   ptr_map last;
-  int *start;         /* [n+2]: the values of op T are vals[start[T] .. start[T+1]) */
-  const void **vals;  /* MlirValue.ptr */
+  int *start;        /* [n+2]: the values of op T are vals[start[T] .. start[T+1]) */
+  const void **vals; /* MlirValue.ptr */
 } deaths;
 
 static void deaths_free(deaths *d) {
@@ -746,7 +746,8 @@ static int peak_step(interp *in, frame *fr, const deaths *d, MlirOperation op, i
 
 /* An immediate of the estimate: a scalar constant (arith.constant of a scalar type). */
 static bool is_immediate(MlirOperation op, const rtr_buffer *res) {
-  return res->is_scalar && mlirOperationGetNumOperands(op) == 0 && rt_op_named(op, "arith.constant");
+  return res->is_scalar && mlirOperationGetNumOperands(op) == 0 &&
+         rt_op_named(op, "arith.constant");
 }
 
 /* One call's walk (walk.h): its frame, the arrays of the current op, where the outputs
@@ -832,8 +833,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
         rtr_buffer *cp = rtr_buffer_clone(ops[k]);
         if (!cp) {
           char tb[128];
-          rt_emit_error(op, "out of memory for a dense copy of operand #%ld ('%s')",
-                        (long)k, rtr_buffer_type_str(ops[k], tb, sizeof tb));
+          rt_emit_error(op, "out of memory for a dense copy of operand #%ld ('%s')", (long)k,
+                        rtr_buffer_type_str(ops[k], tb, sizeof tb));
           rc = -1;
         } else
           ops[k] = copies[ncopies++] = cp;
@@ -857,8 +858,7 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
     res[k] = rtr_interp_buffer_for_type(ty, in->opts->promote_f64);
     if (!res[k]) {
       char msg[320];
-      rt_emit_error(op, "result #%ld: %s", (long)k,
-                    rtr_buffer_type_problem(ty, msg, sizeof msg));
+      rt_emit_error(op, "result #%ld: %s", (long)k, rtr_buffer_type_problem(ty, msg, sizeof msg));
       rc = -1;
       for (intptr_t j = 0; j < k; j++)
         rtr_buffer_free(res[j]);
@@ -887,8 +887,7 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
       }
       free(err);
     }
-  }
-  else if (in->opts->host_op)
+  } else if (in->opts->host_op)
     done = in->opts->host_op(in->opts->ctx, op, ops, (int)no, res, (int)nr);
   if (done < 0)
     rc = -1;
@@ -930,8 +929,12 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
   MlirBlock entry = rt_func_entry_block(func);
   bool top = in->depth == 0;
   in->depth++;
-  call c = {.in = in, .fr = {.slots = NULL}, .pk = in->opts->peak, .dd = {{0}, NULL, NULL},
-            .outs = outs, .nouts = nouts};
+  call c = {.in = in,
+            .fr = {.slots = NULL},
+            .pk = in->opts->peak,
+            .dd = {{0}, NULL, NULL},
+            .outs = outs,
+            .nouts = nouts};
   ptr_map_init(&c.fr.index, 64);
   rtr_peak *pk = c.pk;
   if (pk)
@@ -973,8 +976,8 @@ static int call_func(interp *in, MlirOperation func, rtr_buffer *const *args, in
 }
 
 int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_options *opts,
-                  rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
-                  int *num_outputs) {
+                   rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
+                   int *num_outputs) {
   rtr_interp_options none = {.promote_f64 = false};
   interp in = {module, opts ? opts : &none, 0, NULL, {0}};
   rtr_coll_local_init(&in.local);
@@ -985,15 +988,14 @@ int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_op
 }
 
 int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_options *opts,
-                      rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
-                      int nresults) {
+                       rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
+                       int nresults) {
   rtr_interp_options none = {.promote_f64 = false};
   interp in = {module, opts ? opts : &none, 0, NULL, {0}};
   rtr_coll_local_init(&in.local);
   in.coll = in.opts->coll ? in.opts->coll : &in.local;
   rtr_buffer **res = (rtr_buffer **)results;
-  int done = in.opts->host_op ? in.opts->host_op(in.opts->ctx, op, args, nargs, res, nresults)
-                              : 0;
+  int done = in.opts->host_op ? in.opts->host_op(in.opts->ctx, op, args, nargs, res, nresults) : 0;
   if (done)
     return done < 0 ? -1 : 0;
   if (rt_op_named(op, "func.call"))

@@ -66,11 +66,11 @@ typedef struct rtr_interp_options {
  * arguments are its caller's values. The live bytes while an op runs are everything
  * alive then: operands, results, and the dense copies of views it reads. */
 typedef struct rtr_peak {
-  uint64_t base;  /* bytes the caller counts as live throughout (added to every op) */
-  uint64_t live;  /* bytes live now, base included */
-  uint64_t peak;  /* the most bytes live while one op ran (base if none ran) */
+  uint64_t base;    /* bytes the caller counts as live throughout (added to every op) */
+  uint64_t live;    /* bytes live now, base included */
+  uint64_t peak;    /* the most bytes live while one op ran (base if none ran) */
   MlirOperation at; /* the first op that reached peak; null if none */
-  long ops;       /* ops measured */
+  long ops;         /* ops measured */
 } rtr_peak;
 
 /* Emits the located error of an out-of-range index of rt.gather / rt.scatter_add OP
@@ -106,8 +106,8 @@ rtr_buffer *rtr_interp_buffer_for_type(MlirType type, bool promote_f64);
  * arguments exactly). On success returns 0 and *outputs, an array of *num_outputs
  * buffers, all owned by the caller (free with rtr_buffers_free). */
 int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_options *opts,
-                  rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
-                  int *num_outputs);
+                   rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
+                   int *num_outputs);
 
 /* Executes the single op OP of MODULE (not func.return) on ARGS into RESULTS, which the
  * caller allocated with the op's result types (rtr_interp_buffer_for_type): as a walk
@@ -116,8 +116,8 @@ int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_op
  * code of their own for this way (the CUDA backend's host fallbacks), and --check-device
  * recomputes each op of a device run on the CPU with it. */
 int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_options *opts,
-                      rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
-                      int nresults);
+                       rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
+                       int nresults);
 
 /* Checks every argument and op result of every function of MODULE against
  * RTR_MAX_BUFFER_BYTES before anything runs: one located error per value above it

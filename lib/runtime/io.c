@@ -81,9 +81,9 @@ static double special_float(int k, rtr_elem e) {
   case 2: return INFINITY;
   case 3: return -INFINITY;
   case 4: return NAN;
-  case 5: return rtr_float_from_fields(e, 0, 0, 1);    /* smallest subnormal */
-  case 6: return rtr_float_from_fields(e, 1, 0, mmax); /* largest subnormal, negative */
-  case 7: return rtr_float_from_fields(e, 0, 1, 0);    /* smallest normal */
+  case 5: return rtr_float_from_fields(e, 0, 0, 1);      /* smallest subnormal */
+  case 6: return rtr_float_from_fields(e, 1, 0, mmax);   /* largest subnormal, negative */
+  case 7: return rtr_float_from_fields(e, 0, 1, 0);      /* smallest normal */
   case 8: return rtr_float_from_fields(e, 0, top, mmax); /* largest finite */
   case 9: return rtr_float_from_fields(e, 1, top, mmax);
   case 10: return 1.0;
@@ -179,7 +179,7 @@ static bool elem_from_name(const char *s, size_t n, rtr_elem *e) {
 }
 
 int rtr_buffer_parse_type(const char *s, rtr_elem *elem, bool *is_scalar, int *rank,
-                         int64_t *dims) {
+                          int64_t *dims) {
   size_t n = strlen(s);
   if (strncmp(s, "tensor<", 7)) {
     *is_scalar = true;
@@ -253,8 +253,8 @@ static bool next_token(reader *r) {
 
 /* Adds "PATH:LINE:COL: error: ..." at the current token (or at the end of the file) to
  * *r->err: a located line, which the tool prints as it is. */
-static void __attribute__((format(printf, 2, 3))) read_error(const reader *r, const char *fmt,
-                                                             ...) {
+static void __attribute__((format(printf, 2, 3)))
+read_error(const reader *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
@@ -300,8 +300,8 @@ bad:
   return -1;
 }
 
-rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *path,
-                                    int *count, char **err) {
+rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *path, int *count,
+                                    char **err) {
   MlirBlock entry = rt_func_entry_block(func);
   MlirStringRef fname = rt_func_name(func);
   int n = (int)mlirBlockGetNumArguments(entry), got = 0;
@@ -316,20 +316,19 @@ rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *pat
     }
     /* Both types are compared before anything is allocated: the file may give any size. */
     rtr_buffer given = {.numel = 1}, want;
-    if (rtr_buffer_parse_type(r.tok, &given.elem, &given.is_scalar, &given.rank,
-                              given.dims)) {
+    if (rtr_buffer_parse_type(r.tok, &given.elem, &given.is_scalar, &given.rank, given.dims)) {
       read_error(&r, "invalid type '%s'", r.tok);
       goto fail;
     }
     if (got >= n) {
-      read_error(&r, "too many inputs: '@%.*s' takes %d arguments", (int)fname.length,
-                 fname.data, n);
+      read_error(&r, "too many inputs: '@%.*s' takes %d arguments", (int)fname.length, fname.data,
+                 n);
       goto fail;
     }
     bool known = rtr_buffer_describe(mlirValueGetType(mlirBlockGetArgument(entry, got)), &want);
     if (!known || !rtr_buffer_same_type(&want, &given)) {
-      read_error(&r, "argument #%d of '@%.*s' is '%s', the file gives '%s'", got,
-                 (int)fname.length, fname.data,
+      read_error(&r, "argument #%d of '@%.*s' is '%s', the file gives '%s'", got, (int)fname.length,
+                 fname.data,
                  known ? rtr_buffer_type_str(&want, a, sizeof a) : "an unsupported type",
                  rtr_buffer_type_str(&given, b, sizeof b));
       goto fail;
@@ -338,8 +337,8 @@ rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *pat
     if (!val) {
       int64_t bytes = rtr_buffer_bytes(want.elem, want.rank, want.dims);
       if (bytes < 0)
-        read_error(&r, "'%s' is more than remat-run's limit of %lld bytes per tensor",
-                   r.tok, (long long)RTR_MAX_BUFFER_BYTES);
+        read_error(&r, "'%s' is more than remat-run's limit of %lld bytes per tensor", r.tok,
+                   (long long)RTR_MAX_BUFFER_BYTES);
       else
         read_error(&r, "out of memory for '%s' (%lld bytes)", r.tok, (long long)bytes);
       goto fail;
@@ -348,8 +347,7 @@ rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *pat
     int64_t i = 0;
     while ((have = next_token(&r)) && !is_type_token(r.tok)) {
       if (i >= val->numel) {
-        read_error(&r, "argument #%d has more than %lld values", got - 1,
-                   (long long)val->numel);
+        read_error(&r, "argument #%d has more than %lld values", got - 1, (long long)val->numel);
         goto fail;
       }
       if (parse_elem(&r, val, i++))
@@ -358,15 +356,15 @@ rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *pat
     if (i != val->numel) {
       if (!have) /* at the end of the file */
         r.tok_line = r.line, r.tok_col = r.col;
-      read_error(&r, "argument #%d has %lld values, its type needs %lld", got - 1,
-                 (long long)i, (long long)val->numel);
+      read_error(&r, "argument #%d has %lld values, its type needs %lld", got - 1, (long long)i,
+                 (long long)val->numel);
       goto fail;
     }
   }
   if (got != n) {
     r.tok_line = r.line, r.tok_col = r.col;
-    read_error(&r, "'@%.*s' takes %d arguments, the file gives %d", (int)fname.length,
-               fname.data, n, got);
+    read_error(&r, "'@%.*s' takes %d arguments, the file gives %d", (int)fname.length, fname.data,
+               n, got);
     goto fail;
   }
   if (ferror(f)) {
@@ -433,8 +431,7 @@ void rtr_buffer_write_summary(FILE *out, const rtr_buffer *b) {
       lo = v < lo ? v : lo;
       hi = v > hi ? v : hi;
     }
-    fprintf(out, " sum=%lld min=%lld max=%lld", (long long)sum, (long long)lo,
-            (long long)hi);
+    fprintf(out, " sum=%lld min=%lld max=%lld", (long long)sum, (long long)lo, (long long)hi);
   }
   fprintf(out, " hash=0x%016llx", (unsigned long long)rtr_buffer_hash(b));
 }

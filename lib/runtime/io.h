@@ -52,8 +52,8 @@ rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, rtr_values val
  * opened, a plain message. */
 rtr_buffer **rtr_inputs_read(MlirOperation func, const char *path, int *count, char **err);
 /* The same from an open stream F (read to its end, not closed); PATH names it in errors. */
-rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *path,
-                                    int *count, char **err);
+rtr_buffer **rtr_inputs_read_stream(MlirOperation func, FILE *f, const char *path, int *count,
+                                    char **err);
 
 /* Writes one value in the text format (type, then the elements), ending in a newline. */
 void rtr_buffer_write_text(FILE *out, const rtr_buffer *b);
@@ -61,7 +61,6 @@ void rtr_buffer_write_text(FILE *out, const rtr_buffer *b);
 void rtr_buffer_write_summary(FILE *out, const rtr_buffer *b);
 
 /* Parses a type string ("tensor<2x3xf32>", "i64"); 0 on success, -1 otherwise. */
-int rtr_buffer_parse_type(const char *s, rtr_elem *elem, bool *is_scalar, int *rank,
-                         int64_t *dims);
+int rtr_buffer_parse_type(const char *s, rtr_elem *elem, bool *is_scalar, int *rank, int64_t *dims);
 
 #endif

@@ -86,7 +86,10 @@ static float ew_f32(rtr_ew op, float a, float b) {
   case RTR_EW_SQRT: return sqrtf(a);
   case RTR_EW_RSQRT: return 1.0f / sqrtf(a);
   case RTR_EW_ABS: return fabsf(a);
-  case RTR_EW_AND: case RTR_EW_OR: case RTR_EW_XOR: case RTR_EW_SELECT: break;
+  case RTR_EW_AND:
+  case RTR_EW_OR:
+  case RTR_EW_XOR:
+  case RTR_EW_SELECT: break;
   }
   remat_fatal("elementwise op %d on floats", (int)op);
 }
@@ -105,7 +108,10 @@ static double ew_f64(rtr_ew op, double a, double b) {
   case RTR_EW_SQRT: return sqrt(a);
   case RTR_EW_RSQRT: return 1.0 / sqrt(a);
   case RTR_EW_ABS: return fabs(a);
-  case RTR_EW_AND: case RTR_EW_OR: case RTR_EW_XOR: case RTR_EW_SELECT: break;
+  case RTR_EW_AND:
+  case RTR_EW_OR:
+  case RTR_EW_XOR:
+  case RTR_EW_SELECT: break;
   }
   remat_fatal("elementwise op %d on floats", (int)op);
 }
@@ -142,7 +148,9 @@ static int64_t ew_int(rtr_ew op, int64_t a, int64_t b) {
   case RTR_EW_XOR: return a ^ b;
   case RTR_EW_NEG: return (int64_t)(0 - ua);
   case RTR_EW_ABS: return a < 0 ? (int64_t)(0 - ua) : a;
-  case RTR_EW_SQRT: case RTR_EW_RSQRT: case RTR_EW_SELECT: break;
+  case RTR_EW_SQRT:
+  case RTR_EW_RSQRT:
+  case RTR_EW_SELECT: break;
   }
   remat_fatal("elementwise op %d on integers", (int)op);
 }
@@ -161,16 +169,16 @@ void rtr_ew_apply(rtr_ew op, int n, rtr_buffer *out, const rtr_buffer *const *ar
     const rtr_buffer *b = n > 1 ? args[1] : args[0];
     switch (d) {
     case DOM_F32:
-      rtr_buffer_set_f32(out, i, ew_f32(op, rtr_buffer_get_f32(args[0], ix[0]),
-                                       rtr_buffer_get_f32(b, ix[1])));
+      rtr_buffer_set_f32(
+          out, i, ew_f32(op, rtr_buffer_get_f32(args[0], ix[0]), rtr_buffer_get_f32(b, ix[1])));
       break;
     case DOM_F64:
       rtr_buffer_set_f(out, i,
-                      ew_f64(op, rtr_buffer_get_f(args[0], ix[0]), rtr_buffer_get_f(b, ix[1])));
+                       ew_f64(op, rtr_buffer_get_f(args[0], ix[0]), rtr_buffer_get_f(b, ix[1])));
       break;
     case DOM_INT:
       rtr_buffer_set_i(out, i,
-                      ew_int(op, rtr_buffer_get_i(args[0], ix[0]), rtr_buffer_get_i(b, ix[1])));
+                       ew_int(op, rtr_buffer_get_i(args[0], ix[0]), rtr_buffer_get_i(b, ix[1])));
       break;
     }
   }
@@ -242,7 +250,7 @@ static bool cmp_i(rtr_cmp p, int64_t a, int64_t b, rtr_elem e) {
 }
 
 void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer *a,
-                  const rtr_buffer *b) {
+                   const rtr_buffer *b) {
   domain d = domain_of(dom);
   for (int64_t i = 0; i < out->numel; i++) {
     int64_t ia = a->numel == 1 ? 0 : i, ib = b->numel == 1 ? 0 : i;
@@ -332,8 +340,7 @@ void rtr_transpose(rtr_buffer *out, const rtr_buffer *in, const int64_t *perm) {
   }
 }
 
-void rtr_slice(rtr_buffer *out, const rtr_buffer *in, const int64_t *start,
-              const int64_t *stride) {
+void rtr_slice(rtr_buffer *out, const rtr_buffer *in, const int64_t *start, const int64_t *stride) {
   int64_t idx[RT_MAX_RANK], st[RT_MAX_RANK];
   strides_of(in, st);
   for (int64_t i = 0; i < out->numel; i++) {
@@ -380,9 +387,9 @@ static double red_f64(rtr_reduce_kind k, double acc, double v) {
   return k == RTR_REDUCE_SUM ? acc + v : k == RTR_REDUCE_MAX ? max_f64(acc, v) : min_f64(acc, v);
 }
 static int64_t red_int(rtr_reduce_kind k, int64_t acc, int64_t v) {
-  return k == RTR_REDUCE_SUM ? (int64_t)((uint64_t)acc + (uint64_t)v)
+  return k == RTR_REDUCE_SUM   ? (int64_t)((uint64_t)acc + (uint64_t)v)
          : k == RTR_REDUCE_MAX ? (acc > v ? acc : v)
-                              : (acc < v ? acc : v);
+                               : (acc < v ? acc : v);
 }
 
 /* The fixed reduction order (docs/design.md, "Reduction order"), shared with the codegen:
@@ -394,23 +401,23 @@ static int64_t red_int(rtr_reduce_kind k, int64_t acc, int64_t v) {
 #define LANES REMAT_REDUCE_LANES
 #define WARP REMAT_REDUCE_WARP
 
-#define TREE(T, RED)                                                                       \
-  static T tree_##T(rtr_reduce_kind k, T *p) {                                              \
-    for (int w = 0; w < LANES; w += WARP)                                                  \
-      for (int off = WARP / 2; off >= 1; off /= 2)                                         \
-        for (int l = 0; l < off; l++)                                                      \
-          p[w + l] = RED(k, p[w + l], p[w + l + off]);                                     \
-    for (int off = LANES / WARP / 2; off >= 1; off /= 2)                                   \
-      for (int l = 0; l < off; l++)                                                        \
-        p[WARP * l] = RED(k, p[WARP * l], p[WARP * (l + off)]);                            \
-    return p[0];                                                                           \
+#define TREE(T, RED)                                            \
+  static T tree_##T(rtr_reduce_kind k, T *p) {                  \
+    for (int w = 0; w < LANES; w += WARP)                       \
+      for (int off = WARP / 2; off >= 1; off /= 2)              \
+        for (int l = 0; l < off; l++)                           \
+          p[w + l] = RED(k, p[w + l], p[w + l + off]);          \
+    for (int off = LANES / WARP / 2; off >= 1; off /= 2)        \
+      for (int l = 0; l < off; l++)                             \
+        p[WARP * l] = RED(k, p[WARP * l], p[WARP * (l + off)]); \
+    return p[0];                                                \
   }
 TREE(float, red_f32)
 TREE(double, red_f64)
 TREE(int64_t, red_int)
 
 void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int ndims,
-               rtr_reduce_kind kind) {
+                rtr_reduce_kind kind) {
   bool reduced[RT_MAX_RANK] = {false};
   for (int k = 0; k < ndims; k++)
     reduced[dims[k]] = true;
@@ -557,8 +564,7 @@ int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int bl
 
 /* ---- random ------------------------------------------------------------------------- */
 
-void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
-                       double hi) {
+void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo, double hi) {
   for (int64_t i = 0; i < out->numel; i++) {
     uint32_t bits = philox_element_bits(seed, offset, (uint64_t)i);
     switch (out->elem) {
@@ -588,7 +594,7 @@ void rtr_all_gather(rtr_buffer *out, const rtr_buffer *in, int64_t group, int di
 }
 
 void rtr_combine_parts(rtr_buffer *out, const rtr_buffer *const *parts, int n,
-                      rtr_reduce_kind kind) {
+                       rtr_reduce_kind kind) {
   domain d = domain_of(out->elem);
   for (int64_t i = 0; i < out->numel; i++) {
     if (d == DOM_F32) {
@@ -626,7 +632,7 @@ void rtr_all_reduce(rtr_buffer *out, const rtr_buffer *in, int64_t group, rtr_re
 }
 
 void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim,
-                       rtr_reduce_kind kind) {
+                        rtr_reduce_kind kind) {
   /* Rank 0's slice: the first out->dims[dim] entries along dim. */
   int64_t start[RT_MAX_RANK] = {0}, stride[RT_MAX_RANK];
   for (int k = 0; k < in->rank; k++)
@@ -652,8 +658,8 @@ static void around(const rtr_buffer *b, int dim, int64_t *outer, int64_t *mid, i
 
 /* The position in a buffer of middle size `mid` that position i of the indices (middle
  * size `imid`) addresses with index v; -1 (and *err) when v is out of [0, mid). */
-static int64_t target_of(const rtr_buffer *idx, int64_t i, int64_t imid, int64_t inner,
-                         int64_t mid, rtr_index_error *err) {
+static int64_t target_of(const rtr_buffer *idx, int64_t i, int64_t imid, int64_t inner, int64_t mid,
+                         rtr_index_error *err) {
   int64_t v = rtr_buffer_get_i(idx, i);
   if (v < 0 || v >= mid) {
     *err = (rtr_index_error){v, mid, i};
@@ -693,8 +699,9 @@ int rtr_scatter_add(rtr_buffer *out, const rtr_buffer *base, const rtr_buffer *i
     else if (d == DOM_F64)
       rtr_buffer_set_f(out, j, rtr_buffer_get_f(out, j) + rtr_buffer_get_f(upd, i));
     else /* wraps; i1 keeps the low bit: xor */
-      rtr_buffer_set_i(out, j, (int64_t)((uint64_t)rtr_buffer_get_i(out, j) +
-                                         (uint64_t)rtr_buffer_get_i(upd, i)));
+      rtr_buffer_set_i(
+          out, j,
+          (int64_t)((uint64_t)rtr_buffer_get_i(out, j) + (uint64_t)rtr_buffer_get_i(upd, i)));
   }
   return 0;
 }

@@ -18,21 +18,54 @@
 
 typedef enum rtr_ew {
   /* binary */
-  RTR_EW_ADD, RTR_EW_SUB, RTR_EW_MUL, RTR_EW_DIV, RTR_EW_REM, RTR_EW_MAX, RTR_EW_MIN, RTR_EW_POW,
-  RTR_EW_AND, RTR_EW_OR, RTR_EW_XOR,
+  RTR_EW_ADD,
+  RTR_EW_SUB,
+  RTR_EW_MUL,
+  RTR_EW_DIV,
+  RTR_EW_REM,
+  RTR_EW_MAX,
+  RTR_EW_MIN,
+  RTR_EW_POW,
+  RTR_EW_AND,
+  RTR_EW_OR,
+  RTR_EW_XOR,
   /* unary (float functions such as exp: rtr_math_apply) */
-  RTR_EW_NEG, RTR_EW_SQRT, RTR_EW_RSQRT, RTR_EW_ABS,
+  RTR_EW_NEG,
+  RTR_EW_SQRT,
+  RTR_EW_RSQRT,
+  RTR_EW_ABS,
   /* ternary: select(cond, a, b) */
   RTR_EW_SELECT,
 } rtr_ew;
 
 /* Comparison predicates: arith.cmpf's values (0..15), then arith.cmpi's plus 16. */
 typedef enum rtr_cmp {
-  RTR_CMP_FALSE, RTR_CMP_OEQ, RTR_CMP_OGT, RTR_CMP_OGE, RTR_CMP_OLT, RTR_CMP_OLE, RTR_CMP_ONE,
-  RTR_CMP_ORD, RTR_CMP_UEQ, RTR_CMP_UGT, RTR_CMP_UGE, RTR_CMP_ULT, RTR_CMP_ULE, RTR_CMP_UNE,
-  RTR_CMP_UNO, RTR_CMP_TRUE,
-  RTR_CMP_EQ = 16, RTR_CMP_NE, RTR_CMP_SLT, RTR_CMP_SLE, RTR_CMP_SGT, RTR_CMP_SGE, RTR_CMP_IULT,
-  RTR_CMP_IULE, RTR_CMP_IUGT, RTR_CMP_IUGE,
+  RTR_CMP_FALSE,
+  RTR_CMP_OEQ,
+  RTR_CMP_OGT,
+  RTR_CMP_OGE,
+  RTR_CMP_OLT,
+  RTR_CMP_OLE,
+  RTR_CMP_ONE,
+  RTR_CMP_ORD,
+  RTR_CMP_UEQ,
+  RTR_CMP_UGT,
+  RTR_CMP_UGE,
+  RTR_CMP_ULT,
+  RTR_CMP_ULE,
+  RTR_CMP_UNE,
+  RTR_CMP_UNO,
+  RTR_CMP_TRUE,
+  RTR_CMP_EQ = 16,
+  RTR_CMP_NE,
+  RTR_CMP_SLT,
+  RTR_CMP_SLE,
+  RTR_CMP_SGT,
+  RTR_CMP_SGE,
+  RTR_CMP_IULT,
+  RTR_CMP_IULE,
+  RTR_CMP_IUGT,
+  RTR_CMP_IUGE,
 } rtr_cmp;
 
 typedef enum rtr_reduce_kind { RTR_REDUCE_SUM, RTR_REDUCE_MAX, RTR_REDUCE_MIN } rtr_reduce_kind;
@@ -49,7 +82,7 @@ void rtr_math_apply(rtr_buffer *out, const rtr_buffer *in, float (*f32)(float),
                     double (*f64)(double));
 /* out (i1) = a PRED b, compared in the domain of DOM (the tensor operands' type). */
 void rtr_cmp_apply(rtr_cmp pred, rtr_elem dom, rtr_buffer *out, const rtr_buffer *a,
-                  const rtr_buffer *b);
+                   const rtr_buffer *b);
 /* The one conversion rule (docs/design.md, "Conversions"), for rt.convert, arith casts,
  * select branches, scalar operands and rt.full values alike: float -> int truncates
  * toward zero and saturates (NaN -> 0), anything -> i1 is "not zero", int -> int wraps
@@ -63,12 +96,11 @@ void rtr_convert(rtr_buffer *out, const rtr_buffer *in, bool src_unsigned);
 void rtr_iota(rtr_buffer *out, int dim);
 void rtr_broadcast(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims);
 void rtr_transpose(rtr_buffer *out, const rtr_buffer *in, const int64_t *perm);
-void rtr_slice(rtr_buffer *out, const rtr_buffer *in, const int64_t *start,
-              const int64_t *stride);
+void rtr_slice(rtr_buffer *out, const rtr_buffer *in, const int64_t *start, const int64_t *stride);
 void rtr_concat(rtr_buffer *out, const rtr_buffer *const *ins, int n, int dim);
 /* Reduce over the dims listed (sorted or not); out has them dropped. */
 void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int ndims,
-               rtr_reduce_kind kind);
+                rtr_reduce_kind kind);
 /* [M,K]x[K,N] or [B,M,K]x[B,K,N]; ta / tb: the operand is stored with its last two dims
  * swapped (rt.matmul's transpose_a / transpose_b). block > 0 tiles the M and N loops by
  * block (the accumulation order of every element stays k = 0..K-1, so the bits do not
@@ -76,8 +108,7 @@ void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int 
  * allocated. */
 int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
                bool tb);
-void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo,
-                       double hi);
+void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo, double hi);
 /* Indexing ops (docs/design.md, "Indexing ops"). An index outside [0, bound) is an error
  * of the program's data: the operation stops at the first one in row-major order of the
  * indices, fills *err (the index, the bound, its linear position in the indices) and
@@ -100,13 +131,13 @@ void rtr_argmax(rtr_buffer *out, const rtr_buffer *in, int dim);
  * parts[1][i] op ... in rank order, accumulated in the domain of out's type (f32 for
  * f32/f16/bf16, f64, int64) and rounded once. Every part has out's type. */
 void rtr_combine_parts(rtr_buffer *out, const rtr_buffer *const *parts, int n,
-                      rtr_reduce_kind kind);
+                       rtr_reduce_kind kind);
 /* Collectives over `group` ranks that all hold the same data (see docs/design.md):
  * all_gather concatenates group copies along dim; all_reduce combines group copies in
  * rank order; reduce_scatter does that and keeps rank 0's slice along dim. */
 void rtr_all_gather(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim);
 void rtr_all_reduce(rtr_buffer *out, const rtr_buffer *in, int64_t group, rtr_reduce_kind kind);
 void rtr_reduce_scatter(rtr_buffer *out, const rtr_buffer *in, int64_t group, int dim,
-                       rtr_reduce_kind kind);
+                        rtr_reduce_kind kind);
 
 #endif

@@ -16,15 +16,13 @@
  * `rt.mul(%p, %c2)` continues the chain of %p. */
 static bool chain_through(MlirOperation user, MlirValue v) {
   rt_op_kind kind = rt_op_kind_of(rt_op_lookup(user));
-  if (kind == RT_KIND_NONE || kind == RT_KIND_COLLECTIVE ||
-      mlirOperationGetNumResults(user) != 1)
+  if (kind == RT_KIND_NONE || kind == RT_KIND_COLLECTIVE || mlirOperationGetNumResults(user) != 1)
     return false;
   int tensors = 0;
   for (intptr_t k = 0; k < mlirOperationGetNumOperands(user); k++) {
     MlirValue o = mlirOperationGetOperand(user, k);
     if (rt_type_is_scalar(mlirValueGetType(o)) ||
-        (mlirValueIsAOpResult(o) &&
-         mlirOperationGetNumOperands(mlirOpResultGetOwner(o)) == 0))
+        (mlirValueIsAOpResult(o) && mlirOperationGetNumOperands(mlirOpResultGetOwner(o)) == 0))
       continue;
     if (!mlirValueEqual(o, v))
       return false;
@@ -65,8 +63,8 @@ bool rtr_arg_is_shard(MlirOperation func, int k) {
   return shard;
 }
 
-rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, rtr_values values,
-                                    int rank, int *count, char **err) {
+rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, rtr_values values, int rank,
+                                    int *count, char **err) {
   rtr_buffer **bufs = rtr_inputs_random(func, seed, values, count, err);
   if (!bufs || rank == 0)
     return bufs;
@@ -136,8 +134,8 @@ int rtr_ranks_agree(rtr_coll *c, int mine, const char *what) {
   if (!failed[0])
     return 0;
   if (!mine)
-    fprintf(stderr, "remat-run: error: rank %d: %s: rank %s failed (see its message)\n",
-            c->rank, what, failed);
+    fprintf(stderr, "remat-run: error: rank %d: %s: rank %s failed (see its message)\n", c->rank,
+            what, failed);
   return -1;
 }
 

@@ -24,9 +24,8 @@ bool rtr_arg_is_shard(MlirOperation func, int k);
  * same on every rank); shard arguments get those of seed + RANK * 0x9E3779B97F4A7C15
  * (wrapping), so rank 0 has a plain run's values and every other rank its own. NULL
  * with a message added to *err for an unsupported type (as rtr_inputs_random). */
-rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, rtr_values values,
-                                    int rank, int *count,
-                                    char **err);
+rtr_buffer **rtr_inputs_random_rank(MlirOperation func, uint64_t seed, rtr_values values, int rank,
+                                    int *count, char **err);
 
 /* Emits a located error at every collective of MODULE's functions whose group_size does
  * not fit the ranks of C (rtr_coll_check_group): run before any rank communicates, so a

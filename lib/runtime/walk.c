@@ -15,8 +15,7 @@ int rtr_walk_block(MlirOperation func, const rtr_block_walk *w, bool *returned) 
     for (intptr_t k = 0; k < no && !rc; k++) {
       int got = w->operand(w->ctx, op, k, mlirOperationGetOperand(op, k));
       if (got > 0)
-        rt_emit_error(op, "operand #%ld has no value (defined outside the entry block?)",
-                      (long)k);
+        rt_emit_error(op, "operand #%ld has no value (defined outside the entry block?)", (long)k);
       if (got)
         rc = -1;
     }

@@ -15,23 +15,23 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                               \
+#define FOR_OPERANDS(v, i, u)                                                                     \
   for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
        _k++)
 #define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
 
-typedef enum kind { /* what a node is, which decides its colour */
-  K_NONE,           /* not drawn */
-  K_ARG,
-  K_CONST,
-  K_FWD,
-  K_RECOMPUTED,     /* run by the forward and again by the backward */
-  K_MOVED,          /* a forward value only the backward computes */
-  K_BWD,
+typedef enum kind {         /* what a node is, which decides its colour */
+                    K_NONE, /* not drawn */
+                    K_ARG,
+                    K_CONST,
+                    K_FWD,
+                    K_RECOMPUTED, /* run by the forward and again by the backward */
+                    K_MOVED,      /* a forward value only the backward computes */
+                    K_BWD,
 } kind;
 
-static const char *const fill[] = {"", "#ffffff", "#f0f0f0", "#deebf7", "#fdae6b", "#fdd0a2",
-                                   "#e5f5e0"};
+static const char *const fill[] = {"",        "#ffffff", "#f0f0f0", "#deebf7",
+                                   "#fdae6b", "#fdd0a2", "#e5f5e0"};
 static const char *const cut_color = "#d7301f";
 
 enum { E_CUT = 1, E_COTANGENT = 2, E_INVIS = 4 };
@@ -114,11 +114,11 @@ void remat_dot_end(FILE *f, int nodes) {
 typedef struct pic {
   const remat_split_view *v;
   int index;
-  kind *k;       /* [nargs + nops] node kinds (ops at nargs + i) */
-  int *rep;      /* [nops] first op of the op's chain (itself when not collapsed) */
-  int *len;      /* [nops] ops in the chain, at its first op */
-  int *last;     /* [nops] last op of the chain, at its first op */
-  char **key;    /* [nops] cluster key or NULL */
+  kind *k;    /* [nargs + nops] node kinds (ops at nargs + i) */
+  int *rep;   /* [nops] first op of the op's chain (itself when not collapsed) */
+  int *len;   /* [nops] ops in the chain, at its first op */
+  int *last;  /* [nops] last op of the chain, at its first op */
+  char **key; /* [nops] cluster key or NULL */
   bool *returned;
 } pic;
 
@@ -131,8 +131,7 @@ static bool bwd_side(const pic *p, int node) {
 
 static bool immediate(const remat_split_view *v, int val) {
   int op = v->val_op[val];
-  return op >= 0 && (v->oflags[op] & RO_CONST) &&
-         rt_type_is_scalar(mlirValueGetType(v->vals[val]));
+  return op >= 0 && (v->oflags[op] & RO_CONST) && rt_type_is_scalar(mlirValueGetType(v->vals[val]));
 }
 
 /* The node that shows value X: its argument, or its op's chain. */
@@ -259,8 +258,8 @@ static void collapse(pic *p) {
         continue;
       if (p->k[v->nargs + a] != kb || !chainable(v->ops[a]) ||
           v->op_res[a + 1] - v->op_res[a] != 1 || users[u] != 1 || p->returned[u] ||
-          (v->vflags[u] & RV_SAVED) || has_next[a] ||
-          ((v->oflags[a] ^ v->oflags[b]) & RO_BANNED) || !same_key(p->key[a], p->key[b]))
+          (v->vflags[u] & RV_SAVED) || has_next[a] || ((v->oflags[a] ^ v->oflags[b]) & RO_BANNED) ||
+          !same_key(p->key[a], p->key[b]))
         continue;
       int head = p->rep[a];
       has_next[a] = true;
@@ -291,7 +290,9 @@ static void node_line(FILE *f, const pic *p, int node, const char *indent) {
     } else
       snprintf(name_buf, sizeof name_buf, "%%arg%d", val);
     snprintf(label, sizeof label, "%s\n%s%s", name_buf, type,
-             vf & RV_TANGENT ? "\ntangent" : vf & RV_PARAM ? "\nparam" : "");
+             vf & RV_TANGENT ? "\ntangent"
+             : vf & RV_PARAM ? "\nparam"
+                             : "");
     extra = ", shape=invhouse";
   } else {
     int i = node - v->nargs, last = p->last[i];
@@ -380,8 +381,7 @@ static void side_nodes(FILE *f, const pic *p, bool bwd) {
   free(ks);
 }
 
-int remat_dot_function(FILE *f, int index, const remat_split_view *v,
-                       const remat_mem_estimate *e) {
+int remat_dot_function(FILE *f, int index, const remat_split_view *v, const remat_mem_estimate *e) {
   pic p = {v, index, NULL, NULL, NULL, NULL, NULL, NULL};
   p.k = xcalloc((size_t)v->nargs + v->nops, sizeof *p.k);
   p.rep = xcalloc(v->nops, sizeof *p.rep);
@@ -404,13 +404,14 @@ int remat_dot_function(FILE *f, int index, const remat_split_view *v,
   int out = v->nargs + v->nops, grad = out + 1;
   fprintf(f, "  subgraph cluster_f%d {\n    label=\"@", index);
   dot_text(f, v->name);
-  fprintf(f, ": saved %llu B (no remat %llu B), peak %llu B (no remat %llu B)\";\n"
-             "    fontsize=14; color=\"#636363\";\n",
+  fprintf(f,
+          ": saved %llu B (no remat %llu B), peak %llu B (no remat %llu B)\";\n"
+          "    fontsize=14; color=\"#636363\";\n",
           (unsigned long long)sp->saved_bytes, (unsigned long long)nr->saved_bytes,
           (unsigned long long)sp->peak, (unsigned long long)nr->peak);
   for (int bwd = 0; bwd < 2; bwd++) {
-    fprintf(f, "    subgraph cluster_f%d_%s {\n      label=\"%s (@", index,
-            bwd ? "bwd" : "fwd", bwd ? "backward" : "forward");
+    fprintf(f, "    subgraph cluster_f%d_%s {\n      label=\"%s (@", index, bwd ? "bwd" : "fwd",
+            bwd ? "backward" : "forward");
     dot_text(f, bwd ? v->bwd_name : v->fwd_name);
     fprintf(f, ")\"; style=filled; fillcolor=\"%s\"; color=\"#d9d9d9\";\n",
             bwd ? "#fbfdfa" : "#fafcff");

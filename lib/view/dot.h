@@ -27,8 +27,7 @@
 void remat_dot_begin(FILE *f);
 /* The cluster of one split; INDEX numbers the splits of the run from 0. Returns the
  * number of nodes it drew. */
-int remat_dot_function(FILE *f, int index, const remat_split_view *v,
-                       const remat_mem_estimate *e);
+int remat_dot_function(FILE *f, int index, const remat_split_view *v, const remat_mem_estimate *e);
 /* Closes the digraph; NODES: the functions' nodes together. */
 void remat_dot_end(FILE *f, int nodes);
 

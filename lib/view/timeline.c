@@ -9,9 +9,12 @@
 #include "report.h"
 
 enum {
-  CHART_W = 880, CHART_H = 330,       /* one chart */
-  PLOT_L = 90, PLOT_R = 850,          /* plot area, x */
-  PLOT_T = 62, PLOT_B = 272,          /* plot area, y (within a chart) */
+  CHART_W = 880,
+  CHART_H = 330, /* one chart */
+  PLOT_L = 90,
+  PLOT_R = 850, /* plot area, x */
+  PLOT_T = 62,
+  PLOT_B = 272, /* plot area, y (within a chart) */
 };
 
 static const char *const color[REMAT_MEM_NCASES] = {"#737373", "#d7301f", "#2b8cbe"};
@@ -63,7 +66,7 @@ static double nice_ceil(double x) {
 /* The y axis's ticks: steps of 1, 2 or 5 x 10^k in the unit its labels are written in,
  * so they read 50 KiB, 100 KiB, not the 39.1 KiB, 78.1 KiB of round byte counts. */
 typedef struct yticks {
-  int u, n;         /* unit[u]; ticks 0..n */
+  int u, n;          /* unit[u]; ticks 0..n */
   double unit, step; /* bytes */
 } yticks;
 
@@ -84,11 +87,12 @@ static yticks yticks_for(double top) {
 
 void remat_timeline_begin(FILE *f, int ncharts) {
   int h = ncharts > 0 ? ncharts * CHART_H : 60;
-  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-             "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-             CHART_W, h, CHART_W, h);
+  fprintf(f,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+          "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+          "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+          CHART_W, h, CHART_W, h);
 }
 
 void remat_timeline_end(FILE *f, int ncharts) {
@@ -102,9 +106,7 @@ typedef struct axes {
   int top;           /* the chart's y offset */
 } axes;
 
-static double px(const axes *a, double step) {
-  return PLOT_L + (PLOT_R - PLOT_L) * step / a->xmax;
-}
+static double px(const axes *a, double step) { return PLOT_L + (PLOT_R - PLOT_L) * step / a->xmax; }
 
 static double py(const axes *a, double bytes) {
   return a->top + PLOT_B - (PLOT_B - PLOT_T) * bytes / a->ymax;
@@ -112,8 +114,9 @@ static double py(const axes *a, double bytes) {
 
 /* The live bytes of C as a step function: steps [t, t+1) at live[t]. */
 static void polyline(FILE *f, const axes *a, int index, int k, const remat_mem_schedule *c) {
-  fprintf(f, "<polyline id=\"f%d-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s "
-             "points=\"",
+  fprintf(f,
+          "<polyline id=\"f%d-%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s "
+          "points=\"",
           index, case_id[k], color[k], k == REMAT_MEM_SPLIT ? "2" : "1.5",
           k == REMAT_MEM_RECOMPUTE_ALL ? " stroke-dasharray=\"5,3\"" : "");
   int n = c->nsteps, cols = (int)((PLOT_R - PLOT_L) * (double)n / a->xmax);
@@ -143,8 +146,9 @@ static void peak_marker(FILE *f, const axes *a, int index, int k, const remat_sp
   char hb[32], loc[256];
   MlirOperation op = v->ops[c->op[c->peak_step]];
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
-  fprintf(f, "<circle class=\"peak\" id=\"f%d-peak-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-             "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>",
+  fprintf(f,
+          "<circle class=\"peak\" id=\"f%d-peak-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+          "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>",
           index, case_id[k], x, y, color[k]);
   fprintf(f, "%s: peak %llu bytes at step %d, %.*s ", remat_mem_case_name((remat_mem_case)k),
           (unsigned long long)c->peak, c->peak_step, (int)n.length, n.data);
@@ -154,8 +158,8 @@ static void peak_marker(FILE *f, const axes *a, int index, int k, const remat_sp
   const char *anchor = k == REMAT_MEM_NO_REMAT ? "end" : "start";
   double lx = k == REMAT_MEM_NO_REMAT ? x - 8 : x + 8;
   double ly = k == REMAT_MEM_RECOMPUTE_ALL ? y + 16 : y - 8;
-  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">peak %s</text>\n",
-          lx, ly, anchor, color[k], human((double)c->peak, hb, sizeof hb));
+  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">peak %s</text>\n", lx, ly,
+          anchor, color[k], human((double)c->peak, hb, sizeof hb));
 }
 
 void remat_timeline_chart(FILE *f, int index, const remat_split_view *v,
@@ -177,16 +181,18 @@ void remat_timeline_chart(FILE *f, int index, const remat_split_view *v,
   fputs(": live bytes per step, forward then backward</text>\n", f);
   for (int k = 0; k < REMAT_MEM_NCASES; k++) { /* legend */
     double x = PLOT_L + 250.0 * k;
-    fprintf(f, "<line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\" stroke=\"%s\" "
-               "stroke-width=\"2\"%s/>\n",
+    fprintf(f,
+            "<line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\" stroke=\"%s\" "
+            "stroke-width=\"2\"%s/>\n",
             x, a.top + 40, x + 22, a.top + 40, color[k],
             k == REMAT_MEM_RECOMPUTE_ALL ? " stroke-dasharray=\"5,3\"" : "");
     fprintf(f, "<text x=\"%.0f\" y=\"%d\">%s: peak %s</text>\n", x + 28, a.top + 44,
             remat_mem_case_name((remat_mem_case)k), human((double)e->c[k].peak, hb, sizeof hb));
   }
   /* Axes, ticks and grid. */
-  fprintf(f, "<g stroke=\"#000\" stroke-width=\"1\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
-             "y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n",
+  fprintf(f,
+          "<g stroke=\"#000\" stroke-width=\"1\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+          "y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/></g>\n",
           PLOT_L, a.top + PLOT_T, PLOT_L, a.top + PLOT_B, PLOT_L, a.top + PLOT_B, PLOT_R,
           a.top + PLOT_B);
   for (int t = 0; t <= yt.n; t++) {
@@ -200,13 +206,15 @@ void remat_timeline_chart(FILE *f, int index, const remat_split_view *v,
   for (double s = 0; s <= a.xmax + 0.5; s += xstep)
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n", px(&a, s),
             a.top + PLOT_B + 16, s);
-  fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">step (op run): forward, then "
-             "backward; dashed verticals: where each backward starts</text>\n",
+  fprintf(f,
+          "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">step (op run): forward, then "
+          "backward; dashed verticals: where each backward starts</text>\n",
           (PLOT_L + PLOT_R) / 2, a.top + PLOT_B + 36);
   for (int k = 0; k < REMAT_MEM_NCASES; k++) { /* where each backward starts */
     double x = px(&a, e->c[k].nfwd);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
-               "stroke-dasharray=\"2,3\"/>\n",
+    fprintf(f,
+            "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+            "stroke-dasharray=\"2,3\"/>\n",
             x, a.top + PLOT_T, x, a.top + PLOT_B, color[k]);
   }
   static const int order[] = {REMAT_MEM_RECOMPUTE_ALL, REMAT_MEM_NO_REMAT, REMAT_MEM_SPLIT};

@@ -104,8 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   for (int k = 0; k < n; k++)
     if (!same_values(in[k], back[k])) {
-      fprintf(stderr, "fuzz_inputs: argument #%d changed through write and read:\n%s\n", k,
-              text);
+      fprintf(stderr, "fuzz_inputs: argument #%d changed through write and read:\n%s\n", k, text);
       abort();
     }
   free(text);

@@ -52,12 +52,24 @@ static MlirOperation run_pipeline(MlirContext ctx, MlirOperation module,
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const char *const pipeline_a[] = {"remat-autodiff", "", "remat-checkpoint", "ac=auto",
-                                           "remat-mincut", "", "remat-fuse", "", NULL};
-  static const char *const pipeline_b[] = {"remat-autodiff", "",
-                                           "remat-checkpoint", "memory-budget=4096,fsdp=save",
-                                           "remat-mincut", "ban=none,scalar-factor=0",
-                                           "remat-fuse", "max-ops=3", NULL};
+  static const char *const pipeline_a[] = {"remat-autodiff",
+                                           "",
+                                           "remat-checkpoint",
+                                           "ac=auto",
+                                           "remat-mincut",
+                                           "",
+                                           "remat-fuse",
+                                           "",
+                                           NULL};
+  static const char *const pipeline_b[] = {"remat-autodiff",
+                                           "",
+                                           "remat-checkpoint",
+                                           "memory-budget=4096,fsdp=save",
+                                           "remat-mincut",
+                                           "ban=none,scalar-factor=0",
+                                           "remat-fuse",
+                                           "max-ops=3",
+                                           NULL};
   MlirContext ctx = fuzz_context();
   int diagnostics = 0; /* the expected outcome of most inputs: counted, not printed */
   mlirContextAttachDiagnosticHandler(ctx, fuzz_swallow, &diagnostics, NULL);

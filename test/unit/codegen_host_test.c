@@ -124,8 +124,10 @@ static remat_packed_fn fn(remat_jit *jit, const char *name) {
   return f;
 }
 
-static const uint64_t seeds[][2] = {
-    {0, 0}, {42, 7}, {0x123456789abcdef0ull, 0xfedcba9876543210ull}, {0xffffffffull << 32, 1ull << 32}};
+static const uint64_t seeds[][2] = {{0, 0},
+                                    {42, 7},
+                                    {0x123456789abcdef0ull, 0xfedcba9876543210ull},
+                                    {0xffffffffull << 32, 1ull << 32}};
 
 static void test_philox(remat_jit *jit) {
   static float out[N], unit[N];
@@ -164,8 +166,8 @@ static void test_dropout(remat_jit *jit) {
     uint64_t seed = seeds[s][0], offset = seeds[s][1];
     /* the forward through its direct (unpacked) ABI */
     void (*fwd)(const float *, int64_t, int64_t, float *, int64_t, int64_t) =
-        (void (*)(const float *, int64_t, int64_t, float *, int64_t, int64_t))(uintptr_t)
-            remat_jit_lookup(jit, "drop_fwd");
+        (void (*)(const float *, int64_t, int64_t, float *, int64_t, int64_t))(
+            uintptr_t)remat_jit_lookup(jit, "drop_fwd");
     fwd(a, (int64_t)seed, (int64_t)offset, y, 0, N);
     fn(jit, "drop_bwd")((void *[]){a, &seed, &offset, g, da, mask}, 0, N);
     for (uint64_t i = 0; i < N; i++) {
@@ -290,7 +292,8 @@ int main(void) {
   if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
     return 1;
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source));
-  if (mlirModuleIsNull(module) || mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
+  if (mlirModuleIsNull(module) ||
+      mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
     return 1;
   remat_codegen_options opts = {REMAT_TARGET_HOST, 0, 3};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(module), &opts);

@@ -54,8 +54,7 @@ static void collect_ops(void) {
     else if (rt_op_arity(id) == 2) {
       float_only[nbinary] = rule == RT_RULE_FLOAT;
       binary[nbinary++] = name;
-    }
-    else if (rt_op_arity(id) == 1 && (rule == RT_RULE_ANY || rule == RT_RULE_FLOAT)) {
+    } else if (rt_op_arity(id) == 1 && (rule == RT_RULE_ANY || rule == RT_RULE_FLOAT)) {
       unary_float[nunary_float++] = name;
       if (rule == RT_RULE_ANY)
         unary_int[nunary_int++] = name;
@@ -92,10 +91,10 @@ static void put(text *t, const char *fmt, ...) {
  * a power-of-two base, special values, and f32 values whose exp, log1p, cos and log
  * computed in double and rounded differ from glibc's f32 functions (a fold in double
  * precision shows there). */
-static const double fconsts[] = {2.0,  0.5,       -1.0,      3.0,       -0.5,      0.0,
-                                 -0.0, 1.0,       8.0,       0.1,       INFINITY,  -INFINITY,
-                                 NAN,  1e-40,     3e38,      88.72,     -103.9,    0x1.02c6d4p-3,
-                                 0x1.00246p-3,    0x1.029ba2p-3,        0x1.00e722p-3};
+static const double fconsts[] = {
+    2.0,  0.5,   -1.0,   3.0,           -0.5,         0.0,           -0.0,
+    1.0,  8.0,   0.1,    INFINITY,      -INFINITY,    NAN,           1e-40,
+    3e38, 88.72, -103.9, 0x1.02c6d4p-3, 0x1.00246p-3, 0x1.029ba2p-3, 0x1.00e722p-3};
 #define NFCONST (sizeof fconsts / sizeof *fconsts)
 static const int64_t iconsts[] = {2, 0, 1, -1, 3, 7, -128, 127, 64, INT64_MAX, INT64_MIN};
 #define NICONST (sizeof iconsts / sizeof *iconsts)
@@ -152,10 +151,10 @@ static void gen_constant_kernels(text *t, const char *e) {
     put(t, ") attributes {rt.kernel} {\n");
     for (size_t k = 0; k < nc; k++) {
       const char *st = put_constant(t, e, "c", k);
-      put(t, "  %%r%zu = \"rt.%s\"(%%a, %%c%zu) : (tensor<%dx%s>, %s) -> tensor<%dx%s>\n", k, op,
-          k, N, e, st, N, re);
-      put(t, "  %%s%zu = \"rt.%s\"(%%c%zu, %%a) : (%s, tensor<%dx%s>) -> tensor<%dx%s>\n", k, op,
-          k, st, N, e, N, re);
+      put(t, "  %%r%zu = \"rt.%s\"(%%a, %%c%zu) : (tensor<%dx%s>, %s) -> tensor<%dx%s>\n", k, op, k,
+          N, e, st, N, re);
+      put(t, "  %%s%zu = \"rt.%s\"(%%c%zu, %%a) : (%s, tensor<%dx%s>) -> tensor<%dx%s>\n", k, op, k,
+          st, N, e, N, re);
     }
     put(t, "  return ");
     for (size_t k = 0; k < 2 * nc; k++)
@@ -175,18 +174,19 @@ static void gen_constant_kernels(text *t, const char *e) {
       memcpy(&b, &fconsts[k], sizeof b);
       put(t, "  %%f%zu = \"rt.full\"() {value = 0x%016llX : f64} : () -> tensor<%dx%s>\n", k,
           (unsigned long long)b, N, e);
-      put(t, "  %%r%zu = \"rt.%s\"(%%f%zu) : (tensor<%dx%s>) -> tensor<%dx%s>\n", k,
-          unary_float[o], k, N, e, N, e);
+      put(t, "  %%r%zu = \"rt.%s\"(%%f%zu) : (tensor<%dx%s>) -> tensor<%dx%s>\n", k, unary_float[o],
+          k, N, e, N, e);
     }
     put_return_r(t, nc, e);
   }
   for (size_t i = 0; i < sizeof row_lengths / sizeof *row_lengths; i++) {
     int L = row_lengths[i];
-    put(t, "func.func @rows_%s_%d(%%x: tensor<%dx%dx%s>) -> (tensor<%dx%s>, tensor<%dx%s>) {\n",
-        e, L, ROWS, L, e, ROWS, e, ROWS, e);
+    put(t, "func.func @rows_%s_%d(%%x: tensor<%dx%dx%s>) -> (tensor<%dx%s>, tensor<%dx%s>) {\n", e,
+        L, ROWS, L, e, ROWS, e, ROWS, e);
     put(t, "  %%s = \"rt.sum\"(%%x) {dims = array<i64: 1>} : (tensor<%dx%dx%s>) -> tensor<%dx%s>\n",
         ROWS, L, e, ROWS, e);
-    put(t, "  %%m = \"rt.amax\"(%%x) {dims = array<i64: 1>} : (tensor<%dx%dx%s>) -> tensor<%dx%s>\n",
+    put(t,
+        "  %%m = \"rt.amax\"(%%x) {dims = array<i64: 1>} : (tensor<%dx%dx%s>) -> tensor<%dx%s>\n",
         ROWS, L, e, ROWS, e);
     put(t, "  return %%s, %%m : tensor<%dx%s>, tensor<%dx%s>\n}\n", ROWS, e, ROWS, e);
   }
@@ -226,7 +226,8 @@ static void gen_module(text *t) {
           is_float(e) ? unary_float[k] : unary_int[k], N, e, N, e);
     put_return_r(t, nu, e);
     /* conversions to every type, and a select */
-    put(t, "func.func private @conv_%s(%%a: tensor<%dx%s>, %%c: tensor<%dxi1>, %%b: tensor<%dx%s>) -> (",
+    put(t,
+        "func.func private @conv_%s(%%a: tensor<%dx%s>, %%c: tensor<%dxi1>, %%b: tensor<%dx%s>) -> (",
         e, N, e, N, N, e);
     for (size_t k = 0; k < 8; k++)
       put(t, "tensor<%dx%s>, ", N, elems[k]);
@@ -234,7 +235,8 @@ static void gen_module(text *t) {
     for (size_t k = 0; k < 8; k++)
       put(t, "  %%r%zu = \"rt.convert\"(%%a) : (tensor<%dx%s>) -> tensor<%dx%s>\n", k, N, e, N,
           elems[k]);
-    put(t, "  %%s = \"rt.select\"(%%c, %%a, %%b) : (tensor<%dxi1>, tensor<%dx%s>, tensor<%dx%s>) -> tensor<%dx%s>\n",
+    put(t,
+        "  %%s = \"rt.select\"(%%c, %%a, %%b) : (tensor<%dxi1>, tensor<%dx%s>, tensor<%dx%s>) -> tensor<%dx%s>\n",
         N, N, e, N, e, N, e);
     put(t, "  return %%r0, %%r1, %%r2, %%r3, %%r4, %%r5, %%r6, %%r7, %%s : ");
     for (size_t k = 0; k < 8; k++)
@@ -243,41 +245,66 @@ static void gen_module(text *t) {
     /* scalars of every type in add, mul, div, max and lt */
     for (size_t s = 0; s < sizeof scalars / sizeof *scalars; s++) {
       const char *st = scalars[s];
-      put(t, "func.func private @scal_%s_%s(%%a: tensor<%dx%s>, %%s: %s) -> (tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dxi1>) attributes {rt.kernel} {\n",
+      put(t,
+          "func.func private @scal_%s_%s(%%a: tensor<%dx%s>, %%s: %s) -> (tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dxi1>) attributes {rt.kernel} {\n",
           e, st, N, e, st, N, e, N, e, N, e, N, e, N);
-      put(t, "  %%r0 = \"rt.add\"(%%a, %%s) : (tensor<%dx%s>, %s) -> tensor<%dx%s>\n", N, e, st, N, e);
-      put(t, "  %%r1 = \"rt.mul\"(%%s, %%a) : (%s, tensor<%dx%s>) -> tensor<%dx%s>\n", st, N, e, N, e);
-      put(t, "  %%r2 = \"rt.div\"(%%a, %%s) : (tensor<%dx%s>, %s) -> tensor<%dx%s>\n", N, e, st, N, e);
-      put(t, "  %%r3 = \"rt.max\"(%%s, %%a) : (%s, tensor<%dx%s>) -> tensor<%dx%s>\n", st, N, e, N, e);
+      put(t, "  %%r0 = \"rt.add\"(%%a, %%s) : (tensor<%dx%s>, %s) -> tensor<%dx%s>\n", N, e, st, N,
+          e);
+      put(t, "  %%r1 = \"rt.mul\"(%%s, %%a) : (%s, tensor<%dx%s>) -> tensor<%dx%s>\n", st, N, e, N,
+          e);
+      put(t, "  %%r2 = \"rt.div\"(%%a, %%s) : (tensor<%dx%s>, %s) -> tensor<%dx%s>\n", N, e, st, N,
+          e);
+      put(t, "  %%r3 = \"rt.max\"(%%s, %%a) : (%s, tensor<%dx%s>) -> tensor<%dx%s>\n", st, N, e, N,
+          e);
       put(t, "  %%r4 = \"rt.lt\"(%%a, %%s) : (tensor<%dx%s>, %s) -> tensor<%dxi1>\n", N, e, st, N);
-      put(t, "  return %%r0, %%r1, %%r2, %%r3, %%r4 : tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dxi1>\n}\n",
+      put(t,
+          "  return %%r0, %%r1, %%r2, %%r3, %%r4 : tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dx%s>, tensor<%dxi1>\n}\n",
           N, e, N, e, N, e, N, e, N);
     }
     /* structural ops, full and iota on a [4, 6] space */
-    put(t, "func.func private @struct_%s(%%a: tensor<6xf32>, %%b: tensor<6x4x%s>, %%c: tensor<9x13x%s>, %%d: tensor<2x6x%s>, %%e: tensor<24x%s>) -> (tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6xf32>) attributes {rt.kernel} {\n",
+    put(t,
+        "func.func private @struct_%s(%%a: tensor<6xf32>, %%b: tensor<6x4x%s>, %%c: tensor<9x13x%s>, %%d: tensor<2x6x%s>, %%e: tensor<24x%s>) -> (tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6xf32>) attributes {rt.kernel} {\n",
         e, e, e, e, e, e, e, e, e, e, e);
     put(t, "  %%x = \"rt.convert\"(%%a) : (tensor<6xf32>) -> tensor<6x%s>\n", e);
-    put(t, "  %%r0 = \"rt.broadcast\"(%%x) {dims = array<i64: 1>} : (tensor<6x%s>) -> tensor<4x6x%s>\n", e, e);
-    put(t, "  %%r1 = \"rt.transpose\"(%%b) {perm = array<i64: 1, 0>} : (tensor<6x4x%s>) -> tensor<4x6x%s>\n", e, e);
-    put(t, "  %%r2 = \"rt.slice\"(%%c) {start = array<i64: 1, 0>, limit = array<i64: 9, 12>, stride = array<i64: 2, 2>} : (tensor<9x13x%s>) -> tensor<4x6x%s>\n", e, e);
-    put(t, "  %%r3 = \"rt.concat\"(%%d, %%d) {dim = 0 : i64} : (tensor<2x6x%s>, tensor<2x6x%s>) -> tensor<4x6x%s>\n", e, e, e);
+    put(t,
+        "  %%r0 = \"rt.broadcast\"(%%x) {dims = array<i64: 1>} : (tensor<6x%s>) -> tensor<4x6x%s>\n",
+        e, e);
+    put(t,
+        "  %%r1 = \"rt.transpose\"(%%b) {perm = array<i64: 1, 0>} : (tensor<6x4x%s>) -> tensor<4x6x%s>\n",
+        e, e);
+    put(t,
+        "  %%r2 = \"rt.slice\"(%%c) {start = array<i64: 1, 0>, limit = array<i64: 9, 12>, stride = array<i64: 2, 2>} : (tensor<9x13x%s>) -> tensor<4x6x%s>\n",
+        e, e);
+    put(t,
+        "  %%r3 = \"rt.concat\"(%%d, %%d) {dim = 0 : i64} : (tensor<2x6x%s>, tensor<2x6x%s>) -> tensor<4x6x%s>\n",
+        e, e, e);
     put(t, "  %%r4 = \"rt.reshape\"(%%e) : (tensor<24x%s>) -> tensor<4x6x%s>\n", e, e);
     put(t, "  %%r5 = \"rt.iota\"() {dim = 1 : i64} : () -> tensor<4x6x%s>\n", e);
     put(t, "  %%r6 = \"rt.full\"() {value = 2.5 : f64} : () -> tensor<4x6xf32>\n");
-    put(t, "  return %%r0, %%r1, %%r2, %%r3, %%r4, %%r5, %%r6 : tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6xf32>\n}\n",
+    put(t,
+        "  return %%r0, %%r1, %%r2, %%r3, %%r4, %%r5, %%r6 : tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6x%s>, tensor<4x6xf32>\n}\n",
         e, e, e, e, e, e);
-    put(t, "func.func @host_%s(%%x: tensor<3x5x7x%s>) -> (tensor<5x%s>, tensor<3x7x%s>, tensor<%s>) {\n", e, e, e, e, e);
-    put(t, "  %%s = \"rt.sum\"(%%x) {dims = array<i64: 2, 0>} : (tensor<3x5x7x%s>) -> tensor<5x%s>\n", e, e);
-    put(t, "  %%m = \"rt.amax\"(%%x) {dims = array<i64: 1>} : (tensor<3x5x7x%s>) -> tensor<3x7x%s>\n", e, e);
-    put(t, "  %%t = \"rt.sum\"(%%x) {dims = array<i64: 0, 1, 2>} : (tensor<3x5x7x%s>) -> tensor<%s>\n", e, e);
+    put(t,
+        "func.func @host_%s(%%x: tensor<3x5x7x%s>) -> (tensor<5x%s>, tensor<3x7x%s>, tensor<%s>) {\n",
+        e, e, e, e, e);
+    put(t,
+        "  %%s = \"rt.sum\"(%%x) {dims = array<i64: 2, 0>} : (tensor<3x5x7x%s>) -> tensor<5x%s>\n",
+        e, e);
+    put(t,
+        "  %%m = \"rt.amax\"(%%x) {dims = array<i64: 1>} : (tensor<3x5x7x%s>) -> tensor<3x7x%s>\n",
+        e, e);
+    put(t,
+        "  %%t = \"rt.sum\"(%%x) {dims = array<i64: 0, 1, 2>} : (tensor<3x5x7x%s>) -> tensor<%s>\n",
+        e, e);
     put(t, "  return %%s, %%m, %%t : tensor<5x%s>, tensor<3x7x%s>, tensor<%s>\n}\n", e, e, e);
   }
   for (size_t i = 0; i < sizeof elems / sizeof *elems; i++)
     gen_constant_kernels(t, elems[i]);
   for (size_t i = 0; i < 3; i++)
-    put(t, "func.func private @philox_%s(%%seed: i64, %%offset: i64) -> tensor<%dx%s> attributes {rt.kernel} {\n"
-           "  %%u = \"rt.uniform_philox\"(%%seed, %%offset) {lo = -3.0 : f64, hi = 0.7 : f64} : (i64, i64) -> tensor<%dx%s>\n"
-           "  return %%u : tensor<%dx%s>\n}\n",
+    put(t,
+        "func.func private @philox_%s(%%seed: i64, %%offset: i64) -> tensor<%dx%s> attributes {rt.kernel} {\n"
+        "  %%u = \"rt.uniform_philox\"(%%seed, %%offset) {lo = -3.0 : f64, hi = 0.7 : f64} : (i64, i64) -> tensor<%dx%s>\n"
+        "  return %%u : tensor<%dx%s>\n}\n",
         elems[i], N, elems[i], N, elems[i], N, elems[i]);
 }
 
@@ -292,9 +319,9 @@ static uint64_t next(void) {
 static int exponent_fields(rtr_elem e) { return e == RTR_F64 ? 2047 : e == RTR_F16 ? 31 : 255; }
 
 /* Special values of each float type: NFSPECIAL fixed ones, then the type's extremes. */
-static const double fspecial[] = {0.0,  -0.0, 1.0,   -1.0,  0.5,   2.0,     3.0,  -2.5,
-                                  INFINITY, -INFINITY, NAN, 1e-40, -1e-45, 65504.0, 70000.0,
-                                  3.0e38, 1e-7, 100.25, -7.0, 6.0e-8,
+static const double fspecial[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, INFINITY, -INFINITY,
+                                  NAN, 1e-40, -1e-45, 65504.0, 70000.0, 3.0e38, 1e-7, 100.25, -7.0,
+                                  6.0e-8,
                                   /* glibc's powf(x, 2) != x*x, powf(x, .5) != sqrtf(x),
                                    * powf(x, -1) != 1/x, powf(x, 3) != x*x*x */
                                   0x1.4p-73, 0x1.a748p-136, 0x1.00a868p-128, 0x1.5f0712p-48};
@@ -303,18 +330,18 @@ static const double fspecial[] = {0.0,  -0.0, 1.0,   -1.0,  0.5,   2.0,     3.0,
 static double special_value(rtr_elem e, size_t k) {
   int top = exponent_fields(e) - 1;
   switch (k - NFSPECIAL) {
-  case 0: return rtr_float_from_fields(e, 0, 0, 1);        /* smallest subnormal */
-  case 1: return rtr_float_from_fields(e, 1, 0, ~0ull);    /* largest subnormal */
-  case 2: return rtr_float_from_fields(e, 0, 1, 0);        /* smallest normal */
-  case 3: return rtr_float_from_fields(e, 0, top, ~0ull);  /* largest finite */
+  case 0: return rtr_float_from_fields(e, 0, 0, 1);       /* smallest subnormal */
+  case 1: return rtr_float_from_fields(e, 1, 0, ~0ull);   /* largest subnormal */
+  case 2: return rtr_float_from_fields(e, 0, 1, 0);       /* smallest normal */
+  case 3: return rtr_float_from_fields(e, 0, top, ~0ull); /* largest finite */
   case 4: return rtr_float_from_fields(e, 1, top, ~0ull);
   case 5: return rtr_float_from_fields(e, 0, top, 0);
   default: return fspecial[k];
   }
 }
-static const int64_t ispecial[] = {0, 1, -1, 2, -2, 3, 7, -7, 127, -128, 255,
-                                   INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 10, -10,
-                                   31, 64, 5};
+static const int64_t ispecial[] = {0,         1,   -1,   2,   -2,        3,         7,
+                                   -7,        127, -128, 255, INT32_MAX, INT32_MIN, INT64_MAX,
+                                   INT64_MIN, 10,  -10,  31,  64,        5};
 #define NISPECIAL (sizeof ispecial / sizeof *ispecial)
 
 /* Inputs of kernels. Operand ROLE 0 and 1 of a binary op first take every pair of special
@@ -348,9 +375,10 @@ static void fill_rows(rtr_buffer *b) {
   for (int64_t i = 0; i < b->numel; i++) {
     uint64_t r = next();
     if (rtr_elem_is_float(b->elem))
-      rtr_buffer_set_f(b, i, i == 1 ? -0.0
-                                    : ldexp((r >> 63) ? -1.0 : 1.0, (int)(r % 81) - 40) *
-                                          (1.0 + (double)(next() >> 12) * 0x1p-52));
+      rtr_buffer_set_f(b, i,
+                       i == 1 ? -0.0
+                              : ldexp((r >> 63) ? -1.0 : 1.0, (int)(r % 81) - 40) *
+                                    (1.0 + (double)(next() >> 12) * 0x1p-52));
     else
       rtr_buffer_set_i(b, i, (int64_t)next());
   }
@@ -371,9 +399,9 @@ static int compare(const char *fn, int k, const rtr_buffer *want, const rtr_buff
       continue;
     if (bad++ < 3) {
       char tb[64];
-      printf("MISMATCH %s result #%d (%s) element %lld: interpreter %.9g, kernel %.9g\n", fn,
-             k, rtr_buffer_type_str(want, tb, sizeof tb), (long long)i,
-             rtr_buffer_get_f(want, i), rtr_buffer_get_f(got, i));
+      printf("MISMATCH %s result #%d (%s) element %lld: interpreter %.9g, kernel %.9g\n", fn, k,
+             rtr_buffer_type_str(want, tb, sizeof tb), (long long)i, rtr_buffer_get_f(want, i),
+             rtr_buffer_get_f(got, i));
     }
   }
   return bad;
@@ -465,7 +493,8 @@ int main(void) {
   if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
     return 1;
   MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreate(t.s, t.len));
-  if (mlirModuleIsNull(module) || mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
+  if (mlirModuleIsNull(module) ||
+      mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
     return 1;
   MlirOperation top = mlirModuleGetOperation(module);
   int bad = 0;
@@ -500,8 +529,8 @@ int main(void) {
         reductions++;
       }
     }
-    printf("-O%d: kernels %d, reductions %d, mismatching elements %d\n", opt, kernels,
-           reductions, nbad);
+    printf("-O%d: kernels %d, reductions %d, mismatching elements %d\n", opt, kernels, reductions,
+           nbad);
     bad += nbad;
     remat_jit_destroy(jit);
     remat_codegen_destroy(cg);

@@ -54,8 +54,8 @@ static void expect(bool ok, const char *what) {
 
 static void print_launch(bool rows, int64_t n, int sms) {
   rtr_cuda_launch l = rtr_cuda_launch_config(rows, n, sms);
-  printf("launch %s %lld on %d SMs: grid %u block %u\n", rows ? "rows" : "elements",
-         (long long)n, sms, l.grid, l.block);
+  printf("launch %s %lld on %d SMs: grid %u block %u\n", rows ? "rows" : "elements", (long long)n,
+         sms, l.grid, l.block);
   /* a grid-stride loop over n iterations with grid x block threads (rows: grid blocks)
    * must start every iteration: at least one thread or block */
   if (n > 0 && (l.grid < 1 || l.block < 1))
@@ -116,8 +116,8 @@ static void test_gemm(void) {
                     g.stride_y, got, g.ldc, g.stride_c, g.batch);
       bool same = lds && !memcmp(want, got, sizeof(float) * (size_t)(B * M * N));
       if (!same)
-        printf("gemm B=%lld M=%lld N=%lld K=%lld ta=%d tb=%d: wrong\n", (long long)B,
-               (long long)M, (long long)N, (long long)K, ta, tb);
+        printf("gemm B=%lld M=%lld N=%lld K=%lld ta=%d tb=%d: wrong\n", (long long)B, (long long)M,
+               (long long)N, (long long)K, ta, tb);
       ok += same;
       total++;
       free(A), free(Bm), free(want), free(got);
@@ -148,12 +148,12 @@ static void print_slice(int rank, const int64_t *dims, const int64_t *start, con
 
 static void test_slices(void) {
   int64_t d[] = {4, 6}, one[] = {1, 1};
-  print_slice(2, d, (int64_t[]){1, 0}, (int64_t[]){3, 6}, one);  /* rows 1-2 */
-  print_slice(2, d, (int64_t[]){2, 1}, (int64_t[]){3, 5}, one);  /* part of one row */
-  print_slice(2, d, (int64_t[]){0, 1}, (int64_t[]){4, 5}, one);  /* columns */
+  print_slice(2, d, (int64_t[]){1, 0}, (int64_t[]){3, 6}, one);               /* rows 1-2 */
+  print_slice(2, d, (int64_t[]){2, 1}, (int64_t[]){3, 5}, one);               /* part of one row */
+  print_slice(2, d, (int64_t[]){0, 1}, (int64_t[]){4, 5}, one);               /* columns */
   print_slice(2, d, (int64_t[]){0, 0}, (int64_t[]){4, 6}, (int64_t[]){2, 1}); /* every other row */
   print_slice(2, d, (int64_t[]){3, 0}, (int64_t[]){4, 6}, (int64_t[]){5, 1}); /* last row, stride */
-  print_slice(2, d, (int64_t[]){2, 3}, (int64_t[]){2, 6}, one);  /* empty */
+  print_slice(2, d, (int64_t[]){2, 3}, (int64_t[]){2, 6}, one);               /* empty */
   int64_t d3[] = {2, 3, 4};
   print_slice(3, d3, (int64_t[]){1, 1, 0}, (int64_t[]){2, 3, 4}, (int64_t[]){1, 1, 1});
   print_slice(3, d3, (int64_t[]){0, 1, 0}, (int64_t[]){2, 2, 4}, (int64_t[]){1, 1, 1});
@@ -185,9 +185,8 @@ static void test_pack(MlirContext ctx) {
   char *err = NULL;
   int rc = rtr_cuda_pack_params(types, 5, args, 5, slots, params, &err);
   printf("pack: rc %d, slots %#llx %#llx %#llx %#llx %#llx, params point at slots: %s\n", rc,
-         (unsigned long long)slots[0], (unsigned long long)slots[1],
-         (unsigned long long)slots[2], (unsigned long long)slots[3],
-         (unsigned long long)slots[4],
+         (unsigned long long)slots[0], (unsigned long long)slots[1], (unsigned long long)slots[2],
+         (unsigned long long)slots[3], (unsigned long long)slots[4],
          params[0] == &slots[0] && params[4] == &slots[4] ? "yes" : "no");
   rtr_cuda_arg swapped[5] = {{seed, 0}, {scale, 0}, {flag, 0}, {m, 0x9010}, {t, 0x7000}};
   rc = rtr_cuda_pack_params(types, 5, swapped, 5, slots, params, &err);
@@ -330,7 +329,9 @@ static CUresult f_cuDevicePrimaryCtxRelease(CUdevice d) {
   ctx_refs--;
   return CUDA_SUCCESS;
 }
-static CUresult f_cuCtxSetCurrent(CUcontext c) { return c ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+static CUresult f_cuCtxSetCurrent(CUcontext c) {
+  return c ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
 static CUresult f_cuCtxSynchronize(void) { return CUDA_SUCCESS; }
 
 /* PTX: `.entry NAME(` then `.param .TYPE [.ptr ...] NAME_param_K` lines. */
@@ -379,9 +380,9 @@ static CUresult f_cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *n
     }
   return CUDA_ERROR_NOT_FOUND;
 }
-static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                                 unsigned bx, unsigned by, unsigned bz, unsigned shmem,
-                                 CUstream stream, void **params, void **extra) {
+static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                 unsigned by, unsigned bz, unsigned shmem, CUstream stream,
+                                 void **params, void **extra) {
   fake_entry *e = (fake_entry *)f;
   if (!gx || gy != 1 || gz != 1 || !bx || bx > 1024 || by != 1 || bz != 1 || shmem || stream ||
       extra || !params) {
@@ -466,8 +467,12 @@ static CUresult f_cuEventCreate(CUevent *ev, unsigned flags) {
   *ev = (CUevent)malloc(1);
   return CUDA_SUCCESS;
 }
-static CUresult f_cuEventRecord(CUevent ev, CUstream s) { return ev && !s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
-static CUresult f_cuEventSynchronize(CUevent ev) { return ev ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+static CUresult f_cuEventRecord(CUevent ev, CUstream s) {
+  return ev && !s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+static CUresult f_cuEventSynchronize(CUevent ev) {
+  return ev ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
 static CUresult f_cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
   *ms = 0.5f;
   return a && b ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
@@ -517,29 +522,29 @@ static void store(void *p, int64_t i, cudaDataType t, double v) {
   }
 }
 
-static size_t type_size(cudaDataType t) {
-  return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
-}
+static size_t type_size(cudaDataType t) { return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2; }
 
 /* Column-major C = alpha op(A) op(B) + beta C; f32 accumulation (f64 for f64) in the
  * order k = 0..K-1, each product rounded, as the CPU runtime does. */
 static cublasStatus_t gemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                            const void *alpha, const void *A, cudaDataType at, long long lda,
                            long long sa, const void *B, cudaDataType bt, long long ldb,
-                           long long sb, const void *beta, void *C, cudaDataType ct,
-                           long long ldc, long long sc, int batch, cublasComputeType_t comp) {
+                           long long sb, const void *beta, void *C, cudaDataType ct, long long ldc,
+                           long long sc, int batch, cublasComputeType_t comp) {
   bool f64 = ct == CUDA_R_64F;
-  if (at != ct || bt != ct || comp != (f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F) ||
-      m < 0 || n < 0 || k < 0 || batch < 1 || lda < (ta == CUBLAS_OP_N ? m : k) || lda < 1 ||
+  if (at != ct || bt != ct || comp != (f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F) || m < 0 ||
+      n < 0 || k < 0 || batch < 1 || lda < (ta == CUBLAS_OP_N ? m : k) || lda < 1 ||
       ldb < (tb == CUBLAS_OP_N ? k : n) || ldb < 1 || ldc < m || ldc < 1)
     return CUBLAS_STATUS_INVALID_VALUE;
   double al = f64 ? *(const double *)alpha : *(const float *)alpha;
   double be = f64 ? *(const double *)beta : *(const float *)beta;
   size_t es = type_size(ct);
   for (int p = 0; p < batch; p++) {
-    const char *a = (const char *)A + (size_t)(p * sa) * es, *b = (const char *)B + (size_t)(p * sb) * es;
+    const char *a = (const char *)A + (size_t)(p * sa) * es,
+               *b = (const char *)B + (size_t)(p * sb) * es;
     char *c = (char *)C + (size_t)(p * sc) * es;
-    if (find_alloc((CUdeviceptr)(uintptr_t)a, 1) < 0 || find_alloc((CUdeviceptr)(uintptr_t)b, 1) < 0 ||
+    if (find_alloc((CUdeviceptr)(uintptr_t)a, 1) < 0 ||
+        find_alloc((CUdeviceptr)(uintptr_t)b, 1) < 0 ||
         find_alloc((CUdeviceptr)(uintptr_t)c, 1) < 0)
       return CUBLAS_STATUS_EXECUTION_FAILED;
     for (int i = 0; i < m; i++)
@@ -569,8 +574,8 @@ static cublasStatus_t gemm(cublasOperation_t ta, cublasOperation_t tb, int m, in
 static cublasStatus_t f_cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                      int m, int n, int k, const void *alpha, const void *A,
                                      cudaDataType at, int lda, const void *B, cudaDataType bt,
-                                     int ldb, const void *beta, void *C, cudaDataType ct,
-                                     int ldc, cublasComputeType_t comp, cublasGemmAlgo_t algo) {
+                                     int ldb, const void *beta, void *C, cudaDataType ct, int ldc,
+                                     cublasComputeType_t comp, cublasGemmAlgo_t algo) {
   (void)h, (void)algo;
   return gemm(ta, tb, m, n, k, alpha, A, at, lda, 0, B, bt, ldb, 0, beta, C, ct, ldc, 0, 1, comp);
 }
@@ -578,11 +583,11 @@ static cublasStatus_t f_cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cub
 static cublasStatus_t f_cublasGemmStridedBatchedEx(
     cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
     const void *alpha, const void *A, cudaDataType at, int lda, long long sa, const void *B,
-    cudaDataType bt, int ldb, long long sb, const void *beta, void *C, cudaDataType ct,
-    int ldc, long long sc, int batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {
+    cudaDataType bt, int ldb, long long sb, const void *beta, void *C, cudaDataType ct, int ldc,
+    long long sc, int batch, cublasComputeType_t comp, cublasGemmAlgo_t algo) {
   (void)h, (void)algo;
-  return gemm(ta, tb, m, n, k, alpha, A, at, lda, sa, B, bt, ldb, sb, beta, C, ct, ldc, sc,
-              batch, comp);
+  return gemm(ta, tb, m, n, k, alpha, A, at, lda, sa, B, bt, ldb, sb, beta, C, ct, ldc, sc, batch,
+              comp);
 }
 
 static rtr_cuda_api fake_api(void) {
@@ -753,8 +758,8 @@ static int nodevice(MlirOperation module) {
   char *err = NULL;
   fake.devices = 0;
   rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
-  printf("no device: %s: %s; contexts retained %d\n", ex ? "created" : "refused",
-         err ? err : "", ctx_refs);
+  printf("no device: %s: %s; contexts retained %d\n", ex ? "created" : "refused", err ? err : "",
+         ctx_refs);
   free(err);
   if (ex)
     rtr_executor_destroy(ex);
@@ -771,8 +776,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "pure"))
     rc = pure(ctx);
   else if (argc >= 3) {
-    MlirModule m =
-        mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(argv[2]));
+    MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(argv[2]));
     if (mlirModuleIsNull(m))
       return 2;
     MlirOperation top = mlirModuleGetOperation(m);

@@ -16,8 +16,7 @@ static void print_bytes(MlirContext ctx, const char *type_text) {
   if (rt_type_bytes(t, &b) == 0)
     printf("bytes %s = %llu\n", type_text, (unsigned long long)b);
   else
-    printf("bytes %s = %s\n", type_text,
-           rt_type_is_static_tensor(t) ? "overflow" : "dynamic");
+    printf("bytes %s = %s\n", type_text, rt_type_is_static_tensor(t) ? "overflow" : "dynamic");
 }
 
 typedef struct test_options {
@@ -31,8 +30,8 @@ static const RematOptionInfo test_option_table[] = {
     {"params-free", REMAT_OPTION_BOOL, offsetof(test_options, params_free), "", "true"},
     {"save-ops", REMAT_OPTION_STRING, offsetof(test_options, save_ops), "", "rt.matmul"},
 };
-static const RematPassInfo test_pass = {"test-pass", "", "", test_option_table, 3,
-                                        sizeof(test_options), NULL, NULL, NULL};
+static const RematPassInfo test_pass = {
+    "test-pass", "", "", test_option_table, 3, sizeof(test_options), NULL, NULL, NULL};
 
 static void parse(const char *text) {
   test_options o = {0.1, true, "rt.matmul"};
@@ -40,8 +39,8 @@ static void parse(const char *text) {
   if (rematParsePassOptions(&test_pass, text, &o, err, sizeof err))
     printf("options: error: %s\n", err);
   else
-    printf("options: scalar-factor=%g params-free=%d save-ops=%s\n", o.scalar_factor,
-           o.params_free, o.save_ops);
+    printf("options: scalar-factor=%g params-free=%d save-ops=%s\n", o.scalar_factor, o.params_free,
+           o.save_ops);
 }
 
 int main(void) {
@@ -71,10 +70,10 @@ int main(void) {
   print_bytes(ctx, "tensor<?x4xf32>");
 
   MlirModule m = mlirModuleCreateParse(
-      ctx, mlirStringRefCreateFromCString(
-               "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-               "  %0 = \"rt.exp\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
-               "  return %0 : tensor<4xf32>\n}\n"));
+      ctx,
+      mlirStringRefCreateFromCString("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                     "  %0 = \"rt.exp\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                     "  return %0 : tensor<4xf32>\n}\n"));
   MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(m));
   MlirOperation exp = mlirBlockGetFirstOperation(rt_func_entry_block(func));
   printf("policy untagged=%s\n", rt_policy_name(rt_policy_get(exp)));

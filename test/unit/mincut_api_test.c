@@ -50,9 +50,8 @@ int main(int argc, char **argv) {
   rematMincutOptionsInit(&o);
   o.scalar_factor = 1;
   char *typed = api_run_pass_file(ctx, argv[1], rematCreateMincutPass(&o, err, sizeof err));
-  char *textual =
-      api_run_pass_file(ctx, argv[1],
-                        rematCreatePass("remat-mincut", "scalar-factor=1", err, sizeof err));
+  char *textual = api_run_pass_file(
+      ctx, argv[1], rematCreatePass("remat-mincut", "scalar-factor=1", err, sizeof err));
   printf("typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
   free(typed);

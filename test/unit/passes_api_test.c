@@ -48,8 +48,8 @@ int main(int argc, char **argv) {
   tr.opt_level = 0;
   char *manifest = NULL;
   char *ir = rematTranslate(mlirModuleGetOperation(fused), &tr, &manifest, err, sizeof err);
-  printf("translate host: %s\n%s", ir && strstr(ir, "define void @seed_dropout_k0(") ? "ok"
-                                                                                     : "failed",
+  printf("translate host: %s\n%s",
+         ir && strstr(ir, "define void @seed_dropout_k0(") ? "ok" : "failed",
          manifest ? manifest : "(no manifest)\n");
   rematStringFree(ir);
   rematStringFree(manifest);
@@ -69,8 +69,9 @@ int main(int argc, char **argv) {
   RematCheckpointOptions ck;
   rematCheckpointOptionsInit(&ck);
   printf("checkpoint defaults: ac=%s fsdp=%s save_ops=%s save_every=%lld memory_budget=%lld "
-         "budget_greedy=%d\n", ck.ac, ck.fsdp, ck.save_ops, (long long)ck.save_every,
-         (long long)ck.memory_budget, ck.budget_greedy);
+         "budget_greedy=%d\n",
+         ck.ac, ck.fsdp, ck.save_ops, (long long)ck.save_every, (long long)ck.memory_budget,
+         ck.budget_greedy);
   ck.save_every = 0;
   bad = rematCreateCheckpointPass(&ck, err, sizeof err);
   printf("checkpoint save_every=0: %s: %s\n", bad.ptr ? "built" : "refused", err);
@@ -79,17 +80,19 @@ int main(int argc, char **argv) {
   typed = api_run_pass_file(ctx, argv[1], rematCreateCheckpointPass(&ck, err, sizeof err));
   textual = api_run_pass_file(ctx, argv[1],
                               rematCreatePass("remat-checkpoint", "ac=auto", err, sizeof err));
-  printf("checkpoint typed == text: %s\n", typed && textual && !strcmp(typed, textual) ? "yes" : "no");
+  printf("checkpoint typed == text: %s\n",
+         typed && textual && !strcmp(typed, textual) ? "yes" : "no");
   printf("%s\n", typed ? typed : "(failed)");
   free(typed);
   free(textual);
 
   /* An error only remat's verifier finds reaches the printer at its location, counted. */
   MlirModule m = mlirModuleCreateParse(
-      ctx, mlirStringRefCreateFromCString(
-               "func.func @f(%a: tensor<4x8xf32>) {\n"
-               "  %0 = \"rt.matmul\"(%a, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>\n"
-               "  return\n}\n"));
+      ctx,
+      mlirStringRefCreateFromCString(
+          "func.func @f(%a: tensor<4x8xf32>) {\n"
+          "  %0 = \"rt.matmul\"(%a, %a) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>\n"
+          "  return\n}\n"));
   MlirLogicalResult r = mlirModuleIsNull(m) ? mlirLogicalResultFailure()
                                             : rematVerify(mlirModuleGetOperation(m));
   printf("verify: %s, errors counted: %d\n", mlirLogicalResultIsSuccess(r) ? "ok" : "failed",

@@ -35,8 +35,7 @@ static void print_name(MlirOperation op) {
 static MlirOperation nested; /* the rt.neg inside the scf.if */
 
 static void print_view(const char *title, const rt_graph *g) {
-  printf("%s: nargs=%d nops=%d nvals=%d nret=%d ret=", title, g->nargs, g->nops, g->nvals,
-         g->nret);
+  printf("%s: nargs=%d nops=%d nvals=%d nret=%d ret=", title, g->nargs, g->nops, g->nvals, g->nret);
   print_name(g->ops[g->nops]);
   printf("\n");
   for (int i = 0; i < g->nops; i++) {

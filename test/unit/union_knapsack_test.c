@@ -95,8 +95,8 @@ static void test_random(void) {
     uk_result r;
     uk_solve(&x.p, false, take, &r);
     uint64_t w, v = uk_value(&x.p, take, &w), opt = brute(&x, cap);
-    CHECK(w <= cap, "instance %d: exact choice weighs %llu > %llu", t,
-          (unsigned long long)w, (unsigned long long)cap);
+    CHECK(w <= cap, "instance %d: exact choice weighs %llu > %llu", t, (unsigned long long)w,
+          (unsigned long long)cap);
     CHECK(v == r.value, "instance %d: reported value %llu, real %llu", t,
           (unsigned long long)r.value, (unsigned long long)v);
     CHECK(v <= opt, "instance %d: %llu beats the optimum %llu", t, (unsigned long long)v,
@@ -111,8 +111,8 @@ static void test_random(void) {
     v = uk_value(&x.p, take, &w);
     CHECK(!r.exact && w <= cap, "instance %d: heuristic choice weighs %llu > %llu", t,
           (unsigned long long)w, (unsigned long long)cap);
-    CHECK(v <= opt, "instance %d: heuristic %llu beats the optimum %llu", t,
-          (unsigned long long)v, (unsigned long long)opt);
+    CHECK(v <= opt, "instance %d: heuristic %llu beats the optimum %llu", t, (unsigned long long)v,
+          (unsigned long long)opt);
     /* the ratio of recompute costs, (all - gained) heuristic / optimum */
     for (int i = 0; i < n; i++)
       every[i] = true;
@@ -125,7 +125,8 @@ static void test_random(void) {
     }
   }
   printf("random: %d instances, every choice fits; %d proven optimal, %d of them equal to "
-         "brute force\n", count, proven, agree);
+         "brute force\n",
+         count, proven, agree);
   printf("random: heuristic recompute cost / optimum: mean %.3f worst %.3f\n",
          heur_n ? sum / heur_n : 1.0, worst);
 }
@@ -135,7 +136,7 @@ static void test_shared(void) {
   inst x = {0};
   x.n = 3; /* a, b, c: 4096 bytes each */
   x.w[0] = x.w[1] = x.w[2] = 4096;
-  x.v[0] = 16384; /* a's chain: neg + exp */
+  x.v[0] = 16384;          /* a's chain: neg + exp */
   x.v[1] = x.v[2] = 12288; /* b, c: one mul each */
   x.m = 1;
   x.gv[0] = 8192; /* s = exp(x), needed by b and c */

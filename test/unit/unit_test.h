@@ -9,14 +9,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                    \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
-      failures++;                                                                           \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                           \
-      printf(__VA_ARGS__);                                                                  \
-      printf("\n");                                                                         \
-    }                                                                                       \
+#define CHECK(cond, ...)                          \
+  do {                                            \
+    if (!(cond)) {                                \
+      failures++;                                 \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+      printf(__VA_ARGS__);                        \
+      printf("\n");                               \
+    }                                             \
   } while (0)
 
 #endif

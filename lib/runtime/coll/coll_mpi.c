@@ -64,19 +64,18 @@ static int mpi_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, r
     q->send = xmalloc((size_t)n * part);
     rtr_coll_pack_slices(op, in, out, n, q->send);
     q->recv = xmalloc((size_t)n * part);
-    rc = MPI_Ialltoall(q->send, count, MPI_BYTE, q->recv, count, MPI_BYTE, MPI_COMM_WORLD,
-                       &q->r);
+    rc = MPI_Ialltoall(q->send, count, MPI_BYTE, q->recv, count, MPI_BYTE, MPI_COMM_WORLD, &q->r);
   } else {
     /* An all_gather along dim 0 receives straight into its result: the rank-order
      * concatenation of row-major parts is the row-major result. */
     if (op->kind == RTR_COLL_ALL_REDUCE || op->dim != 0)
       q->recv = xmalloc((size_t)n * part);
-    rc = MPI_Iallgather(in->data, count, MPI_BYTE, q->recv ? (void *)q->recv : out->data,
-                        count, MPI_BYTE, MPI_COMM_WORLD, &q->r);
+    rc = MPI_Iallgather(in->data, count, MPI_BYTE, q->recv ? (void *)q->recv : out->data, count,
+                        MPI_BYTE, MPI_COMM_WORLD, &q->r);
   }
   if (rc != MPI_SUCCESS) {
-    remat_error_add(err, "MPI could not start 'rt.%s' (error %d)",
-                    rtr_coll_kind_name(op->kind), rc);
+    remat_error_add(err, "MPI could not start 'rt.%s' (error %d)", rtr_coll_kind_name(op->kind),
+                    rc);
     free_req(q);
     return -1;
   }

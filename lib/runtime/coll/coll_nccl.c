@@ -28,10 +28,10 @@ typedef struct nccl_impl {
 
 typedef struct nccl_req {
   rtr_coll_op op;
-  rtr_buffer *out;       /* borrowed: the collective's result */
-  rtr_buffer part_type;  /* shape and type of one part */
+  rtr_buffer *out;      /* borrowed: the collective's result */
+  rtr_buffer part_type; /* shape and type of one part */
   void *dev_send, *dev_recv;
-  unsigned char *recv;   /* N parts on the host, rank order (pinned, so the copy back is
+  unsigned char *recv; /* N parts on the host, rank order (pinned, so the copy back is
                           * asynchronous) */
   cudaEvent_t done;
 } nccl_req;
@@ -62,8 +62,8 @@ static bool nccl_ok(ncclResult_t e, const char *what, char **err) {
   return false;
 }
 
-static int nccl_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
-                      rtr_buffer *out, void **req, char **err) {
+static int nccl_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in, rtr_buffer *out,
+                      void **req, char **err) {
   nccl_impl *m = c->impl;
   int n = c->size;
   *req = NULL;
@@ -100,22 +100,22 @@ static int nccl_start(rtr_coll *c, const rtr_coll_op *op, const rtr_buffer *in,
   if (ok && op->kind == RTR_COLL_REDUCE_SCATTER) {
     ok = nccl_ok(ncclGroupStart(), "ncclGroupStart", err);
     for (int r = 0; ok && r < n; r++)
-      ok = nccl_ok(ncclSend((const unsigned char *)q->dev_send + (size_t)r * part, part,
-                            ncclUint8, r, m->comm, m->stream),
-                   "ncclSend", err) &&
-           nccl_ok(ncclRecv((unsigned char *)q->dev_recv + (size_t)r * part, part, ncclUint8,
+      ok = nccl_ok(ncclSend((const unsigned char *)q->dev_send + (size_t)r * part, part, ncclUint8,
                             r, m->comm, m->stream),
+                   "ncclSend", err) &&
+           nccl_ok(ncclRecv((unsigned char *)q->dev_recv + (size_t)r * part, part, ncclUint8, r,
+                            m->comm, m->stream),
                    "ncclRecv", err);
     ok = nccl_ok(ncclGroupEnd(), "ncclGroupEnd", err) && ok;
   } else if (ok)
     ok = nccl_ok(ncclAllGather(q->dev_send, q->dev_recv, part, ncclUint8, m->comm, m->stream),
                  "ncclAllGather", err);
-  ok = ok &&
-       cuda_ok(cudaMemcpyAsync(q->recv, q->dev_recv, total, cudaMemcpyDeviceToHost, m->stream),
-               "cudaMemcpyAsync", err) &&
-       cuda_ok(cudaEventCreateWithFlags(&q->done, cudaEventDisableTiming), "cudaEventCreate",
-               err) &&
-       cuda_ok(cudaEventRecord(q->done, m->stream), "cudaEventRecord", err);
+  ok =
+      ok &&
+      cuda_ok(cudaMemcpyAsync(q->recv, q->dev_recv, total, cudaMemcpyDeviceToHost, m->stream),
+              "cudaMemcpyAsync", err) &&
+      cuda_ok(cudaEventCreateWithFlags(&q->done, cudaEventDisableTiming), "cudaEventCreate", err) &&
+      cuda_ok(cudaEventRecord(q->done, m->stream), "cudaEventRecord", err);
   /* A copy from pageable memory has read the host bytes when cudaMemcpyAsync returns
    * (CUDA stages them at once), so the packed slices can go now. */
   free(packed);
@@ -141,13 +141,13 @@ static int nccl_exchange(rtr_coll *c, const void *send, size_t n, void *recv) {
   void *ds = NULL, *dr = NULL;
   char *err = NULL; /* exchange returns only 0 or -1: the message is dropped */
   size_t total = n * (size_t)c->size;
-  bool ok = cuda_ok(cudaMalloc(&ds, n ? n : 1), "cudaMalloc", &err) &&
-            cuda_ok(cudaMalloc(&dr, total ? total : 1), "cudaMalloc", &err) &&
-            cuda_ok(cudaMemcpy(ds, send, n, cudaMemcpyHostToDevice), "cudaMemcpy", &err) &&
-            nccl_ok(ncclAllGather(ds, dr, n, ncclUint8, m->comm, m->stream), "ncclAllGather",
-                    &err) &&
-            cuda_ok(cudaStreamSynchronize(m->stream), "cudaStreamSynchronize", &err) &&
-            cuda_ok(cudaMemcpy(recv, dr, total, cudaMemcpyDeviceToHost), "cudaMemcpy", &err);
+  bool ok =
+      cuda_ok(cudaMalloc(&ds, n ? n : 1), "cudaMalloc", &err) &&
+      cuda_ok(cudaMalloc(&dr, total ? total : 1), "cudaMalloc", &err) &&
+      cuda_ok(cudaMemcpy(ds, send, n, cudaMemcpyHostToDevice), "cudaMemcpy", &err) &&
+      nccl_ok(ncclAllGather(ds, dr, n, ncclUint8, m->comm, m->stream), "ncclAllGather", &err) &&
+      cuda_ok(cudaStreamSynchronize(m->stream), "cudaStreamSynchronize", &err) &&
+      cuda_ok(cudaMemcpy(recv, dr, total, cudaMemcpyDeviceToHost), "cudaMemcpy", &err);
   free(err);
   cudaFree(ds);
   cudaFree(dr);
@@ -187,8 +187,8 @@ rtr_coll *rtr_coll_nccl_create(int rank, int size, const void *id, int device, c
   memcpy(&u, id, sizeof u);
   m->device = device;
   if (!cuda_ok(cudaSetDevice(device), "cudaSetDevice", err) ||
-      !cuda_ok(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking),
-               "cudaStreamCreate", err)) {
+      !cuda_ok(cudaStreamCreateWithFlags(&m->stream, cudaStreamNonBlocking), "cudaStreamCreate",
+               err)) {
     free(m);
     return NULL;
   }
