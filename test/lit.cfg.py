@@ -70,6 +70,16 @@ if config.remat_sanitize:
     config.environment["ASAN_OPTIONS"] = "abort_on_error=1:detect_leaks=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
 
+# The sources' style (.clang-format) was tuned with clang-format 14, Debian 12's; another
+# version formats some constructs differently, so the check needs that one.
+try:
+    out = subprocess.run(["clang-format", "--version"], capture_output=True, text=True,
+                         timeout=60).stdout
+    if " version 14." in out:
+        config.available_features.add("clang-format-14")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+
 # The PyTorch importer (test/import) runs on Debian's python3 with python3-torch and
 # python3-networkx (torch's min-cut partitioner needs it); `make test` installs them.
 import subprocess
