@@ -182,6 +182,12 @@ MlirStringRef rt_str(const char *s);
 bool rt_op_named(MlirOperation op, const char *name);
 /* The named attribute NAME = A (for building attribute dictionaries). */
 MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribute a);
+/* Ends BODY (owned by the result) with `func.return RETS` and wraps it in `func.func
+ * private @NAME attributes {rt.kernel}`, whose type is BODY's argument types to the
+ * types of RETS: the kernel functions fusion outlines and the CUDA backend's one-op
+ * kernels. The function is not inserted anywhere. */
+MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name, MlirBlock body,
+                             intptr_t nrets, const MlirValue *rets);
 /* The dictionary at I of an array of dictionaries (a function's arg_attrs or res_attrs),
  * or an empty one when ARRAY is null, shorter or holds something else there. */
 MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i);

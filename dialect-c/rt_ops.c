@@ -48,6 +48,35 @@ MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribut
   return mlirNamedAttributeGet(mlirIdentifierGet(ctx, rt_str(name)), a);
 }
 
+MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name, MlirBlock body,
+                             intptr_t nrets, const MlirValue *rets) {
+  MlirOperationState rs = mlirOperationStateGet(rt_str("func.return"), loc);
+  mlirOperationStateAddOperands(&rs, nrets, rets);
+  mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&rs));
+  intptr_t nargs = mlirBlockGetNumArguments(body);
+  MlirType *in = xcalloc((size_t)nargs + 1, sizeof *in);
+  MlirType *out = xcalloc((size_t)nrets + 1, sizeof *out);
+  for (intptr_t a = 0; a < nargs; a++)
+    in[a] = mlirValueGetType(mlirBlockGetArgument(body, a));
+  for (intptr_t r = 0; r < nrets; r++)
+    out[r] = mlirValueGetType(rets[r]);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirNamedAttribute attrs[] = {
+      rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, rt_str(name))),
+      rt_named_attr(ctx, "function_type",
+                    mlirTypeAttrGet(mlirFunctionTypeGet(ctx, nargs, in, nrets, out))),
+      rt_named_attr(ctx, "sym_visibility", mlirStringAttrGet(ctx, rt_str("private"))),
+      rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
+  };
+  MlirOperationState fs = mlirOperationStateGet(rt_str("func.func"), loc);
+  mlirOperationStateAddAttributes(&fs, 4, attrs);
+  mlirOperationStateAddOwnedRegions(&fs, 1, &region);
+  free(in);
+  free(out);
+  return mlirOperationCreate(&fs);
+}
+
 MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
   if (!mlirAttributeIsNull(array) && mlirAttributeIsAArray(array) &&
       i < mlirArrayAttrGetNumElements(array)) {

@@ -224,29 +224,12 @@ static MlirOperation build_kernel(const blk *b, kernel *k, const char *name,
   MlirValue *rets = xcalloc((size_t)k->nresults, sizeof *rets);
   for (int r = 0; r < k->nresults; r++)
     rets[r] = kernel_value(b, k, body, clones, k->results[r]);
-  MlirOperationState rs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.return"), loc);
-  mlirOperationStateAddOperands(&rs, k->nresults, rets);
-  mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&rs));
   for (int bi = 0; bi < k->nbody; bi++) /* the clones map is per kernel */
     clones[k->body[bi]] = (MlirOperation){NULL};
+  MlirOperation func = rt_kernel_func(ctx, loc, name, body, k->nresults, rets);
 
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, body);
-  MlirStringRef sym = mlirStringRefCreateFromCString(name);
-  MlirNamedAttribute fattrs[] = {
-      rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, sym)),
-      rt_named_attr(ctx, "function_type",
-                    mlirTypeAttrGet(mlirFunctionTypeGet(ctx, k->nargs, in, k->nresults, out))),
-      rt_named_attr(ctx, "sym_visibility",
-                    mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
-      rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
-  };
-  MlirOperationState fs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
-  mlirOperationStateAddAttributes(&fs, 4, fattrs);
-  mlirOperationStateAddOwnedRegions(&fs, 1, &region);
-  MlirOperation func = mlirOperationCreate(&fs);
-
-  MlirNamedAttribute callee = rt_named_attr(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, sym));
+  MlirNamedAttribute callee =
+      rt_named_attr(ctx, "callee", mlirFlatSymbolRefAttrGet(ctx, rt_str(name)));
   MlirOperationState cs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.call"), loc);
   mlirOperationStateAddOperands(&cs, k->nargs, k->args);
   mlirOperationStateAddResults(&cs, k->nresults, out);

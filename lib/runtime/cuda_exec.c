@@ -295,32 +295,15 @@ static MlirOperation one_op_kernel(MlirOperation op, const char *name) {
     in[k] = mlirValueGetType(mlirOperationGetOperand(op, k));
     locs[k] = loc;
   }
-  MlirType out = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirBlock body = mlirBlockCreate(n, in, locs);
   MlirOperation copy = mlirOperationClone(op);
   for (intptr_t k = 0; k < n; k++)
     mlirOperationSetOperand(copy, k, mlirBlockGetArgument(body, k));
   mlirBlockAppendOwnedOperation(body, copy);
   MlirValue r = mlirOperationGetResult(copy, 0);
-  MlirOperationState rs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.return"), loc);
-  mlirOperationStateAddOperands(&rs, 1, &r);
-  mlirBlockAppendOwnedOperation(body, mlirOperationCreate(&rs));
-  MlirRegion region = mlirRegionCreate();
-  mlirRegionAppendOwnedBlock(region, body);
-  MlirNamedAttribute attrs[] = {
-      rt_named_attr(ctx, "sym_name", mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(name))),
-      rt_named_attr(ctx, "function_type",
-                    mlirTypeAttrGet(mlirFunctionTypeGet(ctx, n, in, 1, &out))),
-      rt_named_attr(ctx, "sym_visibility",
-                    mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
-      rt_named_attr(ctx, "rt.kernel", mlirUnitAttrGet(ctx)),
-  };
-  MlirOperationState fs = mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
-  mlirOperationStateAddAttributes(&fs, 4, attrs);
-  mlirOperationStateAddOwnedRegions(&fs, 1, &region);
   free(in);
   free(locs);
-  return mlirOperationCreate(&fs);
+  return rt_kernel_func(ctx, loc, name, body, 1, &r);
 }
 
 MlirModule rtr_cuda_op_kernel_module(MlirOperation module, MlirOperation **ops, int *count) {
