@@ -17,8 +17,10 @@ config.test_exec_root = os.path.join(config.remat_obj_root, "test")
 # remat's tools first, then LLVM's (FileCheck, not, count, mlir-opt).
 config.environment["PATH"] = os.pathsep.join(
     [config.remat_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# REMAT_CACHE_DIR: the codegen's kernel cache that test/run_tests.py shares between the
+# builds of one run.
 for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR", "PYTHONPATH",
-            "REMAT_IMPORT_CACHE"]:
+            "REMAT_IMPORT_CACHE", "REMAT_CACHE_DIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -10,7 +10,11 @@ twice the wall time (bench/RESULTS.md, "Test time").
 
 REMAT_IMPORT_CACHE: the PyTorch importer's outputs are shared between the builds of one
 run (test/import_cache.py): the importer is Python, the same in every build, so the
-second build's tests read what the first one traced; the directory is made per run."""
+second build's tests read what the first one traced; the directory is made per run.
+REMAT_CACHE_DIR: the codegen's kernel cache (lib/codegen/codegen_cache.c), made per run
+too: a kernel is compiled by LLVM once per run, and found again by every later test and
+build that lowers the same unit (the sanitizer build instruments remat, not LLVM, and
+remat's lowering still runs in full to make the key)."""
 import json
 import os
 import tempfile
@@ -78,17 +82,20 @@ def main():
             runs.append((a, "test"))
     runs = runs or [("build", "test")]
     total = {"passed": 0, "failed": 0, "skipped": 0}
-    made = None
-    if "REMAT_IMPORT_CACHE" not in os.environ:
-        made = os.environ["REMAT_IMPORT_CACHE"] = tempfile.mkdtemp(prefix="remat-import-cache-")
+    made = []
+    for var, prefix in (("REMAT_IMPORT_CACHE", "remat-import-cache-"),
+                        ("REMAT_CACHE_DIR", "remat-kernel-cache-")):
+        if var not in os.environ:
+            os.environ[var] = tempfile.mkdtemp(prefix=prefix)
+            made.append(os.environ[var])
     for b, sub in runs:
         c = run_lit(b, sub)
         print(f"{os.path.join(b, sub)}: {c['passed']} passed, {c['failed']} failed, "
               f"{c['skipped']} skipped")
         for k in total:
             total[k] += c[k]
-    if made:
-        shutil.rmtree(made, ignore_errors=True)
+    for d in made:
+        shutil.rmtree(d, ignore_errors=True)
     print(f"tests: {total['passed']} passed, {total['failed']} failed, "
           f"{total['skipped']} skipped")
     return 1 if total["failed"] else 0

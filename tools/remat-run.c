@@ -66,6 +66,11 @@ static void usage(FILE *f) {
              "                       compiles much faster, same bits)\n"
              "  -j N                 compile the kernels on N threads (default: one per\n"
              "                       core; the same code whatever N)\n"
+             "  --cache-dir=DIR      reuse kernels compiled before from the cache in DIR, as\n"
+             "                       remat-translate does (default: $REMAT_CACHE_DIR, else\n"
+             "                       no cache)\n"
+             "  --no-cache           no cache, even with $REMAT_CACHE_DIR set\n"
+             "  --jit-stats          print functions, threads and cache results to stderr\n"
              "  --print=MODE         summary (default: type, sum, min, max, hash), full (every\n"
              "                       value, in the inputs format) or none\n"
              "  --outputs FILE       also write the results to FILE in the inputs format\n"
@@ -138,7 +143,9 @@ typedef struct options {
   rtr_values values;
   long long max_ulp;
   int jit_opt, repeat;
-  int jit_jobs; /* 0: one per core */
+  int jit_jobs;          /* 0: one per core */
+  const char *cache_dir; /* NULL: no cache */
+  bool no_cache, jit_stats;
   double atol, rtol;
   bool reference, quiet, split_all, peak, dense_views;
   bool fd_tol, print_set, max_ulp_set, jit_opt_set; /* given on the command line */
@@ -399,12 +406,20 @@ static int executor(MlirOperation m, const char *file, const options *o, rtr_com
   if (o->reference)
     return 0;
   char *err = NULL;
-  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, &err);
+  *c = rtr_compiled_create(m, o->jit_opt, o->jit_jobs, o->cache_dir, &err);
   if (!*c) {
     char *what = xasprintf("cannot compile %s: ", file);
     print_errors_of(what, err);
     free(what);
     return -1;
+  }
+  if (o->jit_stats) {
+    const remat_codegen_stats *st = rtr_compiled_stats(*c);
+    fprintf(stderr,
+            "remat-run: %d functions compiled on %d threads; cache: %s%d hits, %d misses, "
+            "%d corrupt entries rebuilt\n",
+            st->units, st->jobs, o->cache_dir ? "" : "off, ", st->cache_hits, st->cache_misses,
+            st->cache_corrupt);
   }
   *run = rtr_compiled_options(*c);
   if (o->dense_views)
@@ -556,7 +571,7 @@ static int run_device(MlirContext ctx, const options *o) {
     print_errors_of("--device=cuda: ", err);
   else if (o->check_device) {
     char *cerr = NULL;
-    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, &cerr))) {
+    if (!(c = rtr_compiled_create(top, o->jit_opt, o->jit_jobs, o->cache_dir, &cerr))) {
       char *what = xasprintf("cannot compile %s for the CPU: ", o->file);
       print_errors_of(what, cerr);
       free(what);
@@ -825,6 +840,12 @@ int main(int argc, char **argv) {
       o.peak = true;
     else if (!strcmp(a, "--dense-views"))
       o.dense_views = true;
+    else if (!strncmp(a, "--cache-dir=", 12) && a[12])
+      o.cache_dir = a + 12;
+    else if (!strcmp(a, "--no-cache"))
+      o.no_cache = true;
+    else if (!strcmp(a, "--jit-stats"))
+      o.jit_stats = true;
     else if (!strncmp(a, "--print=", 8)) {
       o.print = a + 8;
       o.print_set = true;
@@ -841,6 +862,10 @@ int main(int argc, char **argv) {
     }
 #undef TAKES
   }
+  if (!o.cache_dir && getenv("REMAT_CACHE_DIR") && *getenv("REMAT_CACHE_DIR"))
+    o.cache_dir = getenv("REMAT_CACHE_DIR");
+  if (o.no_cache)
+    o.cache_dir = NULL;
   bool cuda = o.device && !strcmp(o.device, "cuda");
   int modes = !!o.fn + !!o.check_split + !!o.check_fd + !!o.check_compiled + !!o.check_sharded +
               !!o.check_device;
@@ -894,20 +919,21 @@ int main(int argc, char **argv) {
                       : o.max_ulp_set && !o.check_split && !o.check_sharded ? "--max-ulp"
                       : o.unsharded && !o.check_sharded                     ? "--unsharded"
                       : o.jit_opt_set && o.reference                        ? "--jit-opt"
+                      : o.jit_stats && o.reference                          ? "--jit-stats"
                       : o.dense_views && (o.reference || cuda)              ? "--dense-views"
                       : o.peak && ((!o.fn && !o.check_split) || o.check_sharded || cuda) ? "--peak"
                                                                                          : NULL;
   if (stray) {
     fprintf(stderr, "remat-run: error: %s does not apply to %s (see --help)\n", stray,
-            cuda                           ? "--device=cuda"
-            : o.dense_views && o.reference ? "--reference"
-            : o.fn                         ? "--fn"
-            : o.check_split                ? "--check-split"
-            : o.check_fd                   ? "--check-fd"
-            : o.check_sharded              ? "--check-sharded"
-            : o.check_device               ? "--check-device"
-            : o.reference                  ? "--reference"
-                                           : "--check-compiled");
+            cuda                                            ? "--device=cuda"
+            : (o.dense_views || o.jit_stats) && o.reference ? "--reference"
+            : o.fn                                          ? "--fn"
+            : o.check_split                                 ? "--check-split"
+            : o.check_fd                                    ? "--check-fd"
+            : o.check_sharded                               ? "--check-sharded"
+            : o.check_device                                ? "--check-device"
+            : o.reference                                   ? "--reference"
+                                                            : "--check-compiled");
     return 1;
   }
   /* Real ranks when an MPI launcher started this process; otherwise collectives are

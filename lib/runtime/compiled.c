@@ -114,14 +114,15 @@ static int host_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nar
   return 1;
 }
 
-rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs, char **err) {
+rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs,
+                                  const char *cache_dir, char **err) {
   remat_codegen_options opts = {REMAT_TARGET_HOST, 0, opt_level};
   remat_codegen *cg = remat_codegen_create(module, &opts);
   if (!cg) {
     remat_error_add(err, "the codegen cannot lower this module");
     return NULL;
   }
-  remat_codegen_set_compile(cg, jobs, NULL);
+  remat_codegen_set_compile(cg, jobs, cache_dir);
   rtr_compiled *c = xcalloc(1, sizeof *c);
   c->cg = cg;
   c->count = remat_codegen_num_functions(cg);
@@ -172,6 +173,10 @@ rtr_interp_options rtr_compiled_options(rtr_compiled *c) {
 }
 
 long rtr_compiled_launches(const rtr_compiled *c) { return c->launches; }
+
+const remat_codegen_stats *rtr_compiled_stats(const rtr_compiled *c) {
+  return remat_codegen_get_stats(c->cg);
+}
 
 long rtr_compiled_views(const rtr_compiled *c, long *copies) {
   *copies = c->view_copies;

@@ -672,7 +672,7 @@ static int run(MlirContext ctx, MlirOperation module, const char *fn, uint64_t s
   rtr_cuda_options o = {0, 0, 0, true, false};
   char *err = NULL, *cerr = NULL;
   rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
-  rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
+  rtr_compiled *c = rtr_compiled_create(module, 0, 1, NULL, &cerr);
   MlirOperation f = rtr_interp_lookup(module, fn);
   int rc = 2, nin = 0, ng = 0, nc = 0;
   rtr_buffer **in = NULL, **g = NULL, **cpu = NULL;
@@ -732,7 +732,7 @@ static int check(MlirContext ctx, MlirOperation module, const char *name) {
   rtr_cuda_options o = {0, 0, 0, false, true};
   char *err = NULL, *cerr = NULL;
   rtr_executor *ex = rtr_cuda_create_with_api(module, &o, &api, &err);
-  rtr_compiled *c = rtr_compiled_create(module, 0, 1, &cerr);
+  rtr_compiled *c = rtr_compiled_create(module, 0, 1, NULL, &cerr);
   int rc = 2;
   if (ex && c) {
     rtr_interp_options co = rtr_compiled_options(c);
