@@ -10,7 +10,7 @@
 // RUN: remat-gen --seed 4 --count 12 > %t.gen.mlir 2> /dev/null
 // RUN: remat-opt --remat-mincut %t.gen.mlir > %t.gen.unfused
 // RUN: remat-opt --remat-mincut --remat-fuse %t.gen.mlir > %t.gen.split
-// RUN: python3 %S/Inputs/fuse_check.py check %t.gen.unfused %t.gen.split | FileCheck %s --check-prefix=FORM
+// RUN: %python %S/Inputs/fuse_check.py check %t.gen.unfused %t.gen.split | FileCheck %s --check-prefix=FORM
 // RUN: remat-run %t.gen.mlir --check-split-all --split %t.gen.split --seed 2 | FileCheck %s --check-prefix=ALL
 // EXEC-LABEL: check-split @seed_dropout
 // EXEC: random tensors recomputed in the backward: 1, 1 bit-exact with the joint function's

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A stand-in for remat-import-torch (test/tools/import-cache.test): logs each call to
 $FAKE_IMPORT_LOG, writes -o FILE (a func.func named after the model) and --expected DIR
 from its other arguments, runs remat-run from PATH for --check DIR as the importer does,
