@@ -18,9 +18,9 @@ config.test_exec_root = os.path.join(config.remat_obj_root, "test")
 config.environment["PATH"] = os.pathsep.join(
     [config.remat_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 # REMAT_CACHE_DIR: the codegen's kernel cache that test/run_tests.py shares between the
-# builds of one run.
+# builds of one run; GCOV_*: bench/asan_cover.py's per-test coverage.
 for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR", "PYTHONPATH",
-            "REMAT_IMPORT_CACHE", "REMAT_CACHE_DIR"]:
+            "REMAT_IMPORT_CACHE", "REMAT_CACHE_DIR", "GCOV_PREFIX", "GCOV_PREFIX_STRIP"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -71,8 +71,11 @@ if config.have_cuda:
                 config.available_features.add("cuda-device")
         except (OSError, subprocess.TimeoutExpired):
             pass
-if config.remat_sanitize:
+# --param as-asan=1: choose tests as the sanitizer build does (bench/asan_cover.py measures
+# the coverage of what that build runs on a --coverage build).
+if config.remat_sanitize or lit_config.params.get("as-asan"):
     config.available_features.add("asan")
+if config.remat_sanitize:
     # A sanitizer report aborts, so `not tool ...` cannot mistake it for an expected error.
     config.environment["ASAN_OPTIONS"] = "abort_on_error=1:detect_leaks=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
