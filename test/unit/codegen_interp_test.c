@@ -504,6 +504,9 @@ int main(void) {
     remat_codegen *cg = remat_codegen_create(top, &opts);
     if (!cg)
       return 1;
+    /* make test's kernel cache, as the tools read it: the sanitizer build's run loads the
+     * normal build's LLVM objects (its lowering to LLVM IR still runs, to make the key). */
+    remat_codegen_set_compile(cg, 0, getenv("REMAT_CACHE_DIR"));
     char *err = NULL;
     remat_jit *jit = remat_jit_create(cg, &err);
     if (!jit) {
