@@ -112,10 +112,11 @@ config.substitutions.append(("%remat_compare", os.path.join(config.remat_src_roo
 # ranks than cores allowed, under a timeout so a hang fails its test instead of the
 # suite. In the sanitizer build OpenMPI's own allocations at MPI_Init are reported as
 # leaks: test/mpi/lsan-openmpi.supp suppresses leaks allocated inside OpenMPI's libraries
-# only. Their stacks start in OpenMPI's plugins, built without frame pointers and
-# unloaded (some during MPI_Init already) before any leak check, so LSan's fast unwinder
-# stops at an unknown module; the full unwinder (fast_unwind_on_malloc=0, slower) reaches
-# the libmpi/libopen-rte frames the suppressions name.
+# only. Their stacks start in OpenMPI's plugins, which OpenMPI unloads before the leak
+# check: the ranks preload test/mpi/no_dlclose.c (built without sanitizers, hence
+# verify_asan_link_order=0), which keeps them loaded, so the suppressions can name them.
+# (LSan's full unwinder, fast_unwind_on_malloc=0, reached libmpi's frames too, at 4x the
+# time of the MPI tests.)
 if config.have_mpi and config.mpirun and os.path.exists(config.mpirun):
     config.available_features.add("mpi")
     # Shared-memory transfers by copy, not by reading the other process's memory
@@ -126,8 +127,9 @@ if config.have_mpi and config.mpirun and os.path.exists(config.mpirun):
               "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ")
     if config.remat_sanitize:
         supp = os.path.join(config.remat_src_root, "test", "mpi", "lsan-openmpi.supp")
-        prefix += ("ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0 "
+        prefix += ("ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:verify_asan_link_order=0 "
                    "LSAN_OPTIONS=print_suppressions=0:suppressions=" + supp + " ")
+    preload = " -x LD_PRELOAD=" + config.no_dlclose if config.remat_sanitize else ""
     config.substitutions.append(
-        ("%mpirun", prefix + "timeout -k 10 300 " + config.mpirun +
+        ("%mpirun", prefix + "timeout -k 10 300 " + config.mpirun + preload +
          " --allow-run-as-root --oversubscribe -np"))
