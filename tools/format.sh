@@ -24,11 +24,11 @@ if [ $check = 0 ]; then
   "$cf" -i --style=file $files
   exit 0
 fi
-status=0
-for f in $files; do
-  if ! "$cf" --style=file "$f" | cmp -s - "$f"; then
-    echo "$f"
-    status=1
-  fi
-done
-exit $status
+# One clang-format for all files (one process per file took 14 s): --dry-run warns at
+# each place that formatting would change; the files named in its warnings are listed.
+# shellcheck disable=SC2086
+out=$("$cf" --style=file --dry-run $files 2>&1) || { printf '%s\n' "$out" >&2; exit 2; }
+changed=$(printf '%s\n' "$out" | sed -n 's/^\(.*\):[0-9]*:[0-9]*: warning: code should be clang-formatted.*/\1/p' | LC_ALL=C sort -u)
+[ -z "$changed" ] && exit 0
+printf '%s\n' "$changed"
+exit 1
