@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """peak_check.py: --remat-mincut=objective=peak's searches checked against each other.
 
-For each FILE (a module of several top-level joint functions, as remat-gen writes them,
-is split into one module per function): remat-opt --remat-mincut=objective=peak with
-peak-search=exact, =enumerate (every subset of the candidates, when within its limit)
-and =heuristic, each with the report. Per joint function one line
+For each FILE: remat-opt --remat-mincut=objective=peak with peak-search=exact and
+=heuristic on the whole file, and =enumerate (every subset of the candidates, when within
+its limit) on each of its top-level joint functions alone (remat-gen writes several to a
+file; the enumeration refuses the whole module when one function is over its limit),
+each with the report (the pass splits each function on its own, so one run per search
+and file gives what one per function would, in fewer process starts). Per joint
+function one line
   FILE @f: exact P/C, enumerate P/C | -, heuristic P/C, bytes P/C: ok | DIFFERENT | ABOVE | WORSE
 DIFFERENT: the exact search's (peak, cost) is not the enumeration's; ABOVE: a search's
 peak is above objective=bytes's; WORSE: the heuristic found a better split than the exact
@@ -45,6 +48,11 @@ def rows(report):
     return res
 
 
+def rows_of_module(text):
+    """The joint functions of a module's text, in order."""
+    return re.findall(r"^func\.func (?:\w+ )*@([\w.$-]+)", text, re.M)
+
+
 def run(path, search, work):
     rep = os.path.join(work, os.path.basename(path) + f".{search}.txt")
     if os.path.exists(rep):
@@ -67,16 +75,17 @@ def main():
         work, args = args[1], args[2:]
     n = enumerated = bad = 0
     for f in args:
+        ex_all, he_all = run(f, "exact", work), run(f, "heuristic", work)
         for name, text in modules(f):
             path = os.path.join(work, name + ".peak-check.mlir")
             with open(path, "w") as out:
                 out.write(text)
-            ex, en, he = run(path, "exact", work), run(path, "enumerate", work), \
-                run(path, "heuristic", work)
-            for fn, r in ex.items():
+            en = run(path, "enumerate", work)
+            for fn in [g for g in rows_of_module(text) if g in ex_all]:
+                r = ex_all[fn]
                 n += 1
                 e = en.get(fn) if en is not None else None
-                h = he[fn]
+                h = he_all[fn]
                 verdict = []
                 if e is not None:
                     enumerated += 1
