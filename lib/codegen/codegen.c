@@ -29,6 +29,8 @@ typedef struct unit_out {
   char *err; /* remat_error_add lines of a failure, NULL if none */
   int failed;
   cg_cache_result cache;
+  char *key; /* with a cache: the unit's key */
+  size_t key_len;
 } unit_out;
 
 struct remat_codegen {
@@ -249,26 +251,31 @@ static char *cache_key(const compile_job *j, int i, size_t *len) {
   return key;
 }
 
+/* Looks every unit up in the cache (before libdevice is parsed, which a unit found there
+ * does not need); true when all were found. A miss keeps its key for the store. */
+static bool probe_cache(compile_job *j) {
+  bool all = true;
+  for (int i = 0; i < j->cg->num_fns; i++) {
+    unit_out *o = &j->outs[i];
+    o->key = cache_key(j, i, &o->key_len);
+    o->cache = cg_cache_get(j->cg->cache_dir, o->key, o->key_len, &o->data, &o->len);
+    all &= o->cache == CG_CACHE_HIT;
+  }
+  return all;
+}
+
 static void compile_unit(void *ctx, int i) {
   compile_job *j = ctx;
   remat_codegen *cg = j->cg;
   cg_module *u = &cg->units[i];
   unit_out *o = &j->outs[i];
-  const char *dir = cg->cache_dir;
-  char *key = NULL;
-  size_t key_len = 0;
-  if (dir) {
-    key = cache_key(j, i, &key_len);
-    o->cache = cg_cache_get(dir, key, key_len, &o->data, &o->len);
-  }
   if (o->cache != CG_CACHE_HIT) {
     const cg_libdevice *lib = j->unit_lib[i];
     o->failed = cg_optimize(u, cg->opts.sm, cg->opts.opt_level, lib, &o->err) ||
                 cg_emit(u, cg->opts.sm, j->kind, lib, cg->fns[i].name, &o->data, &o->len, &o->err);
-    if (!o->failed && key)
-      cg_cache_put(dir, key, key_len, o->data, o->len);
+    if (!o->failed && o->key)
+      cg_cache_put(cg->cache_dir, o->key, o->key_len, o->data, o->len);
   }
-  free(key);
   module_dispose(u); /* frees its memory as early as possible */
 }
 
@@ -287,10 +294,14 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
     need_lib |= cg->units[i].uses_libdevice;
   if (need_lib && cg_libdevice_load(&lib, err))
     return -1;
-  /* libdevice parsed once, here, and cut down for each distinct set of functions the
-   * units call (a function of the unit alone, so the output stays independent of the
-   * other units and of the threads). */
   const cg_libdevice **unit_lib = xcalloc((size_t)cg->num_fns + 1, sizeof *unit_lib);
+  char *host_cpu = cg->opts.target == REMAT_TARGET_HOST ? cg_host_cpu() : NULL;
+  compile_job job = {cg, kind, &lib, unit_lib, host_cpu, outs};
+  if (cg->cache_dir && probe_cache(&job))
+    need_lib = false; /* every unit is in the cache: nothing to link */
+  /* libdevice parsed once, here, and cut down for each distinct set of functions the
+   * units to compile call (a function of the unit alone, so the output stays independent
+   * of the other units and of the threads). */
   cg_libdevice *subsets = NULL;
   const char **subset_calls = NULL;
   int num_subsets = 0;
@@ -301,13 +312,14 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
       LLVMContextDispose(ctx);
       cg_libdevice_free(&lib);
       free(unit_lib);
+      free(host_cpu);
       return -1;
     }
     subsets = xcalloc((size_t)cg->num_fns, sizeof *subsets);
     subset_calls = xcalloc((size_t)cg->num_fns, sizeof *subset_calls);
     for (int i = 0; i < cg->num_fns; i++) {
       const char *calls = cg->units[i].libdevice_calls;
-      if (!calls)
+      if (!calls || outs[i].cache == CG_CACHE_HIT)
         continue;
       int k = 0;
       while (k < num_subsets && strcmp(subset_calls[k], calls))
@@ -321,9 +333,7 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
     LLVMDisposeModule(parsed);
     LLVMContextDispose(ctx);
   }
-  char *host_cpu = cg->opts.target == REMAT_TARGET_HOST ? cg_host_cpu() : NULL;
   int jobs = cg->jobs > 0 ? cg->jobs : cg_default_jobs();
-  compile_job job = {cg, kind, &lib, unit_lib, host_cpu, outs};
   cg_parallel_for(cg->num_fns, jobs, compile_unit, &job);
   for (int k = 0; k < num_subsets; k++)
     cg_libdevice_free(&subsets[k]);
@@ -352,6 +362,7 @@ static void outs_free(unit_out *outs, int n) {
   for (int i = 0; i < n; i++) {
     free(outs[i].data);
     free(outs[i].err);
+    free(outs[i].key);
   }
   free(outs);
 }
