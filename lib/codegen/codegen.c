@@ -251,17 +251,13 @@ static char *cache_key(const compile_job *j, int i, size_t *len) {
   return key;
 }
 
-/* Looks every unit up in the cache (before libdevice is parsed, which a unit found there
- * does not need); true when all were found. A miss keeps its key for the store. */
-static bool probe_cache(compile_job *j) {
-  bool all = true;
-  for (int i = 0; i < j->cg->num_fns; i++) {
-    unit_out *o = &j->outs[i];
-    o->key = cache_key(j, i, &o->key_len);
-    o->cache = cg_cache_get(j->cg->cache_dir, o->key, o->key_len, &o->data, &o->len);
-    all &= o->cache == CG_CACHE_HIT;
-  }
-  return all;
+/* Looks unit i up in the cache (before libdevice is parsed, which a unit found there does
+ * not need); a miss keeps its key for the store. */
+static void probe_unit(void *ctx, int i) {
+  compile_job *j = ctx;
+  unit_out *o = &j->outs[i];
+  o->key = cache_key(j, i, &o->key_len);
+  o->cache = cg_cache_get(j->cg->cache_dir, o->key, o->key_len, &o->data, &o->len);
 }
 
 static void compile_unit(void *ctx, int i) {
@@ -297,8 +293,15 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
   const cg_libdevice **unit_lib = xcalloc((size_t)cg->num_fns + 1, sizeof *unit_lib);
   char *host_cpu = cg->opts.target == REMAT_TARGET_HOST ? cg_host_cpu() : NULL;
   compile_job job = {cg, kind, &lib, unit_lib, host_cpu, outs};
-  if (cg->cache_dir && probe_cache(&job))
-    need_lib = false; /* every unit is in the cache: nothing to link */
+  int jobs = cg->jobs > 0 ? cg->jobs : cg_default_jobs();
+  if (cg->cache_dir) {
+    cg_parallel_for(cg->num_fns, jobs, probe_unit, &job);
+    bool all_found = true;
+    for (int i = 0; i < cg->num_fns; i++)
+      all_found &= outs[i].cache == CG_CACHE_HIT;
+    if (all_found)
+      need_lib = false; /* nothing to link */
+  }
   /* libdevice parsed once, here, and cut down for each distinct set of functions the
    * units to compile call (a function of the unit alone, so the output stays independent
    * of the other units and of the threads). */
@@ -333,7 +336,6 @@ static int compile_units(remat_codegen *cg, cg_artifact kind, unit_out **outs_p,
     LLVMDisposeModule(parsed);
     LLVMContextDispose(ctx);
   }
-  int jobs = cg->jobs > 0 ? cg->jobs : cg_default_jobs();
   cg_parallel_for(cg->num_fns, jobs, compile_unit, &job);
   for (int k = 0; k < num_subsets; k++)
     cg_libdevice_free(&subsets[k]);
