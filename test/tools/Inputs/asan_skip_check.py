@@ -11,8 +11,7 @@ root = sys.argv[1]
 sys.path.insert(0, os.path.join(root, "test"))
 import run_tests  # noqa: E402
 
-names = [ln.strip() for ln in open(os.path.join(root, "test", "asan-skip.txt"))
-         if ln.strip() and not ln.startswith("#")]
+names = run_tests.asan_skip_names()
 missing = [n for n in names if not os.path.isfile(os.path.join(root, "test", n))]
 dups = sorted({n for n in names if names.count(n) > 1})
 print(f"asan-skip: {len(names)} tests, {len(missing)} missing, {len(dups)} repeated")
