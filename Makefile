@@ -7,8 +7,8 @@ FUZZ    ?= build-fuzz
 FUZZ_SECONDS ?= 60
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
-PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ python3 pkg-config \
-           graphviz openmpi-bin libopenmpi-dev
+PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 cmake g++ python3 \
+           pkg-config graphviz openmpi-bin libopenmpi-dev
 
 .PHONY: all deps deps-torch deps-fuzz build build-asan build-fuzz fuzz run test install clean \
         pictures
@@ -16,10 +16,11 @@ PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools cmake g++ pyth
 all: build
 
 # apt-get only when something is missing; `apt-get update` first: fresh machines have
-# empty package lists. OpenMPI (mpirun, mpi.h) is for remat-run's real ranks (test/mpi).
+# empty package lists. OpenMPI (mpirun, mpi.h) is for remat-run's real ranks (test/mpi);
+# lld links (CMakeLists.txt: the static tools).
 deps:
 	@if [ ! -e $(LLVM)/lib/libMLIRCAPIIR.a ] || [ ! -x $(LLVM)/bin/mlir-opt ] || \
-	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || \
+	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || [ ! -x $(LLVM)/bin/ld.lld ] || \
 	    ! command -v cmake >/dev/null || ! command -v g++ >/dev/null || \
 	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null || \
 	    ! command -v dot >/dev/null || \
