@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+import torch_server
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # REMAT_IMPORT_CACHE_TOOL: another importer, for test/tools/import-cache.test only.
 TOOL = os.environ.get("REMAT_IMPORT_CACHE_TOOL") or os.path.join(ROOT, "tools", "remat-import-torch")
@@ -33,7 +35,24 @@ NEVER = ("--remat-run", "--compiled", "--self-test", "--list-ops", "-h", "--help
 
 
 def run_tool(args):
+    """The importer on this process's stdin, stdout and stderr: on the run's fork server
+    (test/torch_server.py) when one answers, else in place of this process."""
+    code = torch_server.request(os.environ.get("REMAT_TORCH_SERVER"), [TOOL] + args, [0, 1, 2])
+    if code is not None:
+        sys.exit(code)
     os.execv(TOOL, [TOOL] + args)
+
+
+def run_captured(args):
+    """The importer with its stdout and stderr captured: (status, stdout, stderr)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        code = torch_server.request(os.environ.get("REMAT_TORCH_SERVER"), [TOOL] + args,
+                                    [0, out.fileno(), err.fileno()])
+        if code is None:
+            code = subprocess.run([TOOL] + args, stdout=out, stderr=err).returncode
+        out.seek(0)
+        err.seek(0)
+        return code, out.read(), err.read()
 
 
 def plan(args):
@@ -142,10 +161,10 @@ def main():
         with open(os.path.join(entry, "stderr"), "rb") as f:
             sys.stderr.buffer.write(unmask(f.read(), outs))
         return 0
-    proc = subprocess.run([TOOL] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    sys.stdout.buffer.write(proc.stdout)
-    sys.stderr.buffer.write(proc.stderr)
-    if proc.returncode == 0 and all(os.path.exists(p) for p in outs.values()) and \
+    code, stdout, stderr = run_captured(args)
+    sys.stdout.buffer.write(stdout)
+    sys.stderr.buffer.write(stderr)
+    if code == 0 and all(os.path.exists(p) for p in outs.values()) and \
             ("check" not in outs or os.path.isfile(os.path.join(outs["check"], "rt.txt")) and
              os.path.isfile(outs.get("output", ""))):
         os.makedirs(cache, exist_ok=True)
@@ -153,14 +172,14 @@ def main():
         for name, path in outs.items():
             copy(path, os.path.join(tmp, name))
         with open(os.path.join(tmp, "stdout"), "wb") as f:
-            f.write(mask(proc.stdout, outs))
+            f.write(mask(stdout, outs))
         with open(os.path.join(tmp, "stderr"), "wb") as f:
-            f.write(mask(proc.stderr, outs))
+            f.write(mask(stderr, outs))
         try:
             os.rename(tmp, entry)  # atomic: a concurrent twin's entry wins
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)
-    return proc.returncode
+    return code
 
 
 if __name__ == "__main__":

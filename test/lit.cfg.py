@@ -20,7 +20,8 @@ config.environment["PATH"] = os.pathsep.join(
 # REMAT_CACHE_DIR: the codegen's kernel cache that test/run_tests.py shares between the
 # builds of one run; GCOV_*: bench/asan_cover.py's per-test coverage.
 for var in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "HOME", "TMPDIR", "PYTHONPATH",
-            "REMAT_IMPORT_CACHE", "REMAT_CACHE_DIR", "GCOV_PREFIX", "GCOV_PREFIX_STRIP"]:
+            "REMAT_IMPORT_CACHE", "REMAT_CACHE_DIR", "REMAT_TORCH_SERVER", "GCOV_PREFIX",
+            "GCOV_PREFIX_STRIP"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

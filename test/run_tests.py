@@ -16,6 +16,10 @@ too: a kernel is compiled by LLVM once per run, and found again by every later t
 build that lowers the same unit (the sanitizer build instruments remat, not LLVM, and
 remat's lowering still runs in full to make the key).
 
+REMAT_TORCH_SERVER: a fork server for the importer (test/torch_server.py), started for
+the run when torch imports: each importer run then skips Python's import of torch (about
+2 s of its 2.3 s); test/import_cache.py runs the importer itself when it does not answer.
+
 test/asan-skip.txt lists tests that the sanitizer build leaves out because other tests it
 runs execute every C line they execute (bench/asan_cover.py); they run in the normal
 build."""
@@ -103,6 +107,22 @@ def suite_times(results):
         f"; total {total:.0f}", flush=True)
 
 
+def start_torch_server(made):
+    """test/torch_server.py on a socket in a directory made for the run (appended to MADE),
+    when torch is there and REMAT_TORCH_SERVER is not set; the Popen or None. Clients
+    that come before it listens run the importer themselves."""
+    if "REMAT_TORCH_SERVER" in os.environ or subprocess.run(
+            ["/usr/bin/python3", "-c", "import importlib.util as u, sys; "
+             "sys.exit(not u.find_spec('torch'))"]).returncode != 0:
+        return None
+    d = tempfile.mkdtemp(prefix="remat-torch-server-")
+    made.append(d)
+    os.environ["REMAT_TORCH_SERVER"] = os.path.join(d, "socket")
+    here = os.path.dirname(os.path.abspath(__file__))
+    return subprocess.Popen(["/usr/bin/python3", os.path.join(here, "torch_server.py"),
+                             os.environ["REMAT_TORCH_SERVER"]], stdin=subprocess.DEVNULL)
+
+
 def main():
     args = sys.argv[1:]
     runs = []  # (build, subdirectory)
@@ -120,14 +140,20 @@ def main():
         if var not in os.environ:
             os.environ[var] = tempfile.mkdtemp(prefix=prefix)
             made.append(os.environ[var])
-    for b, sub in runs:
-        c = run_lit(b, sub)
-        print(f"{os.path.join(b, sub)}: {c['passed']} passed, {c['failed']} failed, "
-              f"{c['skipped']} skipped")
-        for k in total:
-            total[k] += c[k]
-    for d in made:
-        shutil.rmtree(d, ignore_errors=True)
+    server = start_torch_server(made)
+    try:
+        for b, sub in runs:
+            c = run_lit(b, sub)
+            print(f"{os.path.join(b, sub)}: {c['passed']} passed, {c['failed']} failed, "
+                  f"{c['skipped']} skipped")
+            for k in total:
+                total[k] += c[k]
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
+        for d in made:
+            shutil.rmtree(d, ignore_errors=True)
     print(f"tests: {total['passed']} passed, {total['failed']} failed, "
           f"{total['skipped']} skipped")
     return 1 if total["failed"] else 0
