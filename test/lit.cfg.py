@@ -95,7 +95,10 @@ except (OSError, subprocess.TimeoutExpired):
 # python3-networkx (torch's min-cut partitioner needs it); `make test` installs them.
 import subprocess
 try:
-    if subprocess.run(["/usr/bin/python3", "-c", "import torch, networkx"],
+    # Found, not imported: importing torch takes 1.8 s, at the start of each lit run,
+    # and a torch that is there but broken should fail the tests, not skip them.
+    if subprocess.run(["/usr/bin/python3", "-c", "import importlib.util as u, sys; sys.exit("
+                       "not (u.find_spec('torch') and u.find_spec('networkx')))"],
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                       env=config.environment, timeout=120).returncode == 0:
         config.available_features.add("torch")
@@ -124,7 +127,11 @@ if config.have_mpi and config.mpirun and os.path.exists(config.mpirun):
     # (process_vm_readv), which containers without ptrace rights refuse.
     # OpenMPI's mpirun refuses root (CI) unless given --allow-run-as-root or both
     # OMPI_ALLOW_RUN_AS_ROOT variables: both are set, whichever a launcher honours.
+    # When a rank fails, mpirun signals the others and waits odls_base_sigkill_timeout
+    # (1 s) before SIGKILL, though they have exited: 0, as the error tests' every case
+    # then waits a second for nothing.
     prefix = ("env OMPI_MCA_btl_vader_single_copy_mechanism=none "
+              "OMPI_MCA_odls_base_sigkill_timeout=0 "
               "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ")
     if config.remat_sanitize:
         supp = os.path.join(config.remat_src_root, "test", "mpi", "lsan-openmpi.supp")
