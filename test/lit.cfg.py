@@ -110,6 +110,10 @@ if os.environ.get("REMAT_IMPORT_CACHE"):
     config.substitutions.append(("%import_torch", os.path.join(config.remat_src_root, "test", "import_cache.py")))
 else:
     config.substitutions.append(("%import_torch", os.path.join(config.remat_src_root, "tools", "remat-import-torch")))
+# %torch_python SCRIPT: python3 SCRIPT on the run's fork server, which imported torch
+# once (test/torch_run.py, test/torch_server.py).
+config.substitutions.append(("%torch_python", sys.executable + " " + os.path.join(
+    config.remat_src_root, "test", "torch_run.py")))
 config.substitutions.append(("%remat_compare", os.path.join(config.remat_src_root, "tools", "remat-compare")))
 
 # Real ranks (test/mpi): `%mpirun N` starts N ranks as root (CI runs as root) with more
