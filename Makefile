@@ -20,7 +20,8 @@ all: build
 # lld links (CMakeLists.txt: the static tools).
 deps:
 	@if [ ! -e $(LLVM)/lib/libMLIRCAPIIR.a ] || [ ! -x $(LLVM)/bin/mlir-opt ] || \
-	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || [ ! -x $(LLVM)/bin/ld.lld ] || \
+	    [ ! -x $(LLVM)/bin/FileCheck ] || [ ! -x $(LLVM)/bin/lit ] || \
+	    { [ ! -x $(LLVM)/bin/ld.lld ] && ! command -v ld.lld >/dev/null; } || \
 	    ! command -v cmake >/dev/null || ! command -v g++ >/dev/null || \
 	    ! command -v python3 >/dev/null || ! command -v pkg-config >/dev/null || \
 	    ! command -v dot >/dev/null || \
