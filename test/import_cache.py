@@ -37,10 +37,7 @@ NEVER = ("--remat-run", "--compiled", "--self-test", "--list-ops", "-h", "--help
 def run_tool(args):
     """The importer on this process's stdin, stdout and stderr: on the run's fork server
     (test/torch_server.py) when one answers, else in place of this process."""
-    code = torch_server.request(os.environ.get("REMAT_TORCH_SERVER"), [TOOL] + args, [0, 1, 2])
-    if code is not None:
-        sys.exit(code)
-    os.execv(TOOL, [TOOL] + args)
+    torch_server.run_or_exec([TOOL] + args, [TOOL] + args)
 
 
 def run_captured(args):

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""torch_server.py: a fork server for tools/remat-import-torch during one test run.
+"""torch_server.py: a fork server for tools/remat-import-torch (and the tests' other
+Python scripts that import torch, test/torch_run.py) during one test run.
 
 Why: an importer run in the tests takes about 2.3 s, of which about 2.1 s is Python
 importing torch and the tracer's modules (torch.fx's proxy_tensor, sympy). The server
@@ -47,6 +48,16 @@ def request(path, argv, fds):
         status += chunk
     s.close()
     return struct.unpack("!i", status)[0]
+
+
+def run_or_exec(argv, exec_argv):
+    """ARGV on the server of $REMAT_TORCH_SERVER with this process's stdin, stdout and
+    stderr, exiting with its status; with no server answering, EXEC_ARGV replaces this
+    process instead."""
+    code = request(os.environ.get("REMAT_TORCH_SERVER"), argv, [0, 1, 2])
+    if code is not None:
+        sys.exit(code)
+    os.execv(exec_argv[0], exec_argv)
 
 
 def run_request(conn, log):
