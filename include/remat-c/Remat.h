@@ -196,6 +196,18 @@ REMAT_API MlirLogicalResult rematRunPasses(MlirPassManager pm, MlirOperation op,
  * caller's (rematStringFree); "" when MODULE has no split. */
 REMAT_API char *rematSplitSavedValues(MlirOperation module);
 
+/* ---- random numbers ----------------------------------------------------------------- */
+
+/* Writes the values of rt.uniform_philox (SEED, OFFSET) {lo = LO, hi = HI} for a tensor of
+ * COUNT elements into OUT[0..COUNT), element i (row-major) at OUT[i]: bit for bit what
+ * remat-run and remat's kernels compute (docs/design.md, "Philox"), and, in [0, 1), the
+ * floats of cuRAND's Philox4x32-10 (word i % 4 after curand_init(SEED, i / 4,
+ * 4 * OFFSET)) with 1.0f remapped to 0. Vectorised; a large COUNT is split over at most
+ * THREADS threads (<= 0: one per online CPU), which never changes the result. OUT is the
+ * caller's; nothing is kept. */
+REMAT_API void rematPhiloxUniformF32(uint64_t seed, uint64_t offset, double lo, double hi,
+                                     float *out, size_t count, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/RegisterEverything.h"
+#include "philox.h"
 #include "remat-c/Remat.h"
 #include "rt.h"
 
@@ -15,6 +16,11 @@ const char *rematVersion(void) {
 }
 
 void rematStringFree(char *string) { free(string); }
+
+void rematPhiloxUniformF32(uint64_t seed, uint64_t offset, double lo, double hi, float *out,
+                           size_t count, int threads) {
+  philox_fill_f32(seed, offset, lo, hi, out, count, threads);
+}
 
 MlirContext rematContextCreate(FILE *diagnostics, int *errors) {
   MlirContext ctx = mlirContextCreate();

@@ -54,24 +54,6 @@ uint32_t philox_element_bits(uint64_t seed, uint64_t offset, uint64_t index) {
   return words[index % 4];
 }
 
-float philox_unit_f32(uint32_t bits) {
-  /* Each step is stored to a float so that no excess precision
-	 * survives (FLT_EVAL_METHOD may be nonzero, e.g. x87).
-	 *
-	 * (float)bits rounds to 24 bits; scaling by 2^-32 is exact, so the
-	 * sum is the only other rounding. A compiler allowed to contract
-	 * (-ffp-contract=fast) may turn the two lines into
-	 * fmaf(x, 0x1p-32f, 0x1p-33f) (gcc and clang both do, across the
-	 * statements, with an fma-capable -march): that gives the same bits,
-	 * because an fma differs from multiply-then-add only when the product
-	 * is inexact. Checked for all 2^32 inputs, contracted and not. */
-  float x = (float)bits;
-  float scaled = x * 0x1p-32f;
-  float u = scaled + 0x1p-33f;
-
-  return u == 1.0f ? 0.0f : u;
-}
-
 float philox_uniform_f32(uint32_t bits, double lo, double hi) {
   float u = philox_unit_f32(bits);
   float lo_f = (float)lo;
@@ -100,24 +82,4 @@ uint16_t philox_uniform_bf16_bits(uint32_t bits, double lo, double hi) {
   if (bf16_bits_to_f32(value) == bf16_bits_to_f32(hi_b))
     return f32_to_bf16_bits((float)lo);
   return value;
-}
-
-void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n) {
-  uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-  uint32_t words[4];
-
-  /* One Philox call per block of 4 elements. */
-  for (size_t i = 0; i < n; i++) {
-    if (i % 4 == 0) {
-      uint64_t block = (uint64_t)i / 4;
-      uint32_t ctr[4] = {
-          (uint32_t)offset,
-          (uint32_t)(offset >> 32),
-          (uint32_t)block,
-          (uint32_t)(block >> 32),
-      };
-      philox4x32_10(ctr, key, words);
-    }
-    out[i] = philox_uniform_f32(words[i % 4], lo, hi);
-  }
 }

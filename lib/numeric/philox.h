@@ -45,8 +45,24 @@ void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]
 /* The 32 random bits of element `index` (the mapping above). */
 uint32_t philox_element_bits(uint64_t seed, uint64_t offset, uint64_t index);
 
-/* bits -> u in [0, 1): the float formula with the 1 -> 0 remap. */
-float philox_unit_f32(uint32_t bits);
+/* bits -> u in [0, 1): the float formula with the 1 -> 0 remap. Inline, so that
+ * philox_fill.c's loops over it vectorise. */
+static inline float philox_unit_f32(uint32_t bits) {
+  /* Each step is stored to a float so that no excess precision survives
+   * (FLT_EVAL_METHOD may be nonzero, e.g. x87).
+   *
+   * (float)bits rounds to 24 bits; scaling by 2^-32 is exact, so the sum is the only
+   * other rounding. A compiler allowed to contract (-ffp-contract=fast) may turn the
+   * two lines into fmaf(x, 0x1p-32f, 0x1p-33f) (gcc and clang both do, across the
+   * statements, with an fma-capable -march): that gives the same bits, because an fma
+   * differs from multiply-then-add only when the product is inexact. Checked for all
+   * 2^32 inputs, contracted and not. */
+  float x = (float)bits;
+  float scaled = x * 0x1p-32f;
+  float u = scaled + 0x1p-33f;
+
+  return u == 1.0f ? 0.0f : u;
+}
 
 /* bits -> uniform value in [lo, hi) (see above for the rounding caveat). */
 float philox_uniform_f32(uint32_t bits, double lo, double hi);
@@ -54,7 +70,10 @@ uint16_t philox_uniform_f16_bits(uint32_t bits, double lo, double hi);
 uint16_t philox_uniform_bf16_bits(uint32_t bits, double lo, double hi);
 
 /* out[i] = philox_uniform_f32(philox_element_bits(seed, offset, i), lo, hi)
- * for i in [0, n): the rt.uniform_philox result as a flat f32 buffer. */
-void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n);
+ * for i in [0, n): the rt.uniform_philox result as a flat f32 buffer (philox_fill.c:
+ * vectorised, and split over up to THREADS threads when n is large; THREADS <= 0: one
+ * per online CPU). The bits do not depend on THREADS. */
+void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n,
+                     int threads);
 
 #endif

@@ -13,7 +13,8 @@
  *   (seed, offset k, index i) is cuRAND's word at p = 262144 k + i, because
  *   the counters coincide: (k, 0, i / 4, 0);
  * - each uniform float is philox_unit_f32 of the raw word, except that
- *   cuRAND keeps 1.0f where remat remaps it to 0.
+ *   cuRAND keeps 1.0f where remat remaps it to 0;
+ * - so philox_fill_f32 (seed, offset k) in [0, 1) is cuRAND's floats from 262144 k on.
  * Prints a summary for FileCheck (philox_curand.test); exits non-zero on any
  * mismatch or cuRAND error. */
 #include <inttypes.h>
@@ -28,6 +29,7 @@
 enum {
   BLOCK_WORDS = 262144,           /* cuRAND's host stride between ctr[0] values */
   WORDS = 3 * BLOCK_WORDS + 1000, /* reaches ctr[0] = 3 */
+  FILL = BLOCK_WORDS - 3,         /* philox_fill_f32's length: not a multiple of 4 */
 };
 
 static int failures;
@@ -71,9 +73,9 @@ static int generate(uint64_t seed, uint32_t *raw, float *uniform) {
   return 1;
 }
 
-static void check_seed(uint64_t seed, uint32_t *raw, float *uniform) {
+static void check_seed(uint64_t seed, uint32_t *raw, float *uniform, float *fill) {
   const uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-  size_t elements = 0;
+  size_t elements = 0, filled = 0;
   int ones = 0;
 
   if (!generate(seed, raw, uniform))
@@ -116,10 +118,25 @@ static void check_seed(uint64_t seed, uint32_t *raw, float *uniform) {
       mismatch("uniform", seed, p, f32_bits(mine), f32_bits(uniform[p]));
   }
 
+  /* The bulk fill (threaded, vectorised) at offsets 0..2 over a length that is not a
+	 * multiple of 4, against cuRAND's floats at 262144 k + i (1 -> 0). */
+  for (uint64_t offset = 0; offset < 3; offset++) {
+    philox_fill_f32(seed, offset, 0.0, 1.0, fill, FILL, 0);
+    for (size_t i = 0; i < FILL; i++) {
+      float want = uniform[offset * BLOCK_WORDS + i];
+
+      if (want == 1.0f)
+        want = 0.0f;
+      if (f32_bits(fill[i]) != f32_bits(want))
+        mismatch("fill", seed, offset * BLOCK_WORDS + i, f32_bits(fill[i]), f32_bits(want));
+      filled++;
+    }
+  }
+
   printf("seed %016" PRIx64 ": %d raw words, %zu elements, %d uniform "
-         "floats (%d equal to 1) agree; first words %08" PRIx32 " %08" PRIx32 " %08" PRIx32
-         " %08" PRIx32 "\n",
-         seed, WORDS, elements, WORDS, ones, raw[0], raw[1], raw[2], raw[3]);
+         "floats (%d equal to 1), %zu filled floats agree; first words %08" PRIx32 " %08" PRIx32
+         " %08" PRIx32 " %08" PRIx32 "\n",
+         seed, WORDS, elements, WORDS, ones, filled, raw[0], raw[1], raw[2], raw[3]);
 }
 
 int main(void) {
@@ -132,14 +149,16 @@ int main(void) {
   };
   uint32_t *raw = malloc(WORDS * sizeof *raw);
   float *uniform = malloc(WORDS * sizeof *uniform);
+  float *fill = malloc(FILL * sizeof *fill);
 
-  if (!raw || !uniform) {
+  if (!raw || !uniform || !fill) {
     printf("FAIL out of memory\n");
     return 1;
   }
   for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++)
-    check_seed(seeds[s], raw, uniform);
+    check_seed(seeds[s], raw, uniform, fill);
   free(raw);
+  free(fill);
   free(uniform);
   printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures != 0;

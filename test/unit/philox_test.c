@@ -285,14 +285,30 @@ static void test_uniform(void) {
   }
 }
 
+/* Element i of fill(seed, offset, lo, hi) must be the element mapping's value. Returns
+ * the number of elements compared. */
+static size_t expect_fill(const float *values, size_t n, uint64_t seed, uint64_t offset, double lo,
+                          double hi) {
+  for (size_t i = 0; i < n; i++)
+    expect_u32("fill vs element", f32_bits(values[i]),
+               f32_bits(philox_uniform_f32(philox_element_bits(seed, offset, i), lo, hi)));
+  return n;
+}
+
 static void test_fill(void) {
-  float values[37];
+  enum { SMALL = 200, LARGE = 300001, GUARD = 4 };
+  static float buffer[LARGE + 2 * GUARD];
+  float values[37], *large = buffer + GUARD;
+  static const uint64_t offsets[] = {0, UINT64_C(0xffffffffffffffff), UINT64_C(0xfffffffffffffffe),
+                                     UINT64_C(0x00000000ffffffff)};
+  static const double bounds[][2] = {{0.0, 1.0}, {-0.5, 0.25}};
   uint64_t seed = UINT64_C(0xdeadbeef00000007);
   uint64_t offset = UINT64_C(0x0000000100000002);
+  size_t compared = 0;
 
   /* seed 42, offset 7, [-2, 3): golden bits from the Python
 	 * reference, printed for philox.test. */
-  philox_fill_f32(42, 7, -2.0, 3.0, values, 8);
+  philox_fill_f32(42, 7, -2.0, 3.0, values, 8, 1);
   printf("fill seed=42 offset=7 [-2, 3):");
   for (int i = 0; i < 8; i++)
     printf(" %08" PRIx32, f32_bits(values[i]));
@@ -300,11 +316,41 @@ static void test_fill(void) {
 
   /* An odd length, high halves: fill agrees with the element
 	 * mapping, element by element. */
-  philox_fill_f32(seed, offset, -0.5, 0.25, values, 37);
-  for (uint64_t i = 0; i < 37; i++)
-    expect_u32("fill vs element", f32_bits(values[i]),
-               f32_bits(philox_uniform_f32(philox_element_bits(seed, offset, i), -0.5, 0.25)));
+  philox_fill_f32(seed, offset, -0.5, 0.25, values, 37, 1);
+  expect_fill(values, 37, seed, offset, -0.5, 0.25);
   printf("fill: 37 values agree with the element mapping\n");
+
+  /* Every length up to SMALL (the vectorised batches of 64 elements, the blocks after
+	 * them, a last block cut short), offsets near 2^64 and with a high half, [0, 1) (no
+	 * fma) and another range; nothing written past the end. */
+  for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++)
+      for (size_t n = 0; n <= SMALL; n++) {
+        for (int g = 0; g < GUARD; g++)
+          large[(int)n + g] = -7.0f;
+        philox_fill_f32(seed, offsets[o], bounds[b][0], bounds[b][1], large, n, 1);
+        compared += expect_fill(large, n, seed, offsets[o], bounds[b][0], bounds[b][1]);
+        for (int g = 0; g < GUARD; g++)
+          expect_u32("fill past the end", f32_bits(large[(int)n + g]), f32_bits(-7.0f));
+      }
+  printf("fill: lengths 0..%d, 4 offsets, 2 ranges: %zu values agree\n", (int)SMALL, compared);
+
+  /* A large odd length split over 1, 2, 3, 7 threads and one per CPU: the same bits,
+	 * those of the element mapping; the guards around the buffer untouched. */
+  compared = 0;
+  for (int g = 0; g < GUARD; g++)
+    buffer[g] = buffer[GUARD + LARGE + g] = -7.0f;
+  static const int threads[] = {1, 2, 3, 7, 0};
+  for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+    memset(large, 0, LARGE * sizeof *large);
+    philox_fill_f32(seed, UINT64_C(0xffffffffffffffff), 0.0, 1.0, large, LARGE, threads[t]);
+    compared += expect_fill(large, LARGE, seed, UINT64_C(0xffffffffffffffff), 0.0, 1.0);
+  }
+  for (int g = 0; g < GUARD; g++) {
+    expect_u32("fill before the start", f32_bits(buffer[g]), f32_bits(-7.0f));
+    expect_u32("fill past the end", f32_bits(buffer[GUARD + LARGE + g]), f32_bits(-7.0f));
+  }
+  printf("fill: %d values on 1, 2, 3, 7 and all threads: %zu values agree\n", (int)LARGE, compared);
 }
 
 /* --- f16 / bf16 conversions --- */
