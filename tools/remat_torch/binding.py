@@ -12,6 +12,8 @@ by name (rematSplitSavedValues).
         m.saved()      # [Saved(forward='f_fwd', index=0, name='mm_3', type=..., bytes=...)]
         str(m)         # the split IR
 
+    binding.philox_uniform(seed, offset, t.data_ptr(), t.numel())   # t: float32, contiguous
+
 The library is found through $REMAT_LIBRARY (a path), then the build tree next to this
 package (build/lib/libremat.so), then the installed prefix (PREFIX/lib), then the
 dynamic loader (libremat.so.0). Ownership follows the C API: a Module owns its
@@ -147,6 +149,8 @@ def _prototypes(lib):
            ctypes.c_bool)
     _proto(lib, "mlirOperationPrintWithFlags", None, MlirOperation, MlirOpPrintingFlags,
            _CALLBACK, c_void_p)
+    _proto(lib, "rematPhiloxUniformF32", None, ctypes.c_uint64, ctypes.c_uint64,
+           ctypes.c_double, ctypes.c_double, c_void_p, ctypes.c_size_t, ctypes.c_int)
 
 
 _libc = None
@@ -177,6 +181,15 @@ def _take_string(ptr):
 
 def version():
     return library().rematVersion().decode()
+
+
+def philox_uniform(seed, offset, out, count, lo=0.0, hi=1.0, threads=0):
+    """Writes rt.uniform_philox's f32 values for (seed, offset) {lo, hi} into the
+    `count` floats at address `out` (a tensor's data_ptr(): no copy), on at most
+    `threads` threads (0: one per CPU; the bits do not depend on it). seed and offset
+    are taken modulo 2^64."""
+    library().rematPhiloxUniformF32(int(seed) & (2**64 - 1), int(offset) & (2**64 - 1),
+                                    float(lo), float(hi), out, count, threads)
 
 
 Saved = collections.namedtuple("Saved", "forward index name type bytes")

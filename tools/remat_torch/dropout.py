@@ -6,9 +6,9 @@ Two ops in the `remat` namespace (torch.library):
   `blocks` (4-word Philox blocks, docs/design.md "Philox"). It is the only op with a side
   effect, and it runs in the forward alone: a partition saves its 16 bytes.
 - `remat::philox_uniform(Tensor state, int[] size) -> Tensor`: float32 values in [0, 1),
-  a pure function of (seed, offset, element index): the numbers rt.uniform_philox draws
-  (tools/remat_torch/philox.py, checked against the Random123 known answers), so a
-  backward that runs it again draws the forward's bits.
+  a pure function of (seed, offset, element index): the numbers rt.uniform_philox draws,
+  drawn in C by libremat.so (binding.philox_uniform; tools/remat_torch/philox.py is
+  their numpy reference), so a backward that runs it again draws the forward's bits.
 
 `philox_dropout(seed=0)` replaces F.dropout (nn.Dropout calls it) by
 `x * (philox_uniform(philox_state(b), x.shape) < keep) / keep`, keep = 1 - p: the same
@@ -22,11 +22,10 @@ import os
 import sys
 import threading
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
-from . import philox
+from . import binding
 
 _lib = torch.library.Library("remat", "DEF")
 _lib.define("philox_state(int blocks) -> Tensor")
@@ -74,9 +73,14 @@ def _philox_state_meta(blocks):
 
 
 def _philox_uniform(state, size):
-    seed, offset = (int(v) for v in state.tolist())
-    u = philox.uniform(seed & (2**64 - 1), offset & (2**64 - 1), tuple(size))
-    return torch.from_numpy(np.ascontiguousarray(u))
+    """Drawn by libremat.so (rematPhiloxUniformF32) straight into the new tensor, on
+    torch's intra-op threads; tools/remat_torch/philox.py is the numpy reference the
+    tests compare it with."""
+    seed, offset = state.tolist()
+    out = torch.empty(list(size), dtype=torch.float32)
+    binding.philox_uniform(seed, offset, out.data_ptr(), out.numel(),
+                           threads=torch.get_num_threads())
+    return out
 
 
 def _philox_uniform_meta(state, size):
