@@ -44,7 +44,7 @@ from functorch._src.compile_utils import fx_graph_cse
 from functorch._src.partitioners import _extract_fwd_bwd_modules
 from functorch.compile import default_partition, min_cut_rematerialization_partition
 
-from . import binding, emit, trace
+from . import binding, emit, lower, trace
 
 proxy_tensor.PythonKeyTracer.record_stack_traces = True
 
@@ -71,6 +71,7 @@ def _prepare(joint_module):
     """DCE and CSE in place, keeping the pytree specs (torch's min-cut does the same)."""
     specs = {a: getattr(joint_module, a) for a in ("_in_spec", "_out_spec")
              if hasattr(joint_module, a)}
+    lower.cheap_converts(joint_module.graph)
     joint_module.graph.eliminate_dead_code()
     joint_module.graph = fx_graph_cse(joint_module.graph)
     joint_module.recompile()

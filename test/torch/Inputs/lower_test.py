@@ -1,0 +1,72 @@
+"""remat_torch.lower.cheap_converts (test/torch/lower.test): every prims.convert_element_type
+of a graph becomes the value itself (to its own dtype) or aten._to_copy, with the same
+results bit for bit; remat's partition of the zoo GPT runs none."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path[:0] = [os.path.join(ROOT, "tools"), os.path.join(ROOT, "bench")]
+
+import torch  # noqa: E402
+import torch.fx as fx  # noqa: E402
+from torch.fx.passes.shape_prop import ShapeProp  # noqa: E402
+
+from remat_torch import dropout, lower, training as T  # noqa: E402
+
+CONVERT = torch.ops.prims.convert_element_type.default
+failed = []
+
+
+def expect(cond, what):
+    print(("ok: " if cond else "FAILED: ") + what)
+    if not cond:
+        failed.append(what)
+
+
+def ops(gm):
+    return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def bits(t):
+    """The bit patterns (NaN compares equal to itself)."""
+    return t.contiguous().view({4: torch.int32, 2: torch.int16}[t.element_size()])
+
+
+# x: f32, m: bool. a = convert(x, f32) (its own dtype) feeds sub; b = convert(m, f32)
+# feeds mul; c = convert(x, f32) is returned itself; d = convert(x, f16).
+g = fx.Graph()
+x, m = g.placeholder("x"), g.placeholder("m")
+a = g.call_function(CONVERT, (x, torch.float32))
+s = g.call_function(torch.ops.aten.sub.Tensor, (x, a))
+b = g.call_function(CONVERT, (m, torch.float32))
+p = g.call_function(torch.ops.aten.mul.Tensor, (s, b))
+c = g.call_function(CONVERT, (x, torch.float32))
+d = g.call_function(CONVERT, (x, torch.float16))
+g.output((p, c, d))
+gm = fx.GraphModule(torch.nn.Module(), g)
+xs = torch.tensor([[1.5, -0.0, float("inf"), 65520.0], [1e-8, float("nan"), -3.25, 7e4]]).t()
+ms = torch.tensor([[True, False, True, True], [False, True, True, False]]).t()
+ShapeProp(gm).propagate(xs, ms)
+want = gm(xs, ms)
+n = lower.cheap_converts(gm.graph)
+gm.recompile()
+got = gm(xs, ms)
+print("rewritten:", n, "ops:", " ".join(ops(gm)))
+expect(n == 4 and CONVERT not in [nd.target for nd in gm.graph.nodes],
+       "every conversion rewritten")
+expect(all(u.dtype == v.dtype and u.stride() == v.stride() and torch.equal(bits(u), bits(v))
+           for u, v in zip(got, want)),
+       "results bit-identical, same dtypes and strides (a transposed input)")
+expect(got[1] is not xs, "a returned conversion is still a copy")
+
+from models import gpt  # noqa: E402
+torch.manual_seed(0)
+model, inputs = gpt.build(layers=1)
+cap = T.Capture()
+f = T.compile_model(model, "remat", capture=cap)
+with dropout.philox_dropout(0):
+    T.loss_of(f(*inputs)).backward()
+left = [o for gm in (cap.fwd, cap.bwd) for o in ops(gm) if o == str(CONVERT)]
+expect(not left, "remat's forward and backward of the zoo GPT run no prims.convert_element_type")
+sys.exit(1 if failed else 0)
