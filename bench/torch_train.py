@@ -3,7 +3,7 @@
 loop (bench/RESULTS.md, "Inside PyTorch").
 
     REMAT_LIBRARY=build/lib/libremat.so /usr/bin/python3 bench/torch_train.py \
-        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 5] [--md]
+        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 21] [--partitions 5]
 
 Per model, depth and partitioner (torch 1.13 aot_module, CPU, dropout drawing remat's
 Philox under philox_dropout), per training step:
@@ -17,14 +17,18 @@ Philox under philox_dropout), per training step:
   timed ones;
 - step time: median process CPU time (one torch thread, so wall time on an idle
   machine; CPU time because the bench machine's 2 cores are shared) of `steps` steps
-  after one warm-up step (forward, backward, SGD), without the sampling;
-- partition time: process CPU time of the partition_fn call alone (remat: DCE and CSE,
-  emit rt, the C API passes, fx extraction and the backward's reorder; torch: its
-  partitioner, DCE, CSE and extraction included), from the first call.
+  after one warm-up step (forward, backward, SGD), without the sampling; the setups'
+  steps interleaved (round r runs every setup once, the order rotated by r), each
+  setup drawing its masks from its own Philox offset;
+- partition time: median process CPU time of `partitions` calls of the partitioner on
+  a fresh copy of the joint graph it was first given (remat: DCE and CSE, emit rt, the
+  C API passes, fx extraction and the backward's reorder; torch: its partitioner, DCE,
+  CSE and extraction included), interleaved the same way, after the first call (which
+  compiled the model).
 Setups: remat (partition_fn, defaults), remat-joint-order (sink=False: the backward in
 the joint graph's order, as torch's partitioners leave it), torch's min-cut, torch's
 default partition.
-Ratios are remat / min-cut and default / min-cut from the same run.
+Ratios are to min-cut from the same run, and the step time's to the default partition.
 """
 import argparse
 import copy
@@ -111,50 +115,99 @@ class Probe:
         return self._runner(gm, False)
 
 
-def measure(name, layers, setup, steps):
-    mod = __import__(f"models.{name}", fromlist=["build"])
-    torch.manual_seed(0)
-    model, inputs = mod.build(layers=layers, **SIZES[name])
-    model = copy.deepcopy(model)
-    inputs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
-    probe, stats = Probe(), {}
-    if setup.startswith("remat"):
-        pfn = functools.partial(aot.partition_fn, stats=stats, sink=setup == "remat")
-    else:
-        inner = min_cut_rematerialization_partition if setup == "mincut" else default_partition
+class Setup:
+    """One partitioner's compiled copy of the model: its optimizer, Probe, Philox offset
+    and the joint graph its partition_fn was first given (for the partition timings)."""
+
+    def __init__(self, name, layers, setup):
+        mod = __import__(f"models.{name}", fromlist=["build"])
+        torch.manual_seed(0)
+        model, inputs = mod.build(layers=layers, **SIZES[name])
+        self.model = copy.deepcopy(model)
+        self.inputs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+        self.probe, self.joint, self.offset = Probe(), None, 0
+        self.partition = partitioner(setup)
 
         def pfn(gm, ji):
+            self.joint = (copy.deepcopy(gm), ji)     # before the partitioner edits it
+            return self.partition(gm, ji)
+        self.f = aot_module(self.model, fw_compiler=self.probe.fw, bw_compiler=self.probe.bw,
+                            partition_fn=pfn, decompositions=aot.decompositions())
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=1e-3)
+
+    def step(self):
+        """One training step (forward, backward, SGD) drawing the masks from this setup's
+        own Philox offset; returns its process CPU time."""
+        with dropout.philox_dropout(0, self.offset):
             t0 = time.process_time()
-            r = inner(gm, ji)
-            stats["cpu_seconds"] = time.process_time() - t0
-            return r
-    f = aot_module(model, fw_compiler=probe.fw, bw_compiler=probe.bw, partition_fn=pfn,
-                   decompositions=aot.decompositions())
-    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
-    times = []
-    with dropout.philox_dropout(0):
-        for i in range(steps + 2):
-            probe.sampling = i == steps + 1
-            if probe.sampling:
-                base = heap_in_use()
-                probe.peak = base
-            t0 = time.process_time()
-            opt.zero_grad(set_to_none=True)
-            loss = T.loss_of(f(*inputs))
+            self.opt.zero_grad(set_to_none=True)
+            loss = T.loss_of(self.f(*self.inputs))
             loss.backward()
-            opt.step()
-            if 0 < i <= steps:
-                times.append(time.process_time() - t0)
-            del loss
-    return {"saved": probe.saved[-1][0], "activations": probe.saved[-1][1], "peak": probe.peak - base,
-            "step": statistics.median(times), "partition": stats["cpu_seconds"]}
+            self.opt.step()
+            t = time.process_time() - t0
+            self.offset = dropout.state()[1]
+        return t
+
+    def peak_step(self):
+        self.probe.sampling = True
+        base = heap_in_use()
+        self.probe.peak = base
+        self.step()
+        self.probe.sampling = False
+        return self.probe.peak - base
+
+    def partition_time(self):
+        """Process CPU time of the partitioner on a fresh copy of the joint graph."""
+        gm, ji = copy.deepcopy(self.joint[0]), self.joint[1]
+        t0 = time.process_time()
+        self.partition(gm, ji)
+        return time.process_time() - t0
+
+
+def partitioner(setup):
+    if setup == "remat":
+        return aot.partition_fn
+    if setup == "remat-joint-order":
+        return functools.partial(aot.partition_fn, sink=False)
+    return min_cut_rematerialization_partition if setup == "mincut" else default_partition
+
+
+def rotations(items, rounds):
+    """`rounds` orders of items, each starting one later than the one before, so no
+    setup always runs right after the same other one."""
+    items = list(items)
+    for r in range(rounds):
+        k = r % len(items)
+        yield items[k:] + items[:k]
+
+
+def measure(name, layers, steps, partitions):
+    """Every setup of one model and depth, their steps and partitions interleaved."""
+    setups = {s: Setup(name, layers, s) for s in SETUPS}
+    for s in setups.values():
+        s.step()                     # compiles (the first partition) and warms up
+    times = {s: [] for s in setups}
+    for order in rotations(setups, steps):
+        for s in order:
+            times[s].append(setups[s].step())
+    parts = {s: [] for s in setups}
+    for order in rotations(setups, partitions):
+        for s in order:
+            parts[s].append(setups[s].partition_time())
+    out = {}
+    for k, s in setups.items():
+        out[k] = {"saved": s.probe.saved[-1][0], "activations": s.probe.saved[-1][1],
+                  "peak": s.peak_step(), "step": statistics.median(times[k]),
+                  "partition": statistics.median(parts[k])}
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="mlp,gpt,llama")
     ap.add_argument("--layers", default="1,8,32")
-    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--steps", type=int, default=21)
+    ap.add_argument("--partitions", type=int, default=5)
     args = ap.parse_args()
     torch.set_num_threads(1)
     # one-time costs outside the timed calls: libremat.so and an MLIR context (remat),
@@ -163,12 +216,13 @@ def main():
     from remat_torch import binding
     binding.Context().close()
     print("| model | layers | partitioner | saved bytes | of which activations | peak bytes |"
-          " step ms | partition ms | saved | activations | peak | step | partition |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          " step ms | partition ms | saved | activations | peak | step | partition |"
+          " step / default |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.models.split(","):
         for layers in (int(x) for x in args.layers.split(",")):
-            r = {s: measure(name, layers, s, args.steps) for s in SETUPS}
-            m = r["mincut"]
+            r = measure(name, layers, args.steps, args.partitions)
+            m, d = r["mincut"], r["default"]
             for s in SETUPS:
                 x = r[s]
                 ratio = " | ".join(f"{x[k] / m[k]:.2f}" if m[k] else "-"
@@ -176,8 +230,8 @@ def main():
                                              "partition"))
                 print(f"| {name} | {layers} | {s} | {x['saved']} | {x['activations']} | "
                       f"{x['peak']} | "
-                      f"{1e3 * x['step']:.1f} | {1e3 * x['partition']:.1f} | {ratio} |",
-                      flush=True)
+                      f"{1e3 * x['step']:.1f} | {1e3 * x['partition']:.1f} | {ratio} | "
+                      f"{x['step'] / d['step']:.2f} |", flush=True)
 
 
 if __name__ == "__main__":
