@@ -135,6 +135,7 @@ class Writer:
         self.seed, self.offset = seed, offset
         self.random_blocks = 0      # Philox blocks used by the random ops so far
         self.memo = {}              # (op, value, type) -> Val: one convert/broadcast each
+        self.sources = {}           # stack trace -> node_source, for set_node
 
     # ---- values and ops ------------------------------------------------------------
     def fresh(self, base):
@@ -262,7 +263,7 @@ class Writer:
     # ---- the graph --------------------------------------------------------------------
     def set_node(self, node):
         self.node = node
-        src = trace.node_source(node)
+        src = trace.node_source(node, self.sources)
         if src is None:
             self.loc = f'loc("{node.name}")'
         else:

@@ -210,17 +210,26 @@ def _library_dirs():
 _LIBS = None
 
 
-def node_source(node) -> Optional[tuple]:
+def node_source(node, cache=None) -> Optional[tuple]:
     """(file, line) of the innermost user frame that produced `node` (the model's line),
     or None. Stack traces list the innermost frame first (fx formats forward frames from
-    the user frame outwards, and reverses the anomaly-mode stacks of backward ops)."""
+    the user frame outwards, and reverses the anomaly-mode stacks of backward ops).
+    cache: a dict kept across the nodes of one graph, which share traces (a backward op
+    has its forward op's, every layer of a loop the same lines)."""
+    text = node.meta.get("stack_trace") or getattr(node, "stack_trace", None) or ""
+    if cache is None:
+        return _source_of(text)
+    if text not in cache:
+        cache[text] = _source_of(text)
+    return cache[text]
+
+
+def _source_of(text):
     global _LIBS
     if _LIBS is None:
         _LIBS = _library_dirs()
-    text = node.meta.get("stack_trace") or getattr(node, "stack_trace", None) or ""
     for path, line in _FRAME.findall(text):
-        real = os.path.realpath(path)
-        if path.startswith("<") or real.startswith(_LIBS):
+        if path.startswith("<") or os.path.realpath(path).startswith(_LIBS):
             continue
         return os.path.normpath(path), int(line)
     return None
