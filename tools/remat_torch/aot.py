@@ -8,8 +8,9 @@
                           decompositions=remat_torch.decompositions())
 
 `partition_fn(joint_module, joint_inputs, **options)`:
-1. dead-code elimination and torch's CSE (what min_cut_rematerialization_partition does
-   first, so both cut the same graph);
+1. the conversions rewritten (lower.py), dead-code elimination and torch's CSE (what
+   min_cut_rematerialization_partition does first; fx_passes.cse merges what
+   fx_graph_cse merges, in place);
 2. the joint graph as an rt function, written by the importer's emitter with every op's
    SSA name (the fx node's name) in its location;
 3. --remat-checkpoint (when `checkpoint` is given) and --remat-mincut run in-process
@@ -18,13 +19,14 @@
    node's own value is that node; a value the emitter made inside a node (a conversion,
    a broadcast, a step of a decomposed op) maps to the fx nodes it is computed from
    (the nearest ones up its operands), which the backward then recomputes it from;
-5. torch's `_extract_fwd_bwd_modules(joint_module, saved)` builds the two GraphModules.
+5. the two GraphModules, as torch's `_extract_fwd_bwd_modules(joint_module, saved)` builds
+   them (fx_passes.extract, faster), the backward's recomputation sunk to its uses.
 
 Options (keywords, through functools.partial): the --remat-mincut options in snake case
 (`scalar_factor`, `params_free`, `ban`, `ban_random`, `report`, `dot`, `timeline`,
 `dump_network`), `checkpoint` (None, or --remat-checkpoint's option text: "ac=auto",
 "save-ops=mm,save-every=2"), `sink` (True, default: the backward's recomputed ops move to just
-before their first use, see sink_recomputation; False: the joint graph's order, as
+before their first use, see fx_passes.sink_recomputation; False: the joint graph's order, as
 torch's partitioners leave it), `fallback` ("error", default: an op the emitter cannot map
 raises RematPartitionError naming the ATen op and the model's line; "torch": warn and
 partition with torch's min_cut_rematerialization_partition instead; "default": with
@@ -40,11 +42,9 @@ import warnings
 import torch
 import torch.fx as fx
 import torch.fx.experimental.proxy_tensor as proxy_tensor
-from functorch._src.compile_utils import fx_graph_cse
-from functorch._src.partitioners import _extract_fwd_bwd_modules
 from functorch.compile import default_partition, min_cut_rematerialization_partition
 
-from . import binding, emit, lower, trace
+from . import binding, emit, fx_passes, lower, trace
 
 proxy_tensor.PythonKeyTracer.record_stack_traces = True
 
@@ -68,15 +68,11 @@ def decompositions():
 
 
 def _prepare(joint_module):
-    """DCE and CSE in place, keeping the pytree specs (torch's min-cut does the same)."""
-    specs = {a: getattr(joint_module, a) for a in ("_in_spec", "_out_spec")
-             if hasattr(joint_module, a)}
+    """The conversions rewritten (lower.py), DCE and CSE (torch's min-cut does the last
+    two), in place on the graph; the module is not recompiled (its code is not run)."""
     lower.cheap_converts(joint_module.graph)
     joint_module.graph.eliminate_dead_code()
-    joint_module.graph = fx_graph_cse(joint_module.graph)
-    joint_module.recompile()
-    for attr, spec in specs.items():
-        setattr(joint_module, attr, spec)
+    fx_passes.cse(joint_module.graph)
 
 
 def _primal_args(graph, joint_inputs):
@@ -183,45 +179,6 @@ def saved_nodes(joint_module, fn, saved_names):
     return sorted(out, key=lambda n: order[n])
 
 
-def sink_recomputation(bwd):
-    """Moves each op the backward recomputes (one that depends on no tangent) to just
-    before its first use, everything else keeping its order, as --remat-mincut orders
-    its own @f_bwd. _extract_fwd_bwd_modules keeps the joint graph's order, where the
-    forward comes first: every layer's recomputation would run at the start of the
-    backward and stay alive until its layer's gradients, raising the peak."""
-    g = bwd.graph
-    nodes = list(g.nodes)
-    tangent_dep = set()
-    for n in nodes:
-        if (n.op == "placeholder" and "tangents" in n.target) or \
-                any(a in tangent_dep for a in n.all_input_nodes):
-            tangent_dep.add(n)
-    lazy = {n for n in nodes if n.op == "call_function" and n not in tangent_dep}
-    order, done = [], set()
-    for n in nodes:
-        if n in lazy:
-            continue
-        stack = [(n, False)]
-        while stack:
-            x, ready = stack.pop()
-            if x in done:
-                continue
-            if ready:
-                done.add(x)
-                order.append(x)
-                continue
-            stack.append((x, True))
-            stack.extend((a, False) for a in reversed(x.all_input_nodes)
-                         if a in lazy and a not in done)
-    assert len(order) == len(nodes), "sink_recomputation lost a node"
-    for prev, n in zip(order, order[1:]):
-        if prev.next is not n:
-            prev.append(n)
-    g.lint()
-    bwd.recompile()
-    return bwd
-
-
 def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
                  fallback="error", stats=None, sink=True, **mincut):
     """A partition_fn for functorch.compile.aot_function / aot_module (torch 1.13):
@@ -265,9 +222,7 @@ def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
         saved = [s.name for s in module.saved()]
     t2 = time.perf_counter()
     nodes = saved_nodes(joint_module, fn, saved)
-    fwd, bwd = _extract_fwd_bwd_modules(joint_module, list(nodes))
-    if sink:
-        sink_recomputation(bwd)
+    fwd, bwd = fx_passes.extract(joint_module, list(nodes), sink=sink)
     if stats is not None:
         stats.update(partitioner="remat", saved_rt=saved, saved_fx=[n.name for n in nodes],
                      report=report, seconds=time.perf_counter() - t0,
