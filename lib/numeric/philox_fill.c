@@ -7,7 +7,7 @@
  * "Philox in C"). Word k of block b is element 4b + k, so the words are interleaved on
  * the way out.
  *
- * Threaded: above THREAD_MIN_ELEMENTS per thread the buffer is cut into slices on batch
+ * Threaded: with THREAD_MIN_ELEMENTS or more per thread the buffer is cut into slices on batch
  * boundaries and each slice is filled by one thread (the caller fills the first). An
  * element's value depends only on (seed, offset, its index), so the bits never depend
  * on the number of threads; a thread that cannot be started leaves its slice to the
@@ -21,9 +21,10 @@
 enum {
   BATCH = 16, /* blocks per vectorised pass: 64 elements */
   BATCH_ELEMENTS = 4 * BATCH,
-  /* A thread costs ~30-60 us to start and join here; below this many elements per
-   * thread (~60 us of work at ~1.8 ns each) it would not pay. */
-  THREAD_MIN_ELEMENTS = 32768,
+  /* A thread costs ~30-60 us to start and join on the bench VM, and two threads on
+   * 65536 elements (~120 us of work at ~1.9 ns each) were no faster than one there; so
+   * each thread gets at least this many (bench/RESULTS.md, "Philox in C"). */
+  THREAD_MIN_ELEMENTS = 65536,
   MAX_THREADS = 64,
 };
 

@@ -296,7 +296,7 @@ static size_t expect_fill(const float *values, size_t n, uint64_t seed, uint64_t
 }
 
 static void test_fill(void) {
-  enum { SMALL = 200, LARGE = 300001, GUARD = 4 };
+  enum { SMALL = 200, LARGE = 460001, GUARD = 4 };
   static float buffer[LARGE + 2 * GUARD];
   float values[37], *large = buffer + GUARD;
   static const uint64_t offsets[] = {0, UINT64_C(0xffffffffffffffff), UINT64_C(0xfffffffffffffffe),
