@@ -27,7 +27,8 @@ Philox under philox_dropout), per training step:
   compiled the model).
 Setups: remat (partition_fn, defaults), remat-joint-order (sink=False: the backward in
 the joint graph's order, as torch's partitioners leave it), torch's min-cut, torch's
-default partition.
+default partition; on request (--setups) remat-no-lower (partition_fn without its
+rewrite of prims.convert_element_type, lower.py).
 Ratios are to min-cut from the same run, and the step time's to the default partition.
 """
 import argparse
@@ -48,7 +49,7 @@ import torch.fx as fx  # noqa: E402
 from functorch.compile import (aot_module, default_partition,  # noqa: E402
                                min_cut_rematerialization_partition)
 
-from remat_torch import aot, dropout, training as T  # noqa: E402
+from remat_torch import aot, dropout, lower, training as T  # noqa: E402
 
 SIZES = {  # bigger than the test defaults, small enough for a 2-core machine
     "mlp": dict(batch=32, d=64, hidden=256),
@@ -164,9 +165,21 @@ class Setup:
         return time.process_time() - t0
 
 
+def _without_lowering(gm, ji):
+    """remat's partition_fn with the joint graph's prims.convert_element_type left as
+    they are (lower.py off): what the rewrite is worth."""
+    saved, lower.cheap_converts = lower.cheap_converts, lambda graph: 0
+    try:
+        return aot.partition_fn(gm, ji)
+    finally:
+        lower.cheap_converts = saved
+
+
 def partitioner(setup):
     if setup == "remat":
         return aot.partition_fn
+    if setup == "remat-no-lower":
+        return _without_lowering
     if setup == "remat-joint-order":
         return functools.partial(aot.partition_fn, sink=False)
     return min_cut_rematerialization_partition if setup == "mincut" else default_partition
@@ -181,9 +194,9 @@ def rotations(items, rounds):
         yield items[k:] + items[:k]
 
 
-def measure(name, layers, steps, partitions):
+def measure(name, layers, steps, partitions, names=SETUPS):
     """Every setup of one model and depth, their steps and partitions interleaved."""
-    setups = {s: Setup(name, layers, s) for s in SETUPS}
+    setups = {s: Setup(name, layers, s) for s in names}
     for s in setups.values():
         s.step()                     # compiles (the first partition) and warms up
     times = {s: [] for s in setups}
@@ -208,6 +221,9 @@ def main():
     ap.add_argument("--layers", default="1,8,32")
     ap.add_argument("--steps", type=int, default=21)
     ap.add_argument("--partitions", type=int, default=5)
+    ap.add_argument("--setups", default=",".join(SETUPS),
+                    help="of " + ", ".join(SETUPS + ("remat-no-lower",)) +
+                    "; mincut and default are always run (the ratios' bases)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     # one-time costs outside the timed calls: libremat.so and an MLIR context (remat),
@@ -221,9 +237,11 @@ def main():
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.models.split(","):
         for layers in (int(x) for x in args.layers.split(",")):
-            r = measure(name, layers, args.steps, args.partitions)
+            names = [x for x in args.setups.split(",") if x not in ("mincut", "default")]
+            names += ["mincut", "default"]
+            r = measure(name, layers, args.steps, args.partitions, names)
             m, d = r["mincut"], r["default"]
-            for s in SETUPS:
+            for s in names:
                 x = r[s]
                 ratio = " | ".join(f"{x[k] / m[k]:.2f}" if m[k] else "-"
                                    for k in ("saved", "activations", "peak", "step",

@@ -1,6 +1,7 @@
 """remat_torch.lower.cheap_converts (test/torch/lower.test): every prims.convert_element_type
-of a graph becomes the value itself (to its own dtype) or aten._to_copy, with the same
-results bit for bit; remat's partition of the zoo GPT runs none."""
+of a graph becomes aten._to_copy, with the same results bit for bit; remat's partition of
+the zoo GPT runs none, and the rt function it cuts is the one it cut before."""
+import copy
 import os
 import sys
 
@@ -12,7 +13,7 @@ import torch  # noqa: E402
 import torch.fx as fx  # noqa: E402
 from torch.fx.passes.shape_prop import ShapeProp  # noqa: E402
 
-from remat_torch import dropout, lower, training as T  # noqa: E402
+from remat_torch import dropout, fx_passes, lower, training as T  # noqa: E402
 
 CONVERT = torch.ops.prims.convert_element_type.default
 failed = []
@@ -58,7 +59,8 @@ expect(n == 4 and CONVERT not in [nd.target for nd in gm.graph.nodes],
 expect(all(u.dtype == v.dtype and u.stride() == v.stride() and torch.equal(bits(u), bits(v))
            for u, v in zip(got, want)),
        "results bit-identical, same dtypes and strides (a transposed input)")
-expect(got[1] is not xs, "a returned conversion is still a copy")
+expect(got[1] is not xs and got[1].data_ptr() != xs.data_ptr(),
+       "a conversion to the input's dtype is still a copy")
 
 from models import gpt  # noqa: E402
 torch.manual_seed(0)
@@ -69,4 +71,30 @@ with dropout.philox_dropout(0):
     T.loss_of(f(*inputs)).backward()
 left = [o for gm in (cap.fwd, cap.bwd) for o in ops(gm) if o == str(CONVERT)]
 expect(not left, "remat's forward and backward of the zoo GPT run no prims.convert_element_type")
+
+# the rt function written from the joint graph is the same with and without the rewrite
+from functorch.compile import aot_module, default_partition, make_boxed_func  # noqa: E402
+from remat_torch import aot  # noqa: E402
+joints = []
+
+
+def capture(gm, ji):
+    joints.append((copy.deepcopy(gm), ji))
+    return default_partition(gm, ji)
+
+
+nop = lambda gm, _: make_boxed_func(gm)  # noqa: E731
+torch.manual_seed(0)
+model, inputs = gpt.build(layers=1)
+with dropout.philox_dropout(0):
+    aot_module(model, nop, nop, partition_fn=capture, decompositions=aot.decompositions())(*inputs)
+texts = []
+for rewrite in (False, True):
+    gm, ji = copy.deepcopy(joints[0][0]), joints[0][1]
+    if rewrite:
+        lower.cheap_converts(gm.graph)
+    gm.graph.eliminate_dead_code()
+    fx_passes.cse(gm.graph)
+    texts.append(aot.to_rt(gm, ji).text)
+expect(texts[0] == texts[1], "the zoo GPT's rt function is the same with the rewrite")
 sys.exit(1 if failed else 0)
