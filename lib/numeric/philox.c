@@ -5,28 +5,19 @@
 
 #include "half.h"
 
-enum {
-  ROUNDS = 10,
-};
-
-static const uint32_t MULTIPLIER0 = 0xD2511F53;
-static const uint32_t MULTIPLIER1 = 0xCD9E8D57;
-static const uint32_t KEY_STEP0 = 0x9E3779B9; /* golden ratio */
-static const uint32_t KEY_STEP1 = 0xBB67AE85; /* sqrt(3) - 1 */
-
 void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
   uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
   uint32_t k0 = key[0], k1 = key[1];
 
-  for (int round = 0; round < ROUNDS; round++) {
-    uint64_t product0 = (uint64_t)MULTIPLIER0 * c0;
-    uint64_t product1 = (uint64_t)MULTIPLIER1 * c2;
+  for (int round = 0; round < PHILOX_ROUNDS; round++) {
+    uint64_t product0 = (uint64_t)PHILOX_MULTIPLIER0 * c0;
+    uint64_t product1 = (uint64_t)PHILOX_MULTIPLIER1 * c2;
     uint32_t hi0 = (uint32_t)(product0 >> 32), lo0 = (uint32_t)product0;
     uint32_t hi1 = (uint32_t)(product1 >> 32), lo1 = (uint32_t)product1;
 
     if (round > 0) {
-      k0 += KEY_STEP0;
-      k1 += KEY_STEP1;
+      k0 += PHILOX_KEY_STEP0;
+      k1 += PHILOX_KEY_STEP1;
     }
     c0 = hi1 ^ c1 ^ k0;
     c1 = lo1;

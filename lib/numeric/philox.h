@@ -39,6 +39,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The generator's constants (philox.c and philox_fill.c both run the rounds). */
+enum { PHILOX_ROUNDS = 10 };
+static const uint32_t PHILOX_MULTIPLIER0 = 0xD2511F53;
+static const uint32_t PHILOX_MULTIPLIER1 = 0xCD9E8D57;
+static const uint32_t PHILOX_KEY_STEP0 = 0x9E3779B9; /* golden ratio */
+static const uint32_t PHILOX_KEY_STEP1 = 0xBB67AE85; /* sqrt(3) - 1 */
+
 /* Random123 Philox4x32-10: out = Philox(ctr, key). out may alias ctr. */
 void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 

@@ -28,11 +28,6 @@ enum {
   MAX_THREADS = 64,
 };
 
-static const uint32_t MULTIPLIER0 = 0xD2511F53;
-static const uint32_t MULTIPLIER1 = 0xCD9E8D57;
-static const uint32_t KEY_STEP0 = 0x9E3779B9;
-static const uint32_t KEY_STEP1 = 0xBB67AE85;
-
 typedef struct fill_job {
   uint64_t seed, offset;
   double lo, hi;
@@ -53,10 +48,10 @@ static void philox_batch(uint64_t seed, uint64_t offset, uint64_t first, uint32_
     c2[l] = (uint32_t)block;
     c3[l] = (uint32_t)(block >> 32);
   }
-  for (int round = 0; round < 10; round++) {
+  for (int round = 0; round < PHILOX_ROUNDS; round++) {
     for (int l = 0; l < BATCH; l++) {
-      uint64_t product0 = (uint64_t)MULTIPLIER0 * c0[l];
-      uint64_t product1 = (uint64_t)MULTIPLIER1 * c2[l];
+      uint64_t product0 = (uint64_t)PHILOX_MULTIPLIER0 * c0[l];
+      uint64_t product1 = (uint64_t)PHILOX_MULTIPLIER1 * c2[l];
       uint32_t next0 = (uint32_t)(product1 >> 32) ^ c1[l] ^ k0;
       uint32_t next2 = (uint32_t)(product0 >> 32) ^ c3[l] ^ k1;
 
@@ -65,8 +60,8 @@ static void philox_batch(uint64_t seed, uint64_t offset, uint64_t first, uint32_
       c0[l] = next0;
       c2[l] = next2;
     }
-    k0 += KEY_STEP0;
-    k1 += KEY_STEP1;
+    k0 += PHILOX_KEY_STEP0;
+    k1 += PHILOX_KEY_STEP1;
   }
   for (int l = 0; l < BATCH; l++) {
     word[0][l] = c0[l];
