@@ -3,7 +3,7 @@
 loop (bench/RESULTS.md, "Inside PyTorch").
 
     REMAT_LIBRARY=build/lib/libremat.so /usr/bin/python3 bench/torch_train.py \
-        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 21] [--partitions 5]
+        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 31] [--partitions 5]
 
 Per model, depth and partitioner (torch 1.13 aot_module, CPU, dropout drawing remat's
 Philox under philox_dropout), per training step:
@@ -19,7 +19,7 @@ Philox under philox_dropout), per training step:
   machine; CPU time because the bench machine's 2 cores are shared) of `steps` steps
   after one warm-up step (forward, backward, SGD), without the sampling; the setups'
   steps interleaved (round r runs every setup once, the order rotated by r), each
-  setup drawing its masks from its own Philox offset;
+  setup drawing its masks from its own Philox offset, Python's garbage collector off;
 - partition time: median process CPU time of `partitions` calls of the partitioner on
   a fresh copy of the joint graph it was first given (remat: DCE and CSE, emit rt, the
   C API passes, fx extraction and the backward's reorder; torch: its partitioner, DCE,
@@ -34,6 +34,7 @@ Ratios are to min-cut from the same run, and the step time's to the default part
 import argparse
 import copy
 import ctypes
+import gc
 import functools
 import os
 import statistics
@@ -200,9 +201,14 @@ def measure(name, layers, steps, partitions, names=SETUPS):
     for s in setups.values():
         s.step()                     # compiles (the first partition) and warms up
     times = {s: [] for s in setups}
-    for order in rotations(setups, steps):
-        for s in order:
-            times[s].append(setups[s].step())
+    gc.collect()
+    gc.disable()                     # no collection inside a timed step
+    try:
+        for order in rotations(setups, steps):
+            for s in order:
+                times[s].append(setups[s].step())
+    finally:
+        gc.enable()
     parts = {s: [] for s in setups}
     for order in rotations(setups, partitions):
         for s in order:
@@ -219,7 +225,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="mlp,gpt,llama")
     ap.add_argument("--layers", default="1,8,32")
-    ap.add_argument("--steps", type=int, default=21)
+    ap.add_argument("--steps", type=int, default=31)
     ap.add_argument("--partitions", type=int, default=5)
     ap.add_argument("--setups", default=",".join(SETUPS),
                     help="of " + ", ".join(SETUPS + ("remat-no-lower",)) +
