@@ -208,6 +208,12 @@ REMAT_API char *rematSplitSavedValues(MlirOperation module);
 REMAT_API void rematPhiloxUniformF32(uint64_t seed, uint64_t offset, double lo, double hi,
                                      float *out, size_t count, int threads);
 
+/* OUT[i] = (value i of rematPhiloxUniformF32 < THRESHOLD), compared in f32: the mask that
+ * rt.uniform_philox followed by rt.lt against an f32 constant computes (a dropout's
+ * keep mask), written in one pass, one byte (0 or 1) per element. Threads as above. */
+REMAT_API void rematPhiloxUniformBelow(uint64_t seed, uint64_t offset, double lo, double hi,
+                                       float threshold, bool *out, size_t count, int threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,11 @@ void rematPhiloxUniformF32(uint64_t seed, uint64_t offset, double lo, double hi,
   philox_fill_f32(seed, offset, lo, hi, out, count, threads);
 }
 
+void rematPhiloxUniformBelow(uint64_t seed, uint64_t offset, double lo, double hi, float threshold,
+                             bool *out, size_t count, int threads) {
+  philox_fill_below(seed, offset, lo, hi, threshold, out, count, threads);
+}
+
 MlirContext rematContextCreate(FILE *diagnostics, int *errors) {
   MlirContext ctx = mlirContextCreate();
   MlirDialectRegistry registry = mlirDialectRegistryCreate();

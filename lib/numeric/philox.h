@@ -36,6 +36,7 @@
 #ifndef REMAT_PHILOX_H
 #define REMAT_PHILOX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,5 +83,11 @@ uint16_t philox_uniform_bf16_bits(uint32_t bits, double lo, double hi);
  * per online CPU). The bits do not depend on THREADS. */
 void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n,
                      int threads);
+
+/* below[i] = value i < threshold, compared in f32, for the values philox_fill_f32 would
+ * write: rt.uniform_philox then rt.lt against an f32 constant (a dropout mask), in one
+ * pass over memory, with the same threads. */
+void philox_fill_below(uint64_t seed, uint64_t offset, double lo, double hi, float threshold,
+                       bool *below, size_t n, int threads);
 
 #endif

@@ -1,4 +1,5 @@
-/* philox_fill_f32: rt.uniform_philox's values for a whole buffer, fast. See philox.h.
+/* philox_fill_f32 and philox_fill_below: rt.uniform_philox's values for a whole buffer,
+ * or the mask of those below a threshold, fast. See philox.h.
  *
  * Vectorised: BATCH consecutive blocks run through the ten rounds together, one array
  * per counter word, so each round is a loop over BATCH independent lanes that gcc and
@@ -14,6 +15,7 @@
  * caller. */
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 #include "philox.h"
@@ -31,7 +33,9 @@ enum {
 typedef struct fill_job {
   uint64_t seed, offset;
   double lo, hi;
-  float *out;
+  float *out;  /* the values, or NULL: */
+  bool *below; /* below[i] = value i < threshold */
+  float threshold;
   size_t begin, end; /* elements; begin is a multiple of BATCH_ELEMENTS */
 } fill_job;
 
@@ -74,15 +78,17 @@ static void philox_batch(uint64_t seed, uint64_t offset, uint64_t first, uint32_
 /* Elements [begin, end) of job, begin a multiple of 4. [0, 1) is the common case
  * (dropout): fmaf(u, 1, 0) is u exactly, so the loop skips the fma, which has no
  * vector form without a hardware fma. The stores name the four words of a lane one by
- * one, a pattern gcc vectorises (a loop over k would not be). */
+ * one, a pattern gcc vectorises (a loop over k would not be). A mask is compared from
+ * a batch of values kept on the stack. */
 static void fill_slice(const fill_job *job, size_t begin, size_t end) {
   float lo_f = (float)job->lo, range = (float)job->hi - lo_f;
   int unit = lo_f == 0.0f && range == 1.0f;
   uint32_t word[4][BATCH];
+  float batch[BATCH_ELEMENTS];
   size_t i = begin;
 
   for (; end - i >= BATCH_ELEMENTS; i += BATCH_ELEMENTS) {
-    float *out = job->out + i;
+    float *out = job->out ? job->out + i : batch;
 
     philox_batch(job->seed, job->offset, (uint64_t)i / 4, word);
     for (int l = 0; l < BATCH; l++) {
@@ -94,6 +100,9 @@ static void fill_slice(const fill_job *job, size_t begin, size_t end) {
     if (!unit)
       for (int e = 0; e < BATCH_ELEMENTS; e++)
         out[e] = fmaf(out[e], range, lo_f);
+    if (!job->out)
+      for (int e = 0; e < BATCH_ELEMENTS; e++)
+        job->below[i + (size_t)e] = out[e] < job->threshold;
   }
   /* The last partial batch, a block at a time. */
   for (; i < end; i += 4) {
@@ -104,8 +113,14 @@ static void fill_slice(const fill_job *job, size_t begin, size_t end) {
     uint32_t words[4];
 
     philox4x32_10(ctr, key, words);
-    for (size_t k = 0; k < 4 && i + k < end; k++)
-      job->out[i + k] = philox_uniform_f32(words[k], job->lo, job->hi);
+    for (size_t k = 0; k < 4 && i + k < end; k++) {
+      float value = philox_uniform_f32(words[k], job->lo, job->hi);
+
+      if (job->out)
+        job->out[i + k] = value;
+      else
+        job->below[i + k] = value < job->threshold;
+    }
   }
 }
 
@@ -120,8 +135,9 @@ static int online_cpus(void) {
   return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
-void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n,
-                     int threads) {
+/* Splits the elements [0, n) of JOB into slices (see the top of the file) and fills
+ * them. */
+static void fill(fill_job job, size_t n, int threads) {
   fill_job jobs[MAX_THREADS];
   pthread_t tid[MAX_THREADS];
   int started[MAX_THREADS] = {0};
@@ -137,8 +153,10 @@ void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float
   per = (batches + (size_t)slices - 1) / (size_t)slices * BATCH_ELEMENTS;
   for (int s = 0; s < slices; s++) {
     size_t begin = (size_t)s * per;
-    jobs[s] = (fill_job){
-        seed, offset, lo, hi, out, begin < n ? begin : n, begin + per < n ? begin + per : n};
+
+    jobs[s] = job;
+    jobs[s].begin = begin < n ? begin : n;
+    jobs[s].end = begin + per < n ? begin + per : n;
   }
   for (int s = 1; s < slices; s++)
     started[s] = pthread_create(&tid[s], NULL, fill_thread, &jobs[s]) == 0;
@@ -149,4 +167,20 @@ void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float
     else
       fill_thread(&jobs[s]);
   }
+}
+
+void philox_fill_f32(uint64_t seed, uint64_t offset, double lo, double hi, float *out, size_t n,
+                     int threads) {
+  fill((fill_job){.seed = seed, .offset = offset, .lo = lo, .hi = hi, .out = out}, n, threads);
+}
+
+void philox_fill_below(uint64_t seed, uint64_t offset, double lo, double hi, float threshold,
+                       bool *below, size_t n, int threads) {
+  fill((fill_job){.seed = seed,
+                  .offset = offset,
+                  .lo = lo,
+                  .hi = hi,
+                  .below = below,
+                  .threshold = threshold},
+       n, threads);
 }

@@ -12,6 +12,7 @@
  * rationals, no floats; not kept); they pin the bits across compilers and
  * flags. philox_curand.test checks the generator against cuRAND. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -295,16 +296,26 @@ static size_t expect_fill(const float *values, size_t n, uint64_t seed, uint64_t
   return n;
 }
 
+/* below[i] must be (element i's value < threshold). Returns the number compared. */
+static size_t expect_below(const bool *below, size_t n, uint64_t seed, uint64_t offset, double lo,
+                           double hi, float threshold) {
+  for (size_t i = 0; i < n; i++)
+    expect_u32("below vs element", below[i],
+               philox_uniform_f32(philox_element_bits(seed, offset, i), lo, hi) < threshold);
+  return n;
+}
+
 static void test_fill(void) {
   enum { SMALL = 200, LARGE = 460001, GUARD = 4 };
   static float buffer[LARGE + 2 * GUARD];
+  static bool mask[LARGE + GUARD];
   float values[37], *large = buffer + GUARD;
   static const uint64_t offsets[] = {0, UINT64_C(0xffffffffffffffff), UINT64_C(0xfffffffffffffffe),
                                      UINT64_C(0x00000000ffffffff)};
   static const double bounds[][2] = {{0.0, 1.0}, {-0.5, 0.25}};
   uint64_t seed = UINT64_C(0xdeadbeef00000007);
   uint64_t offset = UINT64_C(0x0000000100000002);
-  size_t compared = 0;
+  size_t compared = 0, masked = 0;
 
   /* seed 42, offset 7, [-2, 3): golden bits from the Python
 	 * reference, printed for philox.test. */
@@ -332,12 +343,21 @@ static void test_fill(void) {
         compared += expect_fill(large, n, seed, offsets[o], bounds[b][0], bounds[b][1]);
         for (int g = 0; g < GUARD; g++)
           expect_u32("fill past the end", f32_bits(large[(int)n + g]), f32_bits(-7.0f));
+        /* The mask against the value of element n / 2: that one is not below itself. */
+        float threshold = n ? large[n / 2] : 0.5f;
+        for (int g = 0; g < GUARD; g++)
+          mask[n + (size_t)g] = true;
+        philox_fill_below(seed, offsets[o], bounds[b][0], bounds[b][1], threshold, mask, n, 1);
+        masked += expect_below(mask, n, seed, offsets[o], bounds[b][0], bounds[b][1], threshold);
+        for (int g = 0; g < GUARD; g++)
+          expect_u32("mask past the end", mask[n + (size_t)g], true);
       }
-  printf("fill: lengths 0..%d, 4 offsets, 2 ranges: %zu values agree\n", (int)SMALL, compared);
+  printf("fill: lengths 0..%d, 4 offsets, 2 ranges: %zu values, %zu mask bytes agree\n", (int)SMALL,
+         compared, masked);
 
   /* A large odd length split over 1, 2, 3, 7 threads and one per CPU: the same bits,
 	 * those of the element mapping; the guards around the buffer untouched. */
-  compared = 0;
+  compared = masked = 0;
   for (int g = 0; g < GUARD; g++)
     buffer[g] = buffer[GUARD + LARGE + g] = -7.0f;
   static const int threads[] = {1, 2, 3, 7, 0};
@@ -345,12 +365,16 @@ static void test_fill(void) {
     memset(large, 0, LARGE * sizeof *large);
     philox_fill_f32(seed, UINT64_C(0xffffffffffffffff), 0.0, 1.0, large, LARGE, threads[t]);
     compared += expect_fill(large, LARGE, seed, UINT64_C(0xffffffffffffffff), 0.0, 1.0);
+    memset(mask, 0, LARGE);
+    philox_fill_below(seed, UINT64_C(0xffffffffffffffff), 0.0, 1.0, 0.9f, mask, LARGE, threads[t]);
+    masked += expect_below(mask, LARGE, seed, UINT64_C(0xffffffffffffffff), 0.0, 1.0, 0.9f);
   }
   for (int g = 0; g < GUARD; g++) {
     expect_u32("fill before the start", f32_bits(buffer[g]), f32_bits(-7.0f));
     expect_u32("fill past the end", f32_bits(buffer[GUARD + LARGE + g]), f32_bits(-7.0f));
   }
-  printf("fill: %d values on 1, 2, 3, 7 and all threads: %zu values agree\n", (int)LARGE, compared);
+  printf("fill: %d values on 1, 2, 3, 7 and all threads: %zu values, %zu mask bytes agree\n",
+         (int)LARGE, compared, masked);
 }
 
 /* --- f16 / bf16 conversions --- */
