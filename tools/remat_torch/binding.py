@@ -13,6 +13,7 @@ by name (rematSplitSavedValues).
         str(m)         # the split IR
 
     binding.philox_uniform(seed, offset, t.data_ptr(), t.numel())   # t: float32, contiguous
+    binding.philox_below(seed, offset, 0.9, m.data_ptr(), m.numel())  # m: bool: t < 0.9
 
 The library is found through $REMAT_LIBRARY (a path), then the build tree next to this
 package (build/lib/libremat.so), then the installed prefix (PREFIX/lib), then the
@@ -151,6 +152,9 @@ def _prototypes(lib):
            _CALLBACK, c_void_p)
     _proto(lib, "rematPhiloxUniformF32", None, ctypes.c_uint64, ctypes.c_uint64,
            ctypes.c_double, ctypes.c_double, c_void_p, ctypes.c_size_t, ctypes.c_int)
+    _proto(lib, "rematPhiloxUniformBelow", None, ctypes.c_uint64, ctypes.c_uint64,
+           ctypes.c_double, ctypes.c_double, ctypes.c_float, c_void_p, ctypes.c_size_t,
+           ctypes.c_int)
 
 
 _libc = None
@@ -190,6 +194,15 @@ def philox_uniform(seed, offset, out, count, lo=0.0, hi=1.0, threads=0):
     are taken modulo 2^64."""
     library().rematPhiloxUniformF32(int(seed) & (2**64 - 1), int(offset) & (2**64 - 1),
                                     float(lo), float(hi), out, count, threads)
+
+
+def philox_below(seed, offset, threshold, out, count, lo=0.0, hi=1.0, threads=0):
+    """Writes (value < threshold) of the values philox_uniform would write, compared in
+    f32 (threshold rounded to f32, as torch's lt of an f32 tensor and a number), into
+    the `count` bytes (a bool tensor's storage) at address `out`."""
+    library().rematPhiloxUniformBelow(int(seed) & (2**64 - 1), int(offset) & (2**64 - 1),
+                                      float(lo), float(hi), float(threshold), out, count,
+                                      threads)
 
 
 Saved = collections.namedtuple("Saved", "forward index name type bytes")

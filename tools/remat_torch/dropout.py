@@ -10,6 +10,11 @@ Two ops in the `remat` namespace (torch.library):
   drawn in C by libremat.so (binding.philox_uniform; tools/remat_torch/philox.py is
   their numpy reference), so a backward that runs it again draws the forward's bits.
 
+- `remat::philox_mask(Tensor state, int[] size, float keep) -> Tensor`: bool,
+  `philox_uniform(state, size) < keep` in one pass. Dropout does not call it: remat's
+  partition_fn writes it into the graphs it returns in place of that pair
+  (lower.fuse_masks), where the pair's float draw is used by the comparison alone.
+
 `philox_dropout(seed=0)` replaces F.dropout (nn.Dropout calls it) by
 `x * (philox_uniform(philox_state(b), x.shape) < keep) / keep`, keep = 1 - p: the same
 arithmetic as the importer's dropout, in eager torch and while aot_module traces (the
@@ -30,6 +35,7 @@ from . import binding
 _lib = torch.library.Library("remat", "DEF")
 _lib.define("philox_state(int blocks) -> Tensor")
 _lib.define("philox_uniform(Tensor state, int[] size) -> Tensor")
+_lib.define("philox_mask(Tensor state, int[] size, float keep) -> Tensor")
 
 
 class _State(threading.local):
@@ -87,12 +93,29 @@ def _philox_uniform_meta(state, size):
     return torch.empty(list(size), dtype=torch.float32, device="meta")
 
 
+def _philox_mask(state, size, keep):
+    """philox_uniform(state, size) < keep (compared in f32, as torch compares), drawn and
+    compared in one pass (rematPhiloxUniformBelow)."""
+    seed, offset = state.tolist()
+    out = torch.empty(list(size), dtype=torch.bool)
+    binding.philox_below(seed, offset, keep, out.data_ptr(), out.numel(),
+                         threads=torch.get_num_threads())
+    return out
+
+
+def _philox_mask_meta(state, size, keep):
+    return torch.empty(list(size), dtype=torch.bool, device="meta")
+
+
 _lib.impl("philox_state", _philox_state, "CompositeExplicitAutograd")
 _lib.impl("philox_uniform", _philox_uniform, "CPU")
 _lib.impl("philox_uniform", _philox_uniform_meta, "Meta")
+_lib.impl("philox_mask", _philox_mask, "CPU")
+_lib.impl("philox_mask", _philox_mask_meta, "Meta")
 
 philox_state_op = torch.ops.remat.philox_state.default
 philox_uniform_op = torch.ops.remat.philox_uniform.default
+philox_mask_op = torch.ops.remat.philox_mask.default
 
 
 def _register_random():

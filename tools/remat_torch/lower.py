@@ -1,4 +1,4 @@
-"""A rewrite of the joint graph that keeps every value bit for bit and makes the forward
+"""Rewrites of the joint graph that keep every value bit for bit and make the forward
 and backward that partition_fn returns cheaper to run (docs/importer.md, "partition_fn").
 
 prims.convert_element_type, which torch's decompositions write for every dtype
@@ -29,5 +29,35 @@ def cheap_converts(graph):
         node.replace_all_uses_with(copy)
         graph.erase_node(node)
         copy.name = node.name     # the node's name stays (saved sets, rt locations name it)
+        count += 1
+    return count
+
+
+def fuse_masks(graph, saved=()):
+    """Rewrites each `lt(philox_uniform(state, size), keep)` whose draw nothing else
+    reads into `philox_mask(state, size, keep)` (remat_torch.dropout), under the lt
+    node's name: one pass that writes the bool mask, where the pair wrote a float tensor
+    (4 bytes an element) and read it back. Run after the cut (the rt function has the
+    pair), on the joint graph the two modules are extracted from; nodes in `saved` are
+    left alone. Returns how many it rewrote."""
+    from . import dropout
+    saved = set(saved)
+    count = 0
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target is not dropout.philox_uniform_op or \
+                node in saved or len(node.users) != 1:
+            continue
+        lt = next(iter(node.users))
+        if lt.target is not torch.ops.aten.lt.Scalar or lt in saved or lt.args[0] is not node \
+                or not isinstance(lt.args[1], (int, float)) or isinstance(lt.args[1], bool):
+            continue
+        with graph.inserting_before(lt):
+            mask = graph.call_function(dropout.philox_mask_op,
+                                       (*node.args, float(lt.args[1])))
+        mask.meta = dict(lt.meta)
+        lt.replace_all_uses_with(mask)
+        graph.erase_node(lt)
+        graph.erase_node(node)
+        mask.name = lt.name
         count += 1
     return count

@@ -1,6 +1,8 @@
-"""remat_torch.lower.cheap_converts (test/torch/lower.test): every prims.convert_element_type
-of a graph becomes aten._to_copy, with the same results bit for bit; remat's partition of
-the zoo GPT runs none, and the rt function it cuts is the one it cut before."""
+"""remat_torch.lower (test/torch/lower.test): cheap_converts turns every
+prims.convert_element_type into aten._to_copy, fuse_masks a dropout's draw and comparison
+into philox_mask, with the same results bit for bit; remat's partition of the zoo GPT runs
+no prims conversion and no separate draw, and the rt function it cuts is the one it cut
+before the conversions' rewrite."""
 import copy
 import os
 import sys
@@ -62,6 +64,26 @@ expect(all(u.dtype == v.dtype and u.stride() == v.stride() and torch.equal(bits(
 expect(got[1] is not xs and got[1].data_ptr() != xs.data_ptr(),
        "a conversion to the input's dtype is still a copy")
 
+# fuse_masks: lt(philox_uniform(s, size), keep) becomes philox_mask(s, size, keep) unless
+# the draw has another reader or a node of the pair is saved
+g = fx.Graph()
+st = g.placeholder("st")
+pairs = []
+for k in range(3):
+    u = g.call_function(dropout.philox_uniform_op, (st, [4, 33]))
+    pairs.append((u, g.call_function(torch.ops.aten.lt.Scalar, (u, 0.9 - 0.2 * k))))
+other = g.call_function(torch.ops.aten.add.Tensor, (pairs[1][0], 1.0))   # a second reader
+g.output([m for _, m in pairs] + [other])
+gm = fx.GraphModule(torch.nn.Module(), g)
+state = torch.tensor([3, 2**40 + 5])
+want = gm(state)
+n = lower.cheap_converts(gm.graph) + lower.fuse_masks(gm.graph, saved=[pairs[2][1]])
+gm.recompile()
+got = gm(state)
+print("fused:", n, "ops:", " ".join(ops(gm)))
+expect(n == 1 and all(torch.equal(u, v) for u, v in zip(got, want)),
+       "one pair fused (not the one with another reader, not the saved one), same masks")
+
 from models import gpt  # noqa: E402
 torch.manual_seed(0)
 model, inputs = gpt.build(layers=1)
@@ -71,6 +93,9 @@ with dropout.philox_dropout(0):
     T.loss_of(f(*inputs)).backward()
 left = [o for gm in (cap.fwd, cap.bwd) for o in ops(gm) if o == str(CONVERT)]
 expect(not left, "remat's forward and backward of the zoo GPT run no prims.convert_element_type")
+both = [ops(cap.fwd), ops(cap.bwd)]
+expect(all(str(dropout.philox_mask_op) in o and str(dropout.philox_uniform_op) not in o
+           for o in both), "remat's forward and backward of the zoo GPT draw masks with philox_mask")
 
 # the rt function written from the joint graph is the same with and without the rewrite
 from functorch.compile import aot_module, default_partition, make_boxed_func  # noqa: E402

@@ -134,7 +134,7 @@ def dropout_cmd():
            "remat's forward saves the philox state (seed, offset)")
     expect(not any(n.meta["tensor_meta"].dtype == torch.bool or "philox_uniform" in n.name
                    for n in _saved(r.fwd)), "remat's forward saves no mask")
-    expect(any(n.target == dropout.philox_uniform_op for n in _graph_ops(r.bwd)) and
+    expect(any(n.target == dropout.philox_mask_op for n in _graph_ops(r.bwd)) and
            not any(n.target == dropout.philox_state_op for n in _graph_ops(r.bwd)),
            "remat's backward redraws the mask from the saved state, without a new state")
     expect(not any(n.target == dropout.philox_uniform_op for n in _graph_ops(graphs["mincut"].bwd)),
