@@ -27,8 +27,8 @@ Philox under philox_dropout), per training step:
   compiled the model).
 Setups: remat (partition_fn, defaults), remat-joint-order (sink=False: the backward in
 the joint graph's order, as torch's partitioners leave it), torch's min-cut, torch's
-default partition; on request (--setups) remat-no-lower (partition_fn without its
-rewrite of prims.convert_element_type, lower.py).
+default partition; on request (--setups) remat-no-lower (partition_fn without
+lower.py's rewrites of prims.convert_element_type and of the dropout masks).
 Ratios are to min-cut from the same run, and the step time's to the default partition.
 """
 import argparse
@@ -167,13 +167,14 @@ class Setup:
 
 
 def _without_lowering(gm, ji):
-    """remat's partition_fn with the joint graph's prims.convert_element_type left as
-    they are (lower.py off): what the rewrite is worth."""
-    saved, lower.cheap_converts = lower.cheap_converts, lambda graph: 0
+    """remat's partition_fn without lower.py's rewrites (prims.convert_element_type left
+    as they are, dropout masks drawn as philox_uniform and lt): what they are worth."""
+    saved = lower.cheap_converts, lower.fuse_masks
+    lower.cheap_converts = lower.fuse_masks = lambda graph, *_: 0
     try:
         return aot.partition_fn(gm, ji)
     finally:
-        lower.cheap_converts = saved
+        lower.cheap_converts, lower.fuse_masks = saved
 
 
 def partitioner(setup):
