@@ -223,6 +223,7 @@ def partition_fn(joint_module: fx.GraphModule, joint_inputs, *, checkpoint=None,
     t2 = time.perf_counter()
     nodes = saved_nodes(joint_module, fn, saved)
     lower.fuse_masks(joint_module.graph, nodes)
+    lower.fold_transposes(joint_module.graph, nodes)
     fwd, bwd = fx_passes.extract(joint_module, list(nodes), sink=sink)
     if stats is not None:
         stats.update(partitioner="remat", saved_rt=saved, saved_fx=[n.name for n in nodes],

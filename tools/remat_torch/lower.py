@@ -61,3 +61,35 @@ def fuse_masks(graph, saved=()):
         mask.name = lt.name
         count += 1
     return count
+
+
+def fold_transposes(graph, saved=()):
+    """Replaces `transpose(transpose(x, a, b), a, b)` (in either order of a and b) by x
+    where x is saved and the outer node is not: the same view of the same storage, so
+    the readers compute the same bits, and the backward, which gets x among the saved
+    values (remat saves parameters, as they cost no memory), runs no pair of view ops
+    per use (torch's min-cut saves the outer view instead). Run after the cut. Returns
+    how many it replaced."""
+    saved = set(saved)
+    t = torch.ops.aten.transpose.int
+    count = 0
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target is not t or node in saved:
+            continue
+        inner = node.args[0]
+        if not isinstance(inner, torch.fx.Node) or inner.target is not t or \
+                inner.args[0] not in saved or not _same_swap(node, inner):
+            continue
+        node.replace_all_uses_with(inner.args[0])
+        graph.erase_node(node)
+        count += 1
+    return count
+
+
+def _same_swap(a, b):
+    """Whether two transpose.int nodes swap the same pair of dimensions."""
+    rank = len(a.meta["tensor_meta"].shape) if "tensor_meta" in a.meta else None
+    if rank is None:
+        return False
+    pair = lambda n: sorted(d % rank for d in n.args[1:3])  # noqa: E731
+    return pair(a) == pair(b)

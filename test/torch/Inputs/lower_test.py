@@ -1,6 +1,7 @@
 """remat_torch.lower (test/torch/lower.test): cheap_converts turns every
 prims.convert_element_type into aten._to_copy, fuse_masks a dropout's draw and comparison
-into philox_mask, with the same results bit for bit; remat's partition of the zoo GPT runs
+into philox_mask, fold_transposes a transpose of a transpose of a saved value into that
+value, with the same results bit for bit; remat's partition of the zoo GPT runs
 no prims conversion and no separate draw, and the rt function it cuts is the one it cut
 before the conversions' rewrite."""
 import copy
@@ -83,6 +84,27 @@ got = gm(state)
 print("fused:", n, "ops:", " ".join(ops(gm)))
 expect(n == 1 and all(torch.equal(u, v) for u, v in zip(got, want)),
        "one pair fused (not the one with another reader, not the saved one), same masks")
+
+# fold_transposes: transpose(transpose(x, a, b), b, a) reads x itself where x is saved
+g = fx.Graph()
+x, y, z = g.placeholder("x"), g.placeholder("y"), g.placeholder("z")
+T_ = torch.ops.aten.transpose.int
+a = g.call_function(T_, (g.call_function(T_, (x, 0, 1)), 1, -3))    # same pair: folded
+b = g.call_function(T_, (g.call_function(T_, (y, 0, 1)), 1, 2))     # another pair: kept
+c = g.call_function(T_, (g.call_function(T_, (z, 0, 1)), 0, 1))     # z not saved: kept
+outs = [g.call_function(torch.ops.aten.mul.Tensor, (v, 2.0)) for v in (a, b, c)]
+g.output(outs)
+gm = fx.GraphModule(torch.nn.Module(), g)
+vals = [torch.arange(24.0).reshape(2, 3, 4) for _ in range(3)]
+ShapeProp(gm).propagate(*vals)
+want = gm(*vals)
+n = lower.fold_transposes(gm.graph, saved=[x, y])
+gm.graph.eliminate_dead_code()
+gm.recompile()
+got = gm(*vals)
+print("folded:", n, "transposes left:", ops(gm).count(str(T_)))
+expect(n == 1 and all(torch.equal(u, v) and u.stride() == v.stride() for u, v in zip(got, want)),
+       "one pair folded (the same swap, of a saved value), same results")
 
 from models import gpt  # noqa: E402
 torch.manual_seed(0)
