@@ -255,7 +255,7 @@ def main():
                                              "partition"))
                 print(f"| {name} | {layers} | {s} | {x['saved']} | {x['activations']} | "
                       f"{x['peak']} | "
-                      f"{1e3 * x['step']:.1f} | {1e3 * x['partition']:.1f} | {ratio} | "
+                      f"{1e3 * x['step']:.2f} | {1e3 * x['partition']:.1f} | {ratio} | "
                       f"{x['step'] / d['step']:.2f} |", flush=True)
 
 
