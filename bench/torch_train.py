@@ -3,7 +3,7 @@
 loop (bench/RESULTS.md, "Inside PyTorch").
 
     REMAT_LIBRARY=build/lib/libremat.so /usr/bin/python3 bench/torch_train.py \
-        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 31] [--partitions 5]
+        [--models mlp,gpt,llama] [--layers 1,8,32] [--steps 31] [--seconds 3] [--partitions 5]
 
 Per model, depth and partitioner (torch 1.13 aot_module, CPU, dropout drawing remat's
 Philox under philox_dropout), per training step:
@@ -16,7 +16,8 @@ Philox under philox_dropout), per training step:
   run by an fx.Interpreter, minus the heap in use before the step; one step, after the
   timed ones;
 - step time: median process CPU time (one torch thread, so wall time on an idle
-  machine; CPU time because the bench machine's 2 cores are shared) of `steps` steps
+  machine; CPU time because the bench machine's 2 cores are shared) of `steps` steps,
+  or more until each setup has run `seconds` (the small models' steps take 3-20 ms),
   after one warm-up step (forward, backward, SGD), without the sampling; the setups'
   steps interleaved (round r runs every setup once, the order rotated by r), each
   setup drawing its masks from its own Philox offset, Python's garbage collector off;
@@ -187,17 +188,17 @@ def partitioner(setup):
     return min_cut_rematerialization_partition if setup == "mincut" else default_partition
 
 
-def rotations(items, rounds):
-    """`rounds` orders of items, each starting one later than the one before, so no
-    setup always runs right after the same other one."""
+def rotation(items, r):
+    """The order of round r: items starting at the r-th, so that no setup always runs
+    right after the same other one."""
     items = list(items)
-    for r in range(rounds):
-        k = r % len(items)
-        yield items[k:] + items[:k]
+    k = r % len(items)
+    return items[k:] + items[:k]
 
 
-def measure(name, layers, steps, partitions, names=SETUPS):
-    """Every setup of one model and depth, their steps and partitions interleaved."""
+def measure(name, layers, steps, partitions, names=SETUPS, seconds=0.0):
+    """Every setup of one model and depth, their steps and partitions interleaved: at
+    least `steps` rounds, more until each setup has run `seconds` of timed steps."""
     setups = {s: Setup(name, layers, s) for s in names}
     for s in setups.values():
         s.step()                     # compiles (the first partition) and warms up
@@ -205,14 +206,16 @@ def measure(name, layers, steps, partitions, names=SETUPS):
     gc.collect()
     gc.disable()                     # no collection inside a timed step
     try:
-        for order in rotations(setups, steps):
-            for s in order:
+        r = 0
+        while r < steps or min(sum(t) for t in times.values()) < seconds:
+            for s in rotation(setups, r):
                 times[s].append(setups[s].step())
+            r += 1
     finally:
         gc.enable()
     parts = {s: [] for s in setups}
-    for order in rotations(setups, partitions):
-        for s in order:
+    for r in range(partitions):
+        for s in rotation(setups, r):
             parts[s].append(setups[s].partition_time())
     out = {}
     for k, s in setups.items():
@@ -227,6 +230,8 @@ def main():
     ap.add_argument("--models", default="mlp,gpt,llama")
     ap.add_argument("--layers", default="1,8,32")
     ap.add_argument("--steps", type=int, default=31)
+    ap.add_argument("--seconds", type=float, default=3.0,
+                    help="more rounds until each setup has run this long (small models)")
     ap.add_argument("--partitions", type=int, default=5)
     ap.add_argument("--setups", default=",".join(SETUPS),
                     help="of " + ", ".join(SETUPS + ("remat-no-lower",)) +
@@ -246,7 +251,7 @@ def main():
         for layers in (int(x) for x in args.layers.split(",")):
             names = [x for x in args.setups.split(",") if x not in ("mincut", "default")]
             names += ["mincut", "default"]
-            r = measure(name, layers, args.steps, args.partitions, names)
+            r = measure(name, layers, args.steps, args.partitions, names, args.seconds)
             m, d = r["mincut"], r["default"]
             for s in names:
                 x = r[s]
