@@ -15,11 +15,6 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 typedef enum kind {         /* what a node is, which decides its colour */
                     K_NONE, /* not drawn */
                     K_ARG,
