@@ -11,7 +11,8 @@
  *
  * where REMAT_FUSE_OPTIONS is the pass's option list in remat-c/Passes.h: the options
  * struct, the defaults, the rows of --help and the text parser all come from that one
- * declaration. A new pass adds its entry below and to lib/api/pass_registry.c. */
+ * declaration. A new pass adds its entry below and to api/pass_registry.c. The layer's
+ * own functions below are defined in passes/pass_info.c. */
 #ifndef REMAT_PASSES_H
 #define REMAT_PASSES_H
 
@@ -20,7 +21,7 @@
 #include "mlir-c/Pass.h"
 #include "remat-c/Passes.h"
 
-/* The registry entries, in pipeline order (lib/api/pass_registry.c). */
+/* The registry entries, in pipeline order (api/pass_registry.c). */
 extern const RematPassInfo remat_autodiff_pass;
 extern const RematPassInfo remat_checkpoint_pass;
 extern const RematPassInfo remat_mincut_pass;
@@ -39,6 +40,10 @@ MlirPass remat_pass_create(const RematPassInfo *info, const char *name, remat_pa
 
 /* Sets every option of OPTIONS (a struct of INFO's type) to its declared default. */
 void remat_options_set_defaults(const RematPassInfo *info, void *options);
+
+/* Sets option O of OPTIONS from the text V (as the textual syntax writes it): 0, or -1
+ * with a message added to *ERR. */
+int remat_option_set(const RematOptionInfo *o, void *options, const char *v, char **err);
 
 /* One RematOptionInfo row of an option list entry. */
 #define REMAT_OPTION_ROW(S, field, name, type, def, help) \
