@@ -355,11 +355,6 @@ typedef struct fsdp_chain {
   int last_non_view; /* position in ops of the last op after the gather that is no view */
 } fsdp_chain;
 
-/* Views: ops that PyTorch would express as an alias of their input. */
-static bool is_view(rt_op_id id) {
-  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
-}
-
 /* The operand an FSDP chain follows through op I: an rt op, not a collective, whose
  * operands are one tensor plus any scalars and constants (an FX node's immediates:
  * rt.mul(%p, %c2) with %c2 an arith.constant is a single-input op of %p, as
@@ -416,7 +411,7 @@ static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
     if (j < 0 || !g->n[j].forward || mlirOperationGetNumResults(g->n[j].op) != 1 ||
         (k = chain_operand(g, j)) < 0 || g->n[j].in[k] != cur)
       break;
-    if (!is_view(g->n[j].id))
+    if (!rt_op_is_view(g->n[j].id))
       c->last_non_view = c->n;
     c->ops[c->n++] = cur = j;
   }

@@ -104,10 +104,7 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
 }
 
 /* A host function to fuse: not a kernel (rt.kernel). */
-static bool is_host_function(MlirOperation func) {
-  return mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-      func, mlirStringRefCreateFromCString("rt.kernel")));
-}
+static bool is_host_function(MlirOperation func) { return !rt_func_is_kernel(func); }
 
 static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
   const fuse_options *o = ud;

@@ -108,7 +108,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
       continue;
     }
     bool kind_found = false;
-    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_EXTERN; k++)
+    for (int k = RT_KIND_NONE + 1; k < RT_KIND_COUNT; k++)
       if (!strcmp(item, rt_op_kind_name((rt_op_kind)k))) {
         kind_found = true;
         for (int i = 1; i < RT_OP_COUNT; i++)
@@ -116,10 +116,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
             banned[i] = true;
       }
     if (!kind_found) {
-      remat_error_add(err,
-                      "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
-                      "collective, random, elementwise, compare, structural, indexing, "
-                      "extern)",
+      remat_error_add(err, "ban: '%s' is neither an rt op nor an op kind (" RT_KIND_NAMES ")",
                       item);
       return -1;
     }

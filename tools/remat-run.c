@@ -365,8 +365,7 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
       continue;
     MlirStringRef name = rt_func_name(f);
     char *fn = xstrndup(name.data, name.length), *err = NULL;
-    bool kernel = !mlirAttributeIsNull(
-        mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("rt.kernel")));
+    bool kernel = rt_func_is_kernel(f);
     if (o->split_all ? kernel || mlirBlockIsNull(rt_func_entry_block(f))
                      : strcmp(fn, o->check_compiled)) {
       free(fn);

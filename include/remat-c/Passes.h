@@ -15,7 +15,10 @@
  * 'builtin.module(remat-fuse{max-ops=8})', rematCreatePass) all come from it, so both ways
  * build the same pass. TYPE is BOOL (bool), INT (int64_t), DOUBLE (double) or STRING (a
  * NUL-terminated char array of REMAT_OPTION_STRING_MAX bytes; a comma list is kept as
- * written); "default" is the value in the textual syntax.
+ * written); "default" is the value in the textual syntax. A help text may name a macro of
+ * remat's private headers (RT_KIND_NAMES: the op kinds of the dialect's table): the
+ * registry's rows are generated where they are defined, and REMAT_OPTION_FIELD reads no
+ * help text.
  *
  * Conventions (as in remat-c/Remat.h): a constructor copies the options; it checks them
  * and returns a null MlirPass (pass.ptr == NULL) with a NUL-terminated message in
@@ -116,9 +119,8 @@ REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *er
     "weight of scalars and 0-d values per byte, >= 0")                                      \
   X(S, params_free, "params-free", BOOL, "true", "rt.param arguments cost nothing to save") \
   X(S, ban, "ban", STRING, "matmul,reduction,collective",                                   \
-    "ops never recomputed: op names (rt.matmul or matmul) and kind names (matmul, "         \
-    "reduction, collective, random, elementwise, compare, structural, indexing, extern: "   \
-    "every rt.extern; those not recompute=pure are banned anyway); none: nothing")          \
+    "ops never recomputed: op names (rt.matmul or matmul) and kind names (" RT_KIND_NAMES   \
+    ": every rt.extern; those not recompute=pure are banned anyway); none: nothing")        \
   X(S, ban_random, "ban-random", BOOL, "false",                                             \
     "also ban rt.uniform_philox: save masks instead of seeds")                              \
   X(S, objective, "objective", STRING, "bytes",                                             \

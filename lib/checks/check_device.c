@@ -90,7 +90,7 @@ static op_class classify(checker *c, MlirOperation op) {
     return C_REDUCTION;
   if (id == RT_OP_MATMUL)
     return C_MATMUL;
-  if (id == RT_OP_RESHAPE || id == RT_OP_WAIT || id == RT_OP_SLICE)
+  if (rt_op_is_alias(id))
     return C_VIEW;
   /* An op a kernel computes, outside a kernel: a device runs it as a one-op kernel. */
   rt_op_kind kind = id == RT_OP_NONE ? RT_KIND_NONE : rt_op_kind_of(id);

@@ -187,17 +187,12 @@ static void sb_printf(strbuf *b, const char *fmt, ...) {
 
 static void sb_callback(MlirStringRef s, void *user) { sb_add(user, s.data, s.length); }
 
-static bool is_kernel(MlirOperation func) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.kernel")));
-}
-
 /* Calls FN(ctx, kernel, philox) for every rt.uniform_philox in an rt.kernel function of
  * MODULE, in module order. */
 static void each_probe(MlirOperation module, void (*fn)(void *, MlirOperation, MlirOperation),
                        void *ctx) {
   for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
-    if (!is_kernel(f))
+    if (!rt_func_is_kernel(f))
       continue;
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -249,13 +244,26 @@ static bool abi_scalar(rtr_elem e) {
   return e == RTR_F32 || e == RTR_F64 || e == RTR_I64 || e == RTR_I32 || e == RTR_I1;
 }
 
+/* Whether the backend runs OP, whose operand is A, as an alias of its operand's
+ * allocation (rt_op_is_alias: reshape, wait, and a slice when it is dense), starting at
+ * element *FIRST of it. */
+static bool aliased(MlirOperation op, rt_op_id id, const rtr_buffer *a, int64_t *first) {
+  *first = 0;
+  if (id != RT_OP_SLICE)
+    return rt_op_is_alias(id);
+  int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK];
+  return rt_get_i64_array(op, "start", start, RT_MAX_RANK) == a->rank &&
+         rt_get_i64_array(op, "limit", limit, RT_MAX_RANK) == a->rank &&
+         rt_get_i64_array(op, "stride", stride, RT_MAX_RANK) == a->rank &&
+         rtr_cuda_slice_is_view(a->rank, a->dims, start, limit, stride, first);
+}
+
 /* A host-level rt op a kernel can compute alone: elementwise, compare, structural and
  * random ops with one tensor result and operands of the kernel ABI, except the views the
- * backend aliases (reshape, dense slices). */
+ * backend aliases. */
 static bool op_kernel_candidate(MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
-  if (id == RT_OP_NONE || id == RT_OP_RESHAPE || mlirOperationGetNumResults(op) != 1 ||
-      mlirOperationGetNumRegions(op))
+  if (id == RT_OP_NONE || mlirOperationGetNumResults(op) != 1 || mlirOperationGetNumRegions(op))
     return false;
   rt_op_kind kind = rt_op_kind_of(id);
   if (kind != RT_KIND_ELEMENTWISE && kind != RT_KIND_COMPARE && kind != RT_KIND_STRUCTURAL &&
@@ -270,17 +278,12 @@ static bool op_kernel_candidate(MlirOperation op) {
         (a.is_scalar && !abi_scalar(a.elem)))
       return false;
   }
-  if (id == RT_OP_SLICE) {
-    rtr_buffer a;
-    int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK], first;
-    type_header(mlirValueGetType(mlirOperationGetOperand(op, 0)), &a);
-    if (rt_get_i64_array(op, "start", start, RT_MAX_RANK) == a.rank &&
-        rt_get_i64_array(op, "limit", limit, RT_MAX_RANK) == a.rank &&
-        rt_get_i64_array(op, "stride", stride, RT_MAX_RANK) == a.rank &&
-        rtr_cuda_slice_is_view(a.rank, a.dims, start, limit, stride, &first))
-      return false;
-  }
-  return true;
+  if (!rt_op_is_alias(id))
+    return true;
+  rtr_buffer a;
+  int64_t first;
+  type_header(mlirValueGetType(mlirOperationGetOperand(op, 0)), &a);
+  return !aliased(op, id, &a, &first);
 }
 
 /* `func.func private @NAME(operands...) -> result attributes {rt.kernel}` computing a
@@ -312,7 +315,7 @@ MlirModule rtr_cuda_op_kernel_module(MlirOperation module, MlirOperation **ops, 
   MlirModule m = {NULL};
   int cap = 0;
   for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
-    if (is_kernel(f))
+    if (rt_func_is_kernel(f))
       continue;
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -946,7 +949,7 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
       return -1;
     }
     free(name);
-    if (is_kernel(f)) {
+    if (rt_func_is_kernel(f)) {
       fn_entry *k = (fn_entry *)find_fn(e, f);
       if (!k) {
         rt_emit_error(op, "kernel '@%.*s' was not compiled", (int)rt_func_name(f).length,
@@ -983,25 +986,12 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
     free(outs);
     return rc;
   }
-  if ((id == RT_OP_RESHAPE || id == RT_OP_WAIT) && nargs == 1 && nres == 1 &&
-      !args[0]->t.is_scalar) {
-    dval *a = dval_alias(args[0], &res[0]->t, 0);
+  int64_t first; /* a slice's operand is a tensor (IRDL) */
+  if (nargs == 1 && nres == 1 && !args[0]->t.is_scalar && aliased(op, id, &args[0]->t, &first)) {
+    dval *a = dval_alias(args[0], &res[0]->t, (size_t)first * rtr_elem_size(res[0]->t.elem));
     dval_free(e, res[0]);
     res[0] = a;
     return 0;
-  }
-  if (id == RT_OP_SLICE && nargs == 1 && nres == 1) {
-    int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK], first;
-    int r = args[0]->t.rank;
-    if (rt_get_i64_array(op, "start", start, RT_MAX_RANK) == r &&
-        rt_get_i64_array(op, "limit", limit, RT_MAX_RANK) == r &&
-        rt_get_i64_array(op, "stride", stride, RT_MAX_RANK) == r &&
-        rtr_cuda_slice_is_view(r, args[0]->t.dims, start, limit, stride, &first)) {
-      dval *a = dval_alias(args[0], &res[0]->t, (size_t)first * rtr_elem_size(res[0]->t.elem));
-      dval_free(e, res[0]);
-      res[0] = a;
-      return 0;
-    }
   }
   fn_entry *k = (fn_entry *)find_fn(e, op); /* a reduction, or a host op as a kernel */
   if (k) {
@@ -1099,7 +1089,7 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
   bool walked_call = rt_op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
   if (walked_call) {
     char *name = callee_name(op);
-    walked_call = !is_kernel(rtr_interp_lookup(e->module, name));
+    walked_call = !rt_func_is_kernel(rtr_interp_lookup(e->module, name));
     free(name);
   }
   if (!rc && e->obs && e->obs->op && !walked_call)

@@ -504,7 +504,7 @@ static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer
     rt_emit_error(op, "call to '@%s', which is not a function defined in this module", name);
     return -1;
   }
-  if (in->opts->call_kernel && !mlirAttributeIsNull(attr(f, "rt.kernel")))
+  if (in->opts->call_kernel && rt_func_is_kernel(f))
     return in->opts->call_kernel(in->opts->ctx, op, f, (const rtr_buffer *const *)args, nargs, res,
                                  nres);
   rtr_buffer **outs = NULL;
@@ -648,9 +648,7 @@ static bool borrows(const interp *in, MlirOperation op) {
       !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, 0))))
     return false;
   rt_op_id id = rt_op_lookup(op);
-  return id == RT_OP_RESHAPE ||
-         (in->opts->lazy_views &&
-          (id == RT_OP_TRANSPOSE || id == RT_OP_SLICE || id == RT_OP_BROADCAST));
+  return id == RT_OP_RESHAPE || (in->opts->lazy_views && rt_op_is_view(id));
 }
 
 /* When each value of a block dies: DEAD[T] holds the values whose last use is op T (a
@@ -822,9 +820,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
   rtr_buffer **ops = c->ops, **res = c->res, **copies = c->copies;
   int rc = 0;
   rt_op_id vid = rt_op_lookup(op);
-  if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar &&
-      (vid == RT_OP_TRANSPOSE || vid == RT_OP_SLICE || vid == RT_OP_BROADCAST ||
-       (vid == RT_OP_RESHAPE && ops[0]->view_map))) {
+  if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar && rt_op_is_view(vid) &&
+      (vid != RT_OP_RESHAPE || ops[0]->view_map)) {
     res[0] = make_view(in, op, ops[0]);
     if (!res[0])
       return -1;
