@@ -11,7 +11,7 @@ PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 cmake g
            pkg-config graphviz openmpi-bin libopenmpi-dev
 
 .PHONY: all deps deps-torch deps-fuzz build build-asan build-fuzz fuzz run test install clean \
-        pictures
+        pictures contracts
 
 all: build
 
@@ -99,6 +99,10 @@ test: build build-asan build-fuzz deps-torch
 # Graphviz) and --remat-timeline.
 pictures: build
 	docs/pictures/render.sh $(BUILD)
+
+# docs/design.md's pass contracts, from each pass's `contract` (remat-opt --help).
+contracts: build
+	python3 docs/contracts.py $(BUILD)
 
 # Headers, libremat.so, the mlir-opt plugin, tools, rt.irdl.mlir, the CMake package
 # (lib/cmake/remat) and lib/pkgconfig/remat.pc under PREFIX; relocatable.

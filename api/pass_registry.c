@@ -1,12 +1,13 @@
-/* pass_registry.c: every pass remat has, in pipeline order. A pass is listed once it is
- * implemented: every entry has a constructor. */
+/* pass_registry.c: every pass remat has, in pipeline order: the rows of REMAT_PASSES
+ * (remat-c/Passes.h). */
 #include <string.h>
 
 #include "passes.h"
 
 static const RematPassInfo *const passes[] = {
-    &remat_autodiff_pass, &remat_checkpoint_pass, &remat_mincut_pass,
-    &remat_fuse_pass,     &remat_verify_pass, /* a check, not a stage: usable anywhere in a pipeline */
+#define REMAT_PASS_ENTRY(name, ...) &remat_##name##_pass,
+    REMAT_PASSES(REMAT_PASS_ENTRY, REMAT_PASS_ENTRY)
+#undef REMAT_PASS_ENTRY
 };
 
 const RematPassInfo *rematGetPassInfo(intptr_t i) {

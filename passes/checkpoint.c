@@ -6,11 +6,8 @@
  * The definitions (forward, recomputable, live set, cost units) are in docs/design.md,
  * "Checkpoint tagging".
  *
- * Contract: requires verified rt IR; keeps every op and value, and every tag the input
- * already carries except the ones a previous run of this pass wrote (those with
- * rt.ac_reason), which it recomputes; writes rt.policy, rt.ac_region and rt.ac_reason on
- * forward ops of functions with rt.num_outputs; other functions are left alone. Breaks
- * nothing. */
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Checkpoint tagging" is generated from it). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +22,13 @@
 #include "rt.h"
 #include "rt_graph.h"
 #include "union_knapsack.h"
+
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR. keeps: every op and value; every tag the input carries "
+    "except those a previous run of this pass wrote (with rt.ac_reason), which it "
+    "recomputes; functions without rt.num_outputs. breaks: nothing; writes rt.policy, "
+    "rt.ac_region and rt.ac_reason on forward ops of functions with rt.num_outputs";
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -1237,10 +1241,6 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   }
 }
 
-static const char contract[] =
-    "requires verified rt IR; tags forward ops of joint functions (rt.policy, rt.ac_region, "
-    "rt.ac_reason); keeps user tags; replaces only its own earlier tags";
-
 static MlirPass create(const void *options) {
   plan p;
   char *err = NULL;
@@ -1249,7 +1249,6 @@ static MlirPass create(const void *options) {
   return remat_pass_create(&remat_checkpoint_pass, "RematCheckpoint", run, &p, sizeof p);
 }
 
-REMAT_PASS_INFO(remat_checkpoint_pass, RematCheckpointOptions, REMAT_CHECKPOINT_OPTIONS,
-                "remat-checkpoint",
+REMAT_PASS_INFO(checkpoint, Checkpoint, REMAT_CHECKPOINT_OPTIONS,
                 "tag activation-checkpoint policies (FSDP gathers, save list, stages, budget)",
                 contract, check_options, create)

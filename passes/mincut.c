@@ -1,20 +1,8 @@
 /* mincut.c: --remat-mincut, the min-cut split of joint forward+backward functions into a
  * forward that saves values and a backward that reads or recomputes them.
  *
- * Contract (docs/design.md, "Min-cut"):
- *   requires: IR that passed rt_verify; each joint function (a func.func with
- *             rt.num_outputs) has one block of rt and arith ops ending in func.return,
- *             at least one rt.tangent argument, and forward outputs that do not depend
- *             on a tangent.
- *   keeps:    other functions; the forward ops' relative order and the backward ops'
- *             (those that depend on a tangent), locations and attributes (rt.policy);
- *             argument attributes (rt.param, rt.tangent).
- *   breaks:   replaces each joint @f by @f_fwd(primals...) -> (outputs..., saved...)
- *             {rt.num_outputs, rt.saved_bytes} and @f_bwd(saved..., tangents...) ->
- *             (grads...) {rt.forward = @f_fwd}; saved values in value order (primal
- *             arguments first, then op results in op order); dead ops are dropped;
- *             @f_bwd runs each forward op it needs just before its first backward use
- *             (remat_bwd_order, the order the peak estimate simulates).
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Min-cut" is generated from it).
  *
  * How (one function at a time, every walk a loop over the op array, so 10^5-op functions
  * need no recursion and no use-list scans):
@@ -46,6 +34,19 @@
 #include "rt_graph.h"
 #include "show.h"
 #include "split_view.h"
+
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR; each joint function (a func.func with rt.num_outputs) has "
+    "one block of rt and arith ops ending in func.return, at least one rt.tangent argument, "
+    "and forward outputs that do not depend on a tangent. keeps: other functions; the "
+    "forward ops' relative order and the backward ops' (those that depend on a tangent), "
+    "locations and attributes (rt.policy); argument attributes (rt.param, rt.tangent). "
+    "breaks: replaces each joint @f by @f_fwd(primals...) -> (outputs..., saved...) "
+    "{rt.num_outputs, rt.saved_bytes} and @f_bwd(saved..., tangents...) -> (grads...) "
+    "{rt.forward = @f_fwd}; saved values in value order (primal arguments first, then op "
+    "results in op order); dead ops are dropped; @f_bwd runs each forward op it needs just "
+    "before its first backward use (the order the peak estimate simulates)";
 
 /* The time since *T, which becomes now. */
 static double lap_ms(double *t) {
@@ -1109,9 +1110,6 @@ static MlirPass create(const void *options) {
   return remat_pass_create(&remat_mincut_pass, "RematMincut", run, &p, sizeof p);
 }
 
-REMAT_PASS_INFO(remat_mincut_pass, RematMincutOptions, REMAT_MINCUT_OPTIONS, "remat-mincut",
-                "min-cut split of joint functions into @f_fwd and @f_bwd",
-                "requires verified rt IR, joint functions of rt/arith ops with rt.tangent "
-                "arguments; keeps op order (@f_bwd recomputes each value just before its "
-                "first use), locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
-                check_options, create)
+REMAT_PASS_INFO(mincut, Mincut, REMAT_MINCUT_OPTIONS,
+                "min-cut split of joint functions into @f_fwd and @f_bwd", contract, check_options,
+                create)

@@ -48,14 +48,6 @@ extern "C" {
   X(S, report, "report", STRING, "", \
     "write the report: - for stderr, or a file to append to; empty: none")
 
-typedef struct RematAutodiffOptions {
-  REMAT_AUTODIFF_OPTIONS(REMAT_OPTION_FIELD, RematAutodiffOptions)
-} RematAutodiffOptions;
-
-REMAT_API void rematAutodiffOptionsInit(RematAutodiffOptions *options);
-REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *error,
-                                           size_t error_cap);
-
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
 
 #define REMAT_CHECKPOINT_OPTIONS(X, S)                                                          \
@@ -79,14 +71,6 @@ REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, 
   X(S, report, "report", STRING, "",                                                            \
     "write the report: - for stderr, or a file to append to; empty: none")
 
-typedef struct RematCheckpointOptions {
-  REMAT_CHECKPOINT_OPTIONS(REMAT_OPTION_FIELD, RematCheckpointOptions)
-} RematCheckpointOptions;
-
-REMAT_API void rematCheckpointOptionsInit(RematCheckpointOptions *options);
-REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *error,
-                                             size_t error_cap);
-
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
 
 #define REMAT_FUSE_OPTIONS(X, S)                                                        \
@@ -103,14 +87,6 @@ REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *optio
     "one definition per structurally equal kernel, called by the copies' calls")        \
   X(S, report, "report", STRING, "",                                                    \
     "write the report: - for stderr, or a file to append to; empty: none")
-
-typedef struct RematFuseOptions {
-  REMAT_FUSE_OPTIONS(REMAT_OPTION_FIELD, RematFuseOptions)
-} RematFuseOptions;
-
-REMAT_API void rematFuseOptionsInit(RematFuseOptions *options);
-REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error,
-                                       size_t error_cap);
 
 /* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
 
@@ -142,13 +118,33 @@ REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *er
     "write each joint function's flow network to this file in the DIMACS max-flow "         \
     "format, for other solvers")
 
-typedef struct RematMincutOptions {
-  REMAT_MINCUT_OPTIONS(REMAT_OPTION_FIELD, RematMincutOptions)
-} RematMincutOptions;
+/* ---- every pass ---------------------------------------------------------------------- */
 
-REMAT_API void rematMincutOptionsInit(RematMincutOptions *options);
-REMAT_API MlirPass rematCreateMincutPass(const RematMincutOptions *options, char *error,
-                                         size_t error_cap);
+/* Every pass, in pipeline order (the order of rematGetPassInfo and --help): X(name, Name,
+ * LIST) for a pass with the option list LIST above, NONE(name) for one without options.
+ * Its flag is --remat-<name>, its registry entry is defined at the bottom of
+ * passes/<name>.c (REMAT_PASS_INFO), and for a pass with options this list declares
+ * below its options struct RematNameOptions, rematNameOptionsInit and
+ * rematCreateNamePass (RematMincutOptions, rematMincutOptionsInit,
+ * rematCreateMincutPass, ...); the registry (rematGetPassInfo) comes from it too. A new
+ * pass is its row here (and its option list) and its file. remat-verify is a check, not
+ * a stage: usable anywhere in a pipeline. */
+#define REMAT_PASSES(X, NONE)                         \
+  X(autodiff, Autodiff, REMAT_AUTODIFF_OPTIONS)       \
+  X(checkpoint, Checkpoint, REMAT_CHECKPOINT_OPTIONS) \
+  X(mincut, Mincut, REMAT_MINCUT_OPTIONS)             \
+  X(fuse, Fuse, REMAT_FUSE_OPTIONS)                   \
+  NONE(verify)
+
+#define REMAT_PASS_NONE(name)
+#define REMAT_PASS_TYPED_API(name, Name, LIST)                                                 \
+  typedef struct Remat##Name##Options {                                                        \
+    LIST(REMAT_OPTION_FIELD, Remat##Name##Options)                                             \
+  } Remat##Name##Options;                                                                      \
+  REMAT_API void remat##Name##OptionsInit(Remat##Name##Options *options);                      \
+  REMAT_API MlirPass rematCreate##Name##Pass(const Remat##Name##Options *options, char *error, \
+                                             size_t error_cap);
+REMAT_PASSES(REMAT_PASS_TYPED_API, REMAT_PASS_NONE)
 
 #ifdef __cplusplus
 }
