@@ -128,6 +128,25 @@ rt_op_id rt_op_lookup(MlirOperation op) {
   return RT_OP_NONE;
 }
 
+typedef struct find_op {
+  rt_op_id id;
+  MlirOperation found;
+} find_op;
+
+static MlirWalkResult find_op_visit(MlirOperation op, void *ud) {
+  find_op *f = ud;
+  if (rt_op_lookup(op) != f->id)
+    return MlirWalkResultAdvance;
+  f->found = op;
+  return MlirWalkResultInterrupt;
+}
+
+MlirOperation rt_find_op(MlirOperation op, rt_op_id id) {
+  find_op f = {id, {NULL}};
+  mlirOperationWalk(op, find_op_visit, &f, MlirWalkPreOrder);
+  return f.found;
+}
+
 const char *rt_op_name(rt_op_id id) { return rt_ops[id].name; }
 rt_op_kind rt_op_kind_of(rt_op_id id) { return rt_ops[id].kind; }
 int rt_op_arity(rt_op_id id) { return rt_ops[id].arity; }
@@ -137,7 +156,7 @@ rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
 const char *rt_op_kind_name(rt_op_kind kind) {
   static const char *names[] = {"none",   "elementwise", "compare",    "reduction", "matmul",
-                                "random", "collective",  "structural", "indexing"};
+                                "random", "collective",  "structural", "indexing",  "extern"};
   return names[kind];
 }
 
@@ -154,20 +173,13 @@ bool rt_type_is_scalar(MlirType type) {
           mlirIntegerTypeGetWidth(type) <= 64);
 }
 
+bool rt_type_is_number(MlirType type) { return mlirTypeIsAInteger(type) || mlirTypeIsAFloat(type); }
+
 int rt_element_bytes(MlirType t) {
-  if (mlirTypeIsAF32(t))
-    return 4;
-  if (mlirTypeIsAF64(t))
-    return 8;
-  if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t))
-    return 2;
-  if (mlirTypeIsAInteger(t)) {
-    unsigned w = mlirIntegerTypeGetWidth(t);
-    if (w == 0 || w > 64)
-      return -1;
-    return w <= 8 ? 1 : w <= 16 ? 2 : w <= 32 ? 4 : 8; /* i1 is stored as a byte */
-  }
-  return -1;
+  unsigned w = mlirTypeIsAInteger(t) ? mlirIntegerTypeGetWidth(t)
+               : mlirTypeIsAFloat(t) ? mlirFloatTypeGetWidth(t)
+                                     : 0;
+  return w == 0 ? -1 : (int)((w + 7) / 8); /* i1 is stored as a byte */
 }
 
 bool rt_element_type_is_supported(MlirType t) {
@@ -198,7 +210,7 @@ remat_shape rt_shape_of(MlirType type) {
 
 int rt_type_numel(MlirType type, int64_t *numel) {
   *numel = 1;
-  if (rt_type_is_scalar(type))
+  if (rt_type_is_number(type))
     return 0;
   if (!rt_type_is_static_tensor(type))
     return -1;
@@ -280,6 +292,35 @@ bool rt_get_f64(MlirOperation op, const char *name, double *out) {
     return false;
   *out = mlirFloatAttrGetValueDouble(a);
   return true;
+}
+
+/* ---- rt.extern ---- */
+
+MlirStringRef rt_op_label(MlirOperation op) {
+  if (rt_op_named(op, "rt.extern")) {
+    MlirAttribute a = attr_named(op, "name");
+    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+        mlirStringAttrGetValue(a).length > 0)
+      return mlirStringAttrGetValue(a);
+  }
+  return mlirIdentifierStr(mlirOperationGetName(op));
+}
+
+rt_extern_recompute rt_extern_recompute_of(MlirOperation op) {
+  static const char *const names[] = {"once", "pure", "forward"};
+  MlirAttribute a = attr_named(op, "recompute");
+  if (mlirAttributeIsNull(a))
+    return RT_EXTERN_ONCE;
+  if (mlirAttributeIsAString(a))
+    for (int k = RT_EXTERN_ONCE; k <= RT_EXTERN_FORWARD; k++)
+      if (rt_str_eq(mlirStringAttrGetValue(a), names[k]))
+        return (rt_extern_recompute)k;
+  return RT_EXTERN_INVALID;
+}
+
+double rt_extern_flops(MlirOperation op) {
+  int64_t f;
+  return rt_get_i64(op, "flops", &f) && f > 0 ? (double)f : 0;
 }
 
 /* ---- rt.policy ---- */

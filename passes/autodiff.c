@@ -289,6 +289,7 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_GATHER: /* the source, not the indices */ return k == 0;
   case RT_OP_SCATTER_ADD: /* the base and the updates */ return k == 0 || k == 2;
   case RT_OP_ARGMAX: /* an i64 result */ return false;
+  case RT_OP_EXTERN: return true; /* refused by check_active: no VJP is known */
   }
   remat_fatal("unknown rt op id");
 }
@@ -321,6 +322,15 @@ static int check_active(ad *a) {
                     "computed from a differentiated argument (write tensor math with rt "
                     "ops; arith ops are for scalars)",
                     (int)n.length, n.data);
+      return -1;
+    }
+    if (act && a->opid[i] == RT_OP_EXTERN) {
+      MlirStringRef label = rt_op_label(op);
+      rt_emit_error(op,
+                    "cannot differentiate 'rt.extern' (%.*s): remat knows no VJP of an "
+                    "operation it does not model (differentiate it where it was produced, "
+                    "e.g. torch's AOT autograd, and split the joint function)",
+                    (int)label.length, label.data);
       return -1;
     }
     if (act && (a->opid[i] == RT_OP_ALL_REDUCE || a->opid[i] == RT_OP_REDUCE_SCATTER) &&
@@ -876,7 +886,8 @@ static MlirValue indexing(ad *a, const char *name, int n, const MlirValue *opnds
 /* Pushes the adjoint of op I's result to its active operands. */
 static void vjp(ad *a, int i) {
   if (a->op_res[i + 1] - a->op_res[i] != 1)
-    return; /* rt ops have one result; arith ops are never active */
+    return; /* rt ops but rt.extern (never active) have one result; arith ops are never
+               active */
   int yi = a->op_res[i];
   MlirValue g = a->adj[yi];
   if (mlirValueIsNull(g) || !a->active[yi])
@@ -1022,6 +1033,7 @@ static void vjp(ad *a, int i) {
     return;
   }
   case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */ return;
+  case RT_OP_EXTERN: remat_fatal("an active rt.extern passed check_active");
   case RT_OP_MATMUL: /* a: g b^T, b: a^T g */
     if (d[0])
       acc(a, x, matmul_t(a, g, false, yv, true, vtype(xv)), false);

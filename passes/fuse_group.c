@@ -50,7 +50,7 @@ op_class fuse_classify(MlirOperation op, bool shape_mode) {
   case RT_KIND_MATMUL:
   case RT_KIND_COLLECTIVE:
   case RT_KIND_INDEXING: /* gather, scatter_add, argmax: functions of their own (codegen) */
-    return C_HOST;
+  case RT_KIND_EXTERN: /* not modelled: a kernel boundary, never fused */ return C_HOST;
   }
   return C_HOST;
 }

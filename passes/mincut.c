@@ -107,7 +107,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
       continue;
     }
     bool kind_found = false;
-    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_INDEXING; k++)
+    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_EXTERN; k++)
       if (!strcmp(item, rt_op_kind_name((rt_op_kind)k))) {
         kind_found = true;
         for (int i = 1; i < RT_OP_COUNT; i++)
@@ -117,7 +117,8 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
     if (!kind_found) {
       remat_error_add(err,
                       "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
-                      "collective, random, elementwise, compare, structural, indexing)",
+                      "collective, random, elementwise, compare, structural, indexing, "
+                      "extern)",
                       item);
       return -1;
     }
@@ -151,6 +152,7 @@ enum { /* op flags */
        O_IN_FWD = 1 << 7,
        O_SINK_SIDE = 1 << 8, /* a result's in-node is on the sink side of the cut */
        O_CONST_OP = 1 << 9,  /* rt.full, rt.iota, arith.constant without operands (load) */
+       O_FORWARD = 1 << 10,  /* an rt.extern with recompute = "forward" that the forward runs */
 };
 
 typedef struct joint {
@@ -253,8 +255,21 @@ static int classify(joint *j, const mincut_pass *p) {
       f |= O_RECOMPUTE_TAG;
     if (!bw && !(f & O_SAVE_TAG) && (f & O_CONST_OP))
       f |= O_CONST;
-    if (id != RT_OP_NONE && p->banned[id] && !rt_policy_is_recompute(pol))
+    /* rt.extern: banned unless recompute = "pure" (and ban does not name it) */
+    rt_extern_recompute rc = id == RT_OP_EXTERN ? rt_extern_recompute_of(op) : RT_EXTERN_PURE;
+    if (id != RT_OP_NONE && (p->banned[id] || rc != RT_EXTERN_PURE) && !rt_policy_is_recompute(pol))
       f |= O_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
+    if (rc == RT_EXTERN_FORWARD && !bw) {
+      if (rt_policy_is_recompute(pol)) {
+        MlirStringRef n = rt_op_label(op);
+        rt_emit_error(op,
+                      "no valid split of '@%.*s': 'rt.extern' (%.*s) has recompute = "
+                      "\"forward\" but is tagged \"%s\": it runs in the forward only",
+                      (int)fname.length, fname.data, (int)n.length, n.data, rt_policy_name(pol));
+        return -1;
+      }
+      f |= O_FORWARD;
+    }
     if (bw && pol == RT_POLICY_MUST_SAVE) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
       rt_emit_error(op,
@@ -330,8 +345,9 @@ static bool has_source_edge(const joint *j, int v) {
   int op = j->val_op[v];
   if (op < 0)
     return true; /* a primal argument */
-  unsigned f = j->of[op];
-  return (f & O_SAVE_TAG) || ((f & O_BANNED) && (j->vf[v] & V_OUT_NEED));
+  unsigned f = j->of[op], out = 0;
+  FOR_RESULTS(j, op, r) out |= j->vf[r] & V_OUT_NEED; /* the forward runs the op */
+  return (f & (O_SAVE_TAG | O_FORWARD)) || ((f & O_BANNED) && out);
 }
 
 /* A banned op runs once. The plain network lets the cut put a banned op b on the sink
@@ -344,8 +360,9 @@ static bool has_source_edge(const joint *j, int v) {
  *
  * No cut is infinite: every v_in -> v_out edge is finite, and no in-node has both an
  * infinite way in from the source (arguments, save tags, banned ops the outputs need and,
- * through A, banned ops a source-side value needs) and an edge to the sink (recompute
- * tags, which lift bans and exclude save tags). */
+ * through A, banned ops a source-side value needs, and through the cycle of a banned op's
+ * results, its other results) and an edge to the sink (recompute tags, which lift bans and
+ * exclude save tags). */
 /* The edges of the network of docs/design.md (plus the run-once nodes above), added to NET,
  * or only counted when NET is NULL; their number. TW: the weight of each type, ANODE: the
  * run-once node of each value or -1. */
@@ -381,6 +398,15 @@ static size_t network_edges(const joint *j, const remat_cost_model *model, const
       if (f & O_BANNED)
         add_edge(net, &n, anode[v], in, FLOW_INFINITY);
     }
+    /* A banned op of several results (an rt.extern) runs once for all of them: their
+     * in-nodes are on one side (a cycle through those in the network). */
+    int next = v;
+    if (f & O_BANNED)
+      do
+        next = next + 1 < j->op_res[op + 1] ? next + 1 : j->op_res[op];
+      while (j->node[next] < 0);
+    if (next != v)
+      add_edge(net, &n, in, j->node[next], FLOW_INFINITY);
   }
   return n;
 }
@@ -689,7 +715,11 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
     if (f & O_IN_FWD) { /* recomputed, and the forward runs it too */
       op = mlirOperationClone(op);
       int r = 0;
-      FOR_RESULTS(j, i, v) map[v] = mlirOperationGetResult(op, r++);
+      FOR_RESULTS(j, i, v) { /* a saved result of several stays the saved one */
+        if (!(j->vf[v] & V_SAVED))
+          map[v] = mlirOperationGetResult(op, r);
+        r++;
+      }
     } else {
       mlirOperationRemoveFromParent(op);
     }
@@ -788,22 +818,25 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
   remat_report_table_header(f);
   for (int s = 0; s < j->nsaved; s++) {
     int v = j->saved[s], op = j->val_op[v];
-    char name[64];
+    char *name;
     const char *why = "cut";
     char whybuf[32];
     if (op < 0) {
-      snprintf(name, sizeof name, "%%arg%d", v);
+      name = xasprintf("%%arg%d", v);
       why = "primal";
     } else {
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(j->ops[op]));
+      MlirStringRef n = rt_op_label(j->ops[op]); /* an rt.extern by its own name */
       if (j->op_res[op + 1] - j->op_res[op] > 1)
-        snprintf(name, sizeof name, "%.*s#%d", (int)n.length, n.data, v - j->op_res[op]);
+        name = xasprintf("%.*s#%d", (int)n.length, n.data, v - j->op_res[op]);
       else
-        snprintf(name, sizeof name, "%.*s", (int)n.length, n.data);
+        name = xasprintf("%.*s", (int)n.length, n.data);
       if (j->of[op] & O_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
         why = remat_report_tag_why(j->ops[op], whybuf, sizeof whybuf);
+      else if (j->of[op] & O_FORWARD)
+        why = "forward";
     }
     remat_report_row(f, s, name, j->vals[v], j->types[j->vtype[v]].bytes, why);
+    free(name);
   }
   fprintf(f, "  saved bytes: %llu (rt.param: %llu; no-remat baseline: %llu",
           (unsigned long long)j->saved_bytes, (unsigned long long)j->param_bytes,
@@ -867,7 +900,8 @@ static remat_split_view split_view_of(const joint *j, const char *name, const ch
     unsigned f = j->of[i];
     of[i] = (f & O_BW ? RO_BW : 0) | (f & O_CONST ? RO_CONST : 0) | (f & O_BANNED ? RO_BANNED : 0) |
             (f & O_IN_FWD ? RO_IN_FWD : 0) | (f & O_IN_BWD ? RO_IN_BWD : 0) |
-            (f & O_SAVE_TAG ? RO_SAVE_TAG : 0) | (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
+            (f & (O_SAVE_TAG | O_FORWARD) ? RO_SAVE_TAG : 0) |
+            (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
   }
   remat_split_view view = {j->func,
                            name,

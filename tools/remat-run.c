@@ -181,9 +181,11 @@ static MlirModule parse(MlirContext ctx, const char *path) {
   MlirModule m = rematParseFile(ctx, path);
   if (mlirModuleIsNull(m))
     return m;
-  /* rtr_check_sizes: every tensor within the runtime's limit before anything is allocated */
+  /* rtr_check_sizes: every tensor within the runtime's limit before anything is allocated;
+   * rtr_check_no_extern: no op that remat does not model, on any executor */
   if (mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(m))) ||
-      rtr_check_sizes(mlirModuleGetOperation(m))) {
+      rtr_check_sizes(mlirModuleGetOperation(m)) ||
+      rtr_check_no_extern(mlirModuleGetOperation(m))) {
     mlirModuleDestroy(m);
     return (MlirModule){NULL};
   }

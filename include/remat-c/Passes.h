@@ -117,7 +117,8 @@ REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *er
   X(S, params_free, "params-free", BOOL, "true", "rt.param arguments cost nothing to save") \
   X(S, ban, "ban", STRING, "matmul,reduction,collective",                                   \
     "ops never recomputed: op names (rt.matmul or matmul) and kind names (matmul, "         \
-    "reduction, collective, random, elementwise, compare, structural); none: nothing")      \
+    "reduction, collective, random, elementwise, compare, structural, indexing, extern: "   \
+    "every rt.extern; those not recompute=pure are banned anyway); none: nothing")          \
   X(S, ban_random, "ban-random", BOOL, "false",                                             \
     "also ban rt.uniform_philox: save masks instead of seeds")                              \
   X(S, objective, "objective", STRING, "bytes",                                             \

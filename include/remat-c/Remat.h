@@ -191,8 +191,9 @@ REMAT_API MlirLogicalResult rematRunPasses(MlirPassManager pm, MlirOperation op,
  *   "FORWARD\tINDEX\tNAME\tTYPE\tBYTES\n"
  * NAME is the name of the value's name location (an argument's loc("x"), an op's
  * loc("mm_3"(...)): the importer writes the fx node names there), else argN for an
- * argument or the op's name (rt.matmul) for a result; "#K" is appended for result K of an
- * op with several. BYTES as the min-cut weighs them (numel x element size). The text is the
+ * argument or the op's name (rt.matmul; an rt.extern's name attribute,
+ * aten.convolution.default) for a result; "#K" is appended for result K of an op with
+ * several. BYTES as the min-cut weighs them (numel x element size). The text is the
  * caller's (rematStringFree); "" when MODULE has no split. */
 REMAT_API char *rematSplitSavedValues(MlirOperation module);
 

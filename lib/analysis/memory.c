@@ -296,8 +296,13 @@ static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
     c->recompute_ops++;
     FOR_OPERANDS(v, i, u) c->recompute_bytes = sat_add(c->recompute_bytes, s->bytes[u]);
     FOR_RESULTS(v, i, r) c->recompute_bytes = sat_add(c->recompute_bytes, s->bytes[r]);
-    if (rt_op_lookup(v->ops[i]) == RT_OP_MATMUL)
+    rt_op_id id = rt_op_lookup(v->ops[i]);
+    if (id == RT_OP_MATMUL)
       c->recompute_flops += matmul_flops(v, i);
+    if (id == RT_OP_EXTERN) {
+      c->extern_flops += rt_extern_flops(v->ops[i]);
+      c->recompute_flops += rt_extern_flops(v->ops[i]);
+    }
   }
 }
 
@@ -566,7 +571,7 @@ void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_esti
     snprintf(steps, sizeof steps, "%d+%d", c->nfwd, c->nsteps - c->nfwd);
     if (c->peak_step >= 0) {
       MlirOperation op = v->ops[c->op[c->peak_step]];
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+      MlirStringRef n = rt_op_label(op);
       char loc[256];
       snprintf(at, sizeof at, "step %d (%s) %.*s %s", c->peak_step, c->peak_where, (int)n.length,
                n.data, remat_report_loc(mlirOperationGetLocation(op), loc, sizeof loc));
@@ -576,8 +581,11 @@ void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_esti
   }
   for (int k = REMAT_MEM_SPLIT; k <= REMAT_MEM_RECOMPUTE_ALL; k++) {
     const remat_mem_schedule *c = &e->c[k];
-    fprintf(f, "  recompute cost (%s): %d ops, %llu bytes moved, %.0f matmul flops\n",
+    fprintf(f, "  recompute cost (%s): %d ops, %llu bytes moved, %.0f matmul flops",
             remat_mem_case_name((remat_mem_case)k), c->recompute_ops,
-            (unsigned long long)c->recompute_bytes, c->recompute_flops);
+            (unsigned long long)c->recompute_bytes, c->recompute_flops - c->extern_flops);
+    if (c->extern_flops > 0) /* said only where there are some: older reports unchanged */
+      fprintf(f, ", %.0f rt.extern flops", c->extern_flops);
+    fputc('\n', f);
   }
 }

@@ -36,7 +36,8 @@ typedef struct remat_mem_schedule {
   uint64_t saved_bytes;     /* what the forward keeps for the backward (real bytes) */
   int recompute_ops;        /* forward ops the backward runs again (constants excluded) */
   uint64_t recompute_bytes; /* their operand + result bytes */
-  double recompute_flops;   /* 2*B*M*N*K of the recomputed matmuls */
+  double recompute_flops;   /* 2*B*M*N*K of the recomputed matmuls, plus extern_flops */
+  double extern_flops;      /* the flops attributes of the recomputed rt.extern ops */
 } remat_mem_schedule;
 
 typedef struct remat_mem_estimate {

@@ -32,7 +32,8 @@ enum {                            /* op flags (oflags) */
        RO_BANNED = 1 << 2,        /* never recomputed (the ban list, not lifted by a tag) */
        RO_IN_FWD = 1 << 3,        /* the split's forward runs it */
        RO_IN_BWD = 1 << 4,        /* the split's backward runs it */
-       RO_SAVE_TAG = 1 << 5,      /* rt.policy must_save / prefer_save */
+       RO_SAVE_TAG = 1 << 5,      /* rt.policy must_save / prefer_save, or an rt.extern
+                                     with recompute = "forward": never in the backward */
        RO_RECOMPUTE_TAG = 1 << 6, /* rt.policy must_recompute / prefer_recompute */
 };
 

@@ -53,7 +53,7 @@ static void value_name(MlirValue v, char *buf, size_t cap) {
   int n_res = (int)mlirOperationGetNumResults(op);
   long long k = (long long)mlirOpResultGetResultNumber(v);
   MlirStringRef n = mlirLocationIsAName(loc) ? mlirIdentifierStr(mlirLocationNameGetName(loc))
-                                             : mlirIdentifierStr(mlirOperationGetName(op));
+                                             : rt_op_label(op);
   if (n_res > 1)
     snprintf(buf, cap, "%.*s#%lld", (int)n.length, n.data, k);
   else

@@ -5,6 +5,7 @@
 
 #include "codegen.h"
 #include "remat-c/Translate.h"
+#include "rt.h"
 #include "support.h"
 
 void rematTranslateOptionsInit(RematTranslateOptions *o) {
@@ -44,6 +45,13 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
   snprintf(err, cap, "%s", ""); /* IR errors: the diagnostics say it */
   if (mlirLogicalResultIsFailure(rematVerify(module)))
     return NULL;
+  MlirOperation ext = rt_find_op(module, RT_OP_EXTERN); /* its host function has no code */
+  if (!mlirOperationIsNull(ext)) {
+    MlirStringRef name = rt_op_label(ext);
+    rt_emit_error(ext, "remat-translate cannot compile 'rt.extern' (%.*s): remat does not model it",
+                  (int)name.length, name.data);
+    return NULL;
+  }
   remat_codegen_options cg_opts = {o->target == REMAT_TRANSLATE_HOST ? REMAT_TARGET_HOST
                                                                      : REMAT_TARGET_NVPTX64,
                                    o->sm, o->opt_level};

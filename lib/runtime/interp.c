@@ -136,6 +136,16 @@ int rtr_check_sizes(MlirOperation module) {
   return bad ? -1 : 0;
 }
 
+int rtr_check_no_extern(MlirOperation module) {
+  MlirOperation op = rt_find_op(module, RT_OP_EXTERN);
+  if (mlirOperationIsNull(op))
+    return 0;
+  MlirStringRef name = rt_op_label(op);
+  rt_emit_error(op, "remat-run cannot execute 'rt.extern' (%.*s): remat does not model it",
+                (int)name.length, name.data);
+  return -1;
+}
+
 MlirOperation rtr_interp_lookup(MlirOperation module, const char *name) {
   MlirRegion r = mlirOperationGetRegion(module, 0);
   MlirBlock b = mlirRegionGetFirstBlock(r);
@@ -424,6 +434,7 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
     rtr_argmax(res[0], args[0], (int)dim);
     return 0;
   }
+  case RT_OP_EXTERN: remat_fatal("an rt.extern passed rtr_check_no_extern");
   case RT_OP_NONE: break;
   }
   remat_fatal("'%s' reached the rt dispatch", rt_op_name(id));

@@ -125,6 +125,11 @@ int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_
  * ..."). Returns 0, or -1 when any was too big. */
 int rtr_check_sizes(MlirOperation module);
 
+/* Whether MODULE holds no rt.extern, which no executor runs (docs/design.md, "Ops remat does
+ * not model"): 0, or -1 after a located error at the first, naming the producer's name for
+ * it. remat-run checks it before anything runs. */
+int rtr_check_no_extern(MlirOperation module);
+
 /* Frees an array of n buffers and the array. */
 void rtr_buffers_free(rtr_buffer **bufs, int n);
 
