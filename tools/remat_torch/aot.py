@@ -241,7 +241,8 @@ def check_split(joint_module, saved):
     """Checks the split against fx's own dependencies before torch builds the modules
     from it: every saved node is computed by the forward (depends on no tangent), and
     every node the backward reads is saved, a tangent, or recomputable from those
-    without running a forward-only op (a draw, a write) again. A violation is remat's
+    without running a forward-only op (a draw, a write) again, nor making again a fresh
+    buffer that such an op was handed (it may have filled it). A violation is remat's
     bug (an rt value whose dependencies differ from its fx node's), raised as an
     internal RematPartitionError instead of fx's SyntaxError ("Invalid Node")."""
     from functorch._src.partitioners import _extract_fwd_bwd_outputs
@@ -272,6 +273,11 @@ def check_split(joint_module, saved):
             raise RematPartitionError(f"the backward would run '{n.name}' "
                                       f"({emit._op_name(n.target)}) again, which runs once, "
                                       "in the forward", n)
+        writer = next((u for u in n.users if u not in tangent_dep and
+                       _runs_once_in_forward(u)), None) if not n.all_input_nodes else None
+        if writer is not None:
+            raise RematPartitionError(f"the backward would compute '{n.name}' again, a buffer "
+                                      f"that '{writer.name}' may fill in the forward", n)
         stack.extend((a, n) for a in n.all_input_nodes)
 
 

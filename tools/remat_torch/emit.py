@@ -322,6 +322,11 @@ class Writer:
                 return f"{what} on {elem}, an element type rt's arithmetic does not take"
         return None
 
+    def is_constant(self, v):
+        """Whether the op that defines Val v reads nothing (rt.full, rt.iota, a constant)."""
+        return not v.is_scalar and any(op.result == v.name and not op.operands
+                                       for op in reversed(self.ops))
+
     def rollback(self, n_ops):
         """Drops the ops written since there were n_ops (a mapping that gave up midway),
         and the memoized values they defined."""

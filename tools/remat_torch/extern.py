@@ -185,15 +185,46 @@ def _operand(w, v):
     raise emit.ImportError_("a scalar operand that is no constant", w.node)
 
 
+def _written(w, node):
+    """The tensor arguments the op may write and does not return: each is one more result
+    of the rt.extern, the argument's value after the op, which the nodes after it read.
+    Those its schema marks `Tensor(a!)`, and, for an op that runs once in the forward, a
+    buffer it was handed fresh (an operand that is a constant in rt: torch 1.13's
+    rrelu_with_noise fills its `noise` argument, an empty_like, without saying so in its
+    schema, and its backward reads the noise)."""
+    schema = getattr(node.target, "_schema", None)
+    if schema is None:
+        return []
+    out = []
+    if recompute(node.target) == "forward":
+        out = [a for a in node.all_input_nodes if isinstance(w.env[a], emit.Val) and
+               w.is_constant(w.env[a]) and isinstance(a.meta.get("tensor_meta"), TensorMetadata)]
+    returned = {r.alias_info.before_set and tuple(sorted(r.alias_info.before_set))
+                for r in schema.returns if r.alias_info is not None}
+    for k, a in enumerate(schema.arguments):
+        info = a.alias_info
+        if info is None or not info.is_write or tuple(sorted(info.before_set)) in returned:
+            continue
+        v = node.args[k] if k < len(node.args) else node.kwargs.get(a.name)
+        if isinstance(v, fx.Node) and isinstance(v.meta.get("tensor_meta"), TensorMetadata) \
+                and v not in out:
+            out.append(v)
+    return out
+
+
 def write(w, node):
     """Writes `node` as one rt.extern; returns its value (a Val, or a tuple of Vals and
-    None for a tuple result, indexed as the node's result)."""
+    None for a tuple result, indexed as the node's result). An argument the op writes
+    and does not return gets a result too, which stands for that argument from here on
+    (w.env)."""
     operands, operand_of = [], {}
     for a in node.all_input_nodes:
         operand_of[a] = len(operands)
         operands.append(_operand(w, w.env[a]))
     metas = _result_metas(node)
-    out = [(i, tuple(tm.shape), emit.elem_of(tm.dtype, node)) for i, tm in metas]
+    written = _written(w, node)
+    out = [(i, tuple(tm.shape), emit.elem_of(tm.dtype, node))
+           for i, tm in metas + [(a, a.meta["tensor_meta"]) for a in written]]
     base = w.fresh(w.node_base())
     names = [base] if len(out) == 1 else [f"{base}#{k}" for k in range(len(out))]
     vals = [emit.Val(n, shape, elem) for n, (_, shape, elem) in zip(names, out)]
@@ -214,6 +245,9 @@ def write(w, node):
         f'{res} = "rt.extern"({", ".join("%" + v.name for v in operands)}) '
         f'{{{", ".join(attrs)}}} : ({", ".join(v.type for v in operands)}) -> '
         f'({types}) {w.op_loc(base)}'), [v.name for v in operands]))
+    for a, v in zip(written, vals[len(metas):]):
+        w.env[a] = v
+    vals = vals[:len(metas)]
     if metas[0][0] is None:
         return vals[0]
     result = [None] * (metas[-1][0] + 1)
