@@ -63,8 +63,9 @@ def _nop(gm, _):
 class Capture:
     """A compiler that keeps the forward GraphModule and counts the saved tensors' bytes
     at run time (the forward's outputs after the model's own): all of them, and the
-    activations' (those whose storage is not one of the forward's inputs': a saved
-    parameter or input, or a view of one, costs no memory of its own)."""
+    memory the activations keep alive (the bytes of each storage a saved tensor holds,
+    once, other than the forward's inputs': a saved parameter or input, or a view of one,
+    costs no memory of its own, and two views of one buffer cost it once)."""
 
     def __init__(self):
         self.fwd = None
@@ -84,8 +85,8 @@ class Capture:
             if k is not None:
                 saved = [t for t in res[k:] if isinstance(t, torch.Tensor)]
                 self.saved_bytes.append(sum(t.numel() * t.element_size() for t in saved))
-                self.activation_bytes.append(sum(t.numel() * t.element_size() for t in saved
-                                                 if t.storage().data_ptr() not in ins))
+                held = {t.storage().data_ptr(): t.storage().nbytes() for t in saved}
+                self.activation_bytes.append(sum(n for p, n in held.items() if p not in ins))
             return res
         run._boxed_call = True
         del out
