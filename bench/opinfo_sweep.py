@@ -47,12 +47,13 @@ import remat_torch  # noqa: E402
 # The make-test subset: the ops of issue 38's crash classes (0-d tensors with dim,
 # reductions of 0-d tensors, var without a correction, cat of empty tensors, strided
 # slices), ops that become rt.extern (convolution, pooling, norms, flips, pads, products,
-# draws: bernoulli, dropout, and rrelu, which fills a buffer its schema does not mark)
-# and a few mapped ones.
+# a view with a list of results (unbind), draws: bernoulli, dropout, and rrelu, which
+# fills a buffer its schema does not mark) and a few mapped ones.
 SUBSET = ("gather index_select max.reduction_with_dim t sum amax mean var cat "
           "__getitem__ nn.functional.conv2d nn.functional.max_pool2d norm flip "
           "nn.functional.pad.constant dot mv nn.functional.cross_entropy "
-          "nn.functional.hardswish bernoulli nn.functional.dropout nn.functional.rrelu").split()
+          "nn.functional.hardswish bernoulli nn.functional.dropout nn.functional.rrelu "
+          "unbind").split()
 CLASSES = ("ok", "wrong", "unmapped", "crash")
 
 

@@ -199,7 +199,7 @@ def _written(w, node):
     if recompute(node.target) == "forward":
         out = [a for a in node.all_input_nodes if isinstance(w.env[a], emit.Val) and
                w.is_constant(w.env[a]) and isinstance(a.meta.get("tensor_meta"), TensorMetadata)]
-    returned = {r.alias_info.before_set and tuple(sorted(r.alias_info.before_set))
+    returned = {tuple(sorted(r.alias_info.before_set))
                 for r in schema.returns if r.alias_info is not None}
     for k, a in enumerate(schema.arguments):
         info = a.alias_info
