@@ -227,33 +227,37 @@ def values_cmd():
 
 
 def vision_cmd():
-    """torchvision's models, 5 SGD steps each: remat with its defaults and with
-    reductions recomputable ("policy": torch's min-cut recomputes sum and mean, rt bans
-    reductions by default) against torch's min-cut; the memory the saved activations hold
-    at run time (training.Capture)."""
+    """torchvision's models, 5 SGD steps each, remat against torch's min-cut: the same
+    losses and parameters, and the memory the saved activations hold at run time
+    (training.Capture). Where remat's defaults hold more than torch's min-cut (rt bans
+    reductions by default, torch's min-cut recomputes sum and mean: resnet18's batch
+    norms), remat runs again with reductions recomputable ("policy")."""
     import vision_models as V
     images, labels = V.batch(2)
-    setups = (("remat", {"fallback": "error"}),
-              ("policy", {"fallback": "error", "ban": "matmul,collective"}), ("mincut", None))
+    setups = {"remat": {"fallback": "error"}, "mincut": None,
+              "policy": {"fallback": "error", "ban": "matmul,collective"}}
     for name, cls in V.MODELS.items():
         torch.manual_seed(0)
         model = cls()
         res, saved = {}, {}
-        for setup, options in setups:
+        for setup in ("remat", "mincut", "policy"):
+            if setup == "policy" and saved["remat"] <= saved["mincut"]:
+                break
             cap = T.Capture()
-            res[setup] = T.train(model, [images, labels], "remat" if options else setup,
-                                 steps=5, lr=0.01, loss=lambda out: out, options=options,
-                                 capture=cap)
+            res[setup] = T.train(model, [images, labels], "mincut" if setup == "mincut" else
+                                 "remat", steps=5, lr=0.01, loss=lambda out: out,
+                                 options=setups[setup], capture=cap)
             saved[setup] = cap.activation_bytes[-1]
         print(f"{name}: losses " + " ".join(f"{v:.4f}" for v in res["remat"][0].tolist()) +
-              "; saved activation bytes: " + ", ".join(f"{s} {saved[s]}" for s, _ in setups))
-        for setup in ("remat", "policy"):
-            expect(torch.equal(res[setup][0], res["mincut"][0]) and
-                   T.bit_identical(res[setup][1], res["mincut"][1]),
-                   f"{name}: 5 SGD steps of {setup} bit-identical to torch's min-cut")
-        expect(saved["policy"] <= saved["mincut"],
-               f"{name}: with torch's recompute policy, no more activation bytes than "
-               "torch's min-cut")
+              "; saved activation bytes: " + ", ".join(f"{s} {n}" for s, n in saved.items()))
+        for setup in res:
+            if setup != "mincut":
+                expect(torch.equal(res[setup][0], res["mincut"][0]) and
+                       T.bit_identical(res[setup][1], res["mincut"][1]),
+                       f"{name}: 5 SGD steps of {setup} bit-identical to torch's min-cut")
+        best = min(n for s, n in saved.items() if s != "mincut")
+        expect(best <= saved["mincut"], f"{name}: no more activation bytes than torch's "
+               f"min-cut ({'with reductions recomputable' if 'policy' in saved else 'defaults'})")
 
 
 class Depth(torch.nn.Module):
