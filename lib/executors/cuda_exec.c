@@ -926,29 +926,15 @@ static void use_done(cuda_exec *e, dval *v) {
 static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs, dval ***outs,
                      int *nouts, MlirOperation at);
 
-static char *callee_name(MlirOperation call) {
-  MlirAttribute c = mlirOperationGetAttributeByName(call, mlirStringRefCreateFromCString("callee"));
-  if (!mlirAttributeIsAFlatSymbolRef(c))
-    return NULL;
-  MlirStringRef s = mlirFlatSymbolRefAttrGetValue(c);
-  return xstrndup(s.data, s.length);
-}
-
 /* Runs OP on ARGS; RES holds dvals with the result types (no memory yet), which an alias
  * or a callee's result may replace. */
 static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs, dval **res,
                    int nres) {
   rt_op_id id = rt_op_lookup(op);
   if (rt_op_named(op, "func.call")) {
-    char *name = callee_name(op);
-    MlirOperation f = name ? rtr_interp_lookup(e->module, name) : (MlirOperation){NULL};
-    if (mlirOperationIsNull(f) || mlirBlockIsNull(rt_func_entry_block(f))) {
-      rt_emit_error(op, "call to '@%s', which is not a function defined in this module",
-                    name ? name : "?");
-      free(name);
+    MlirOperation f = rtr_callee(e->module, op);
+    if (mlirOperationIsNull(f))
       return -1;
-    }
-    free(name);
     if (rt_func_is_kernel(f)) {
       fn_entry *k = (fn_entry *)find_fn(e, f);
       if (!k) {
@@ -967,15 +953,13 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
     int nouts = 0;
     if (call_func(e, f, args, nargs, &outs, &nouts, op))
       return -1;
-    int rc = 0;
-    for (int r = 0; r < nres; r++) {
-      if (r >= nouts || !rtr_buffer_same_type(&outs[r]->t, &res[r]->t))
-        rc = -1;
-    }
-    if (rc || nouts != nres) {
-      rt_emit_error(op, "the results of the callee do not match the call's types");
-      rc = -1;
-    }
+    const rtr_buffer **types = xcalloc((size_t)(nouts + nres) + 1, sizeof *types);
+    for (int r = 0; r < nouts; r++)
+      types[r] = &outs[r]->t;
+    for (int r = 0; r < nres; r++)
+      types[nouts + r] = &res[r]->t;
+    int rc = rtr_check_returned(op, f, types, nouts, types + nouts, nres);
+    free(types);
     for (int r = 0; r < nouts; r++) {
       if (!rc) {
         dval_free(e, res[r]);
@@ -1087,11 +1071,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
   }
   int rc = exec_op(e, op, ops, (int)no, res, (int)nr);
   bool walked_call = rt_op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
-  if (walked_call) {
-    char *name = callee_name(op);
-    walked_call = !rt_func_is_kernel(rtr_interp_lookup(e->module, name));
-    free(name);
-  }
+  if (walked_call) /* the call ran: its callee is found again without a diagnostic */
+    walked_call = !rt_func_is_kernel(rtr_callee(e->module, op));
   if (!rc && e->obs && e->obs->op && !walked_call)
     rc = observe(e, op, ops, (int)no, res, (int)nr);
   for (intptr_t k = 0; k < nr; k++) {
