@@ -171,6 +171,14 @@ static void print_errors_of(const char *what, char *err) {
 
 static void print_errors(char *err) { print_errors_of("", err); }
 
+/* rtr_ranks_agree, its messages printed: 0 when every rank of C is ready. */
+static int ranks_agree(rtr_coll *c, int mine, const char *what) {
+  char *err = NULL;
+  int rc = rtr_ranks_agree(c, mine, what, &err);
+  print_errors(err);
+  return rc;
+}
+
 static MlirModule parse(MlirContext ctx, const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -243,7 +251,7 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
   }
   if (in)
     ready = 0;
-  if (c ? rtr_ranks_agree(c, ready, "not running") : ready) {
+  if (c ? ranks_agree(c, ready, "not running") : ready) {
     rtr_buffers_free(in, nin);
     return 1;
   }
@@ -623,11 +631,16 @@ static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
       executor(mlirModuleGetOperation(m), o->file, o, &cj, &sc.joint_run) == 0 &&
       (!o->split || executor(mlirModuleGetOperation(s), o->split, o, &cs, &sc.split_run) == 0))
     ready = 0;
-  if (!rtr_ranks_agree(c, ready, "not checking")) {
+  if (!ranks_agree(c, ready, "not checking")) {
     sc.sharded = mlirModuleGetOperation(m);
     sc.unsharded = mlirModuleGetOperation(u);
     sc.split = o->split ? mlirModuleGetOperation(s) : (MlirOperation){NULL};
-    rc = rtr_check_sharded(&sc, &co) ? 1 : 0;
+    char *err = NULL;
+    int verdict = rtr_check_sharded(&sc, &co, &err);
+    print_errors(err);
+    if (verdict == 3) /* failed while the ranks communicate: others may wait in one */
+      c->abort(c, 1);
+    rc = verdict ? 1 : 0;
   }
   rtr_compiled_destroy(cs);
   rtr_compiled_destroy(cj);
@@ -647,7 +660,7 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
   MlirModule m = parse(ctx, o->file), s = {NULL};
   if (mlirModuleIsNull(m)) {
     if (rk)
-      rtr_ranks_agree(rk, -1, "not running");
+      ranks_agree(rk, -1, "not running");
     return 1;
   }
   MlirOperation top = mlirModuleGetOperation(m);
@@ -669,7 +682,7 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
                o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
     if (rk)
-      rtr_ranks_agree(rk, -1, "not running");
+      ranks_agree(rk, -1, "not running");
   } else {
     if (o->check_split) {
       rtr_split_stats st = {0, 0, 0};
