@@ -249,6 +249,8 @@ MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribut
  * kernels. The function is not inserted anywhere. */
 MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name, MlirBlock body,
                              intptr_t nrets, const MlirValue *rets);
+/* Whether OP carries the attribute NAME (inherent or discardable). */
+bool rt_op_has_attr(MlirOperation op, const char *name);
 /* Whether OP carries rt.kernel: a kernel function (rt_kernel_func), which the codegen
  * compiles and the executors launch rather than walk. */
 bool rt_func_is_kernel(MlirOperation op);

@@ -80,6 +80,10 @@ MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name
   return mlirOperationCreate(&fs);
 }
 
+bool rt_op_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str(name)));
+}
+
 bool rt_func_is_kernel(MlirOperation op) {
   return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str("rt.kernel")));
 }

@@ -208,10 +208,6 @@ typedef struct graph {
   int *src; /* every node's operand sources, in node order */
 } graph;
 
-static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str(name)));
-}
-
 /* Source of value V of the view (-1: not of the block): its op's index, -1 - argument
  * number, or INT32_MIN when from elsewhere. */
 static int source_of(const rt_graph *view, int v) {
@@ -249,7 +245,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     node *n = &g->n[i];
     n->op = v->ops[i];
     n->id = i < v->nops ? (rt_op_id)v->opid[i] : rt_op_lookup(v->ret);
-    if (has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
+    if (rt_op_has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(n->op, RT_POLICY_NONE);
       mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_region"));
       mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_reason"));
@@ -661,8 +657,6 @@ static uint64_t op_cost(const graph *g, int i) {
   }
   return c;
 }
-
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
 /* Why a needed value is saved whatever the choice (fixed bytes). */
 enum fixed_why {

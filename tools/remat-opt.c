@@ -11,6 +11,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
+#include "support.h"
 #include "verify_diagnostics.h"
 
 static void usage(FILE *f) {
@@ -311,30 +312,11 @@ static int process(MlirContext ctx, MlirModule module, const options *o, int arg
 /* The whole input, NUL-terminated; NULL after an error message. */
 static char *read_input(const char *path) {
   FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-  if (!f) {
-    fprintf(stderr, "remat-opt: error: cannot read '%s'\n", path);
-    return NULL;
-  }
-  size_t len = 0, cap = 1 << 16;
-  char *s = malloc(cap);
-  for (size_t n; s && (n = fread(s + len, 1, cap - len - 1, f)) > 0;) {
-    len += n;
-    if (len + 1 == cap) {
-      char *t = realloc(s, cap *= 2);
-      if (!t)
-        free(s);
-      s = t;
-    }
-  }
-  bool failed = ferror(f) || !s;
-  if (f != stdin)
+  char *s = f ? remat_read_all(f, NULL) : NULL;
+  if (f && f != stdin)
     fclose(f);
-  if (failed) {
+  if (!s)
     fprintf(stderr, "remat-opt: error: cannot read '%s'\n", path);
-    free(s);
-    return NULL;
-  }
-  s[len] = 0;
   return s;
 }
 

@@ -17,8 +17,6 @@
 #include "rt.h"
 #include "support.h"
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
 const char *remat_mem_case_name(remat_mem_case c) {
   switch (c) {
   case REMAT_MEM_NO_REMAT: return "no remat";

@@ -793,18 +793,13 @@ static int cublas_type(rtr_elem t, cudaDataType *dt) {
   return -1;
 }
 
-static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
-}
-
 /* rt.matmul through cuBLAS. 1: done; 0: not a cuBLAS type (host fallback); -1: error. */
 static int matmul(cuda_exec *e, MlirOperation op, dval *const *args, dval *res) {
   cudaDataType dt;
   if (cublas_type(res->t.elem, &dt) || args[0]->t.elem != res->t.elem ||
       args[1]->t.elem != res->t.elem)
     return 0;
-  bool ta = has_attr(op, "transpose_a"), tb = has_attr(op, "transpose_b");
+  bool ta = rt_op_has_attr(op, "transpose_a"), tb = rt_op_has_attr(op, "transpose_b");
   int r = res->t.rank;
   int64_t B = r == 3 ? res->t.dims[0] : 1, M = res->t.dims[r - 2], N = res->t.dims[r - 1];
   int64_t K = args[0]->t.dims[r - (ta ? 2 : 1)];
