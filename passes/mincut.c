@@ -192,6 +192,18 @@ static int load(joint *j) {
 
 /* ---- classification --------------------------------------------------------------- */
 
+/* A reduction that shrinks its operand at most RATIO times (bytes; RATIO > 0) costs about
+ * what an elementwise op costs to recompute: torch's min-cut bans only reductions whose
+ * result is more than 4x smaller than their inputs (a batch norm's mean over a 1x1 image,
+ * resnet18's last stage at 32x32, is not). */
+static bool cheap_reduction(const joint *j, int i, int64_t ratio) {
+  if (ratio <= 0 || rt_op_kind_of((rt_op_id)j->opid[i]) != RT_KIND_REDUCTION)
+    return false;
+  uint64_t in = rt_graph_bytes(&j->g, j->opnd[j->opnd_start[i]]);
+  uint64_t out = rt_graph_bytes(&j->g, j->op_res[i]);
+  return in / (uint64_t)ratio + (in % (uint64_t)ratio != 0) <= out; /* in <= ratio * out */
+}
+
 /* Backward ops, constants, policy tags, bans, and which candidates the backward reads.
  * 0, or -1 after a diagnostic. */
 static int classify(joint *j, const mincut_pass *p) {
@@ -224,7 +236,8 @@ static int classify(joint *j, const mincut_pass *p) {
       f |= RO_CONST;
     /* rt.extern: banned unless recompute = "pure" (and ban does not name it) */
     rt_extern_recompute rc = id == RT_OP_EXTERN ? rt_extern_recompute_of(op) : RT_EXTERN_PURE;
-    if (id != RT_OP_NONE && (p->banned[id] || rc != RT_EXTERN_PURE) && !rt_policy_is_recompute(pol))
+    if (id != RT_OP_NONE && (p->banned[id] || rc != RT_EXTERN_PURE) &&
+        !rt_policy_is_recompute(pol) && !cheap_reduction(j, i, p->opts.reduction_ratio))
       f |= RO_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
     if (rc == RT_EXTERN_FORWARD && !bw) {
       if (rt_policy_is_recompute(pol)) {
@@ -1086,6 +1099,10 @@ static int check_options(const void *opts, char *err, size_t cap) {
   bool banned[RT_OP_COUNT];
   if (!(o->scalar_factor >= 0)) {
     snprintf(err, cap, "scalar-factor must be >= 0, got %g", o->scalar_factor);
+    return -1;
+  }
+  if (o->reduction_ratio < 0) {
+    snprintf(err, cap, "reduction-ratio must be >= 0, got %lld", (long long)o->reduction_ratio);
     return -1;
   }
   bool peak;

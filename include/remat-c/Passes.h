@@ -99,6 +99,9 @@ extern "C" {
     ": every rt.extern; those not recompute=pure are banned anyway); none: nothing")        \
   X(S, ban_random, "ban-random", BOOL, "false",                                             \
     "also ban rt.uniform_philox: save masks instead of seeds")                              \
+  X(S, reduction_ratio, "reduction-ratio", INT, "0",                                        \
+    "a banned reduction whose operand holds at most this many times its result's bytes "    \
+    "may be recomputed (torch's min-cut: 4); 0: every banned reduction stays banned")       \
   X(S, objective, "objective", STRING, "bytes",                                             \
     "bytes: the min-cut, least saved bytes; peak: the least estimated peak of the order "   \
     "emitted, then the least recompute cost")                                               \

@@ -18,6 +18,7 @@ MINCUT = {
     "params_free": "bool",
     "ban": "names",
     "ban_random": "bool",
+    "reduction_ratio": "int>=0",
     "objective": ("bytes", "peak"),
     "peak_budget": "int>=0",
     "peak_search": ("auto", "exact", "heuristic", "enumerate"),
@@ -40,6 +41,7 @@ CHECKPOINT = {
 OWN = ("checkpoint", "fallback", "stats", "sink")
 FALLBACKS = ("error", "torch", "default")
 INT64_MAX = 2**63 - 1
+TORCH_REDUCTION_RATIO = 4
 
 
 def _what(value):
@@ -125,5 +127,8 @@ def passes(checkpoint, fallback, stats, sink, mincut):
                             "--remat-checkpoint options or their text ('ac=auto'), got "
                             f"{_what(checkpoint)}")
         out.append(("remat-checkpoint", checkpoint))
+    # torch's min-cut recomputes a reduction that shrinks its input at most 4x: so does
+    # partition_fn unless told otherwise (docs/importer.md, "Options")
+    mincut = {"reduction_ratio": TORCH_REDUCTION_RATIO, **mincut}
     out.append(("remat-mincut", {k: _plain(v) for k, v in mincut.items()}))
     return out

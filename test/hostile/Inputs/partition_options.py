@@ -28,6 +28,8 @@ ROWS = [
     ({"ban": ""}, ValueError),
     ({"ban": "frob"}, ValueError),
     ({"ban_random": None}, TypeError),
+    ({"reduction_ratio": 4.0}, TypeError),
+    ({"reduction_ratio": -1}, ValueError),
     ({"objective": 1}, TypeError),
     ({"objective": "speed"}, ValueError),
     ({"peak_budget": 1.5}, TypeError),
@@ -61,6 +63,7 @@ ROWS = [
     ({"objective": "peak", "peak_budget": 10**6, "peak_search": "exact"}, "valid"),
     ({"checkpoint": {"ac": "auto", "save_ops": ["mm"], "save_every": 3}}, "valid"),
     ({"checkpoint": True, "ban": ["matmul", "rt.exp"], "scalar_factor": 0}, "valid"),
+    ({"reduction_ratio": 0}, "valid"),
 ]
 
 
