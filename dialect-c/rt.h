@@ -103,6 +103,10 @@ const char *rt_op_name(rt_op_id id);
 rt_op_kind rt_op_kind_of(rt_op_id id);
 rt_type_rule rt_op_rule(rt_op_id id);
 const char *rt_op_kind_name(rt_op_kind kind);
+/* rt.softplus(x) is x above this, log1p(exp(x)) at or below it (PyTorch's softplus with
+ * beta 1 and its default threshold): the interpreter, the codegen and the VJP read it. */
+#define RT_SOFTPLUS_THRESHOLD 20.0
+
 /* Number of operands (-1: variadic, rt.concat, rt.extern). */
 int rt_op_arity(rt_op_id id);
 /* The table's exp column: costly per element (a libm/libdevice call, a division, a

@@ -264,7 +264,8 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_ABS:
   case RT_OP_SIN:
   case RT_OP_COS:
-  case RT_OP_LOG1P: return true;
+  case RT_OP_LOG1P:
+  case RT_OP_SOFTPLUS: return true;
   case RT_OP_LT:
   case RT_OP_LE:
   case RT_OP_GT:
@@ -944,6 +945,13 @@ static void vjp(ad *a, int i) {
   case RT_OP_LOG1P: /* g / (x + 1) */
     acc(a, x, ew(a, "rt.div", g, ew(a, "rt.add", xv, cst(a, e, 1.0))), false);
     return;
+  case RT_OP_SOFTPLUS: { /* torch: x > threshold ? g : g * z / (z + 1), z = exp(x) */
+    MlirValue z = un(a, "rt.exp", xv);
+    MlirValue big = ew(a, "rt.gt", xv, cst(a, e, RT_SOFTPLUS_THRESHOLD));
+    MlirValue s = ew(a, "rt.div", ew(a, "rt.mul", g, z), ew(a, "rt.add", z, cst(a, e, 1.0)));
+    acc(a, x, sel(a, big, g, s, gt), false);
+    return;
+  }
   case RT_OP_TANH: { /* g * (1 - y*y) */
     MlirValue yy = ew(a, "rt.mul", out, out);
     acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.sub", cst(a, e, 1.0), yy)), false);

@@ -122,6 +122,14 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
     if (!host)
       return row_fn(m, id, wide, &x, 1);
     return LLVMBuildFDiv(m->b, LLVMConstReal(t, 1.0), cg_intrinsic(m, "llvm.sqrt", t, &x, 1), "");
+  case RT_OP_SOFTPLUS: { /* x above the threshold, else log1p(exp(x)): the rows' functions */
+    if (!fl)
+      break;
+    LLVMValueRef above =
+        LLVMBuildFCmp(m->b, LLVMRealOGT, x, LLVMConstReal(t, RT_SOFTPLUS_THRESHOLD), "");
+    LLVMValueRef ex = row_fn(m, RT_OP_EXP, wide, &x, 1);
+    return LLVMBuildSelect(m->b, above, x, row_fn(m, RT_OP_LOG1P, wide, &ex, 1), "");
+  }
   case RT_OP_SELECT: /* cg_elementwise */ break;
 #define RT_MATH(ID, ...) \
   case RT_OP_##ID:       \
