@@ -540,6 +540,19 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
     }
   }
   int n = 0;
+  /* the ops that depend on a tangent keep their program order: each waits for the one
+   * before it */
+  int *next_bw = xcalloc((size_t)nops + 1, sizeof *next_bw);
+  for (int i = 0, last = -1; i < nops; i++) {
+    next_bw[i] = -1;
+    if (!in_b[i] || !m->bw[i])
+      continue;
+    if (last >= 0) {
+      next_bw[last] = i;
+      deps[i]++;
+    }
+    last = i;
+  }
   /* whether each ready op frees more than it allocates: it changes (only ever to true) when
    * an operand's uses left drop to one, for the op that has that use; the ready ops wait in
    * two heaps by PRIO, those that free and the others (an op that comes to free is pushed
@@ -586,12 +599,15 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
         if (--deps[users[k]] == 0)
           MAKE_READY(users[k]);
     }
+    if (next_bw[i] >= 0 && --deps[next_bw[i]] == 0)
+      MAKE_READY(next_bw[i]);
   }
 #undef MAKE_READY
   free(h[0].a);
   free(h[1].a);
   free(frees);
   free(done);
+  free(next_bw);
   free(remaining);
   free(deps);
   free(keep);
