@@ -789,6 +789,15 @@ static void report_peak(FILE *f, const joint *j, const remat_peak_result *r, int
   fprintf(f, "  emitted order: %s (peak %llu just in time, %llu list-scheduled)\n",
           j->listed ? "list schedule" : "just in time", (unsigned long long)j->jit_peak,
           (unsigned long long)j->list_peak);
+  /* the gap: how far the chosen peak may be above the least (docs/design.md, "The lower
+   * bound") */
+  fprintf(f, "  bound %llu, gap ", (unsigned long long)r->bound);
+  if (r->bound)
+    fprintf(f, "%.1f%%", 100.0 * (double)(r->chosen.peak - r->bound) / (double)r->bound);
+  else
+    fprintf(f, "-");
+  fprintf(f, " (%s)\n",
+          r->optimal ? "the least peak, found by the exact search" : "no split peaks lower");
 }
 
 static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,

@@ -109,9 +109,9 @@ extern "C" {
     "objective=peak: the least recompute cost whose peak is at most this many bytes; "      \
     "0: none")                                                                              \
   X(S, peak_search, "peak-search", STRING, "auto",                                          \
-    "objective=peak: auto (exact up to 32 candidate values and 20000 splits, else "         \
-    "heuristic), exact, "                                                                   \
-    "heuristic, enumerate (every subset: the exact search's check)")                        \
+    "objective=peak: auto (exact up to 32 candidate values, else heuristic), exact "        \
+    "(branch and bound, up to 64), heuristic, enumerate (every subset, up to 20: the "      \
+    "exact search's check)")                                                                \
   X(S, report, "report", STRING, "",                                                        \
     "write the report: - for stderr, or a file to append to; empty: none")                  \
   X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")       \

@@ -2,9 +2,12 @@
  * objective, the search and its limits are in docs/design.md, "Splits chosen for the
  * peak").
  *
- * A split is its saved set: the min-cut's plan walks give what each function runs and
- * remat_bwd_order the backward's order, and lib/memory.c simulates it, so the peak the
- * search minimises is the peak of the IR the min-cut then emits. The key is (peak,
+ * A split is its saved set: the min-cut's plan walks give what each function runs,
+ * remat_bwd_order or the list schedule (whichever peaks lower) the backward's order, and
+ * lib/analysis/memory.c simulates it, so the peak the search minimises is the peak of
+ * the IR the min-cut then emits. Every answer comes with a lower bound on the least
+ * peak (lib/analysis/peak_bound.h), the least itself when an exact search found it. The
+ * key is (peak,
  * recompute cost); with a budget, (fits, cost, peak) for splits that fit before (peak,
  * cost) for those that do not. Recompute cost = bytes moved by the recomputed ops +
  * their matmul FLOPs / REMAT_PEAK_FLOPS_PER_BYTE.
@@ -24,6 +27,7 @@
 #ifndef REMAT_PEAK_SEARCH_H
 #define REMAT_PEAK_SEARCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,17 +37,15 @@
 #define REMAT_PEAK_FLOPS_PER_BYTE 128.0
 
 enum {
-  REMAT_PEAK_EXACT_MAX = 32,       /* auto: exact search up to this many candidates */
-  REMAT_PEAK_EXACT_SPLITS = 20000, /* auto: ... and this many simulated splits */
-  REMAT_PEAK_EXACT_HARD = 40,      /* method=exact: refused above */
-  REMAT_PEAK_ENUMERATE_MAX = 20,   /* method=enumerate: refused above */
+  REMAT_PEAK_EXACT_MAX = 32,     /* auto: exact search up to this many candidates */
+  REMAT_PEAK_EXACT_HARD = 64,    /* method=exact: refused above */
+  REMAT_PEAK_ENUMERATE_MAX = 20, /* method=enumerate: refused above */
 };
 
 typedef enum remat_peak_method {
-  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates and
-                            REMAT_PEAK_EXACT_SPLITS splits, else heuristic */
-  REMAT_PEAK_EXACT,     /* depth-first search over the needed candidates */
-  REMAT_PEAK_HEURISTIC, /* local search from three seeds along the peak */
+  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates, else heuristic */
+  REMAT_PEAK_EXACT,     /* branch and bound over the needed candidates */
+  REMAT_PEAK_HEURISTIC, /* local search from seeds along the peak */
   REMAT_PEAK_ENUMERATE, /* every subset of the candidates: the exact search's check */
 } remat_peak_method;
 
@@ -62,6 +64,8 @@ typedef struct remat_peak_problem {
 typedef struct remat_peak_result {
   unsigned char *saved; /* [nvals] the chosen saved set (primal arguments included) */
   remat_peak_point chosen, bytes, no_remat, recompute_all;
+  uint64_t bound;     /* no split peaks below it (docs/design.md, "The lower bound") */
+  bool optimal;       /* the bound is the least peak, found by an exact search */
   const char *method; /* "exact", "heuristic" or "enumerate" */
   int candidates;     /* values the search may save */
   long evaluated;     /* splits simulated */
