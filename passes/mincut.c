@@ -253,8 +253,10 @@ static int classify(joint *j, const mincut_pass *p) {
       f |= O_RECOMPUTE_TAG;
     if (!bw && !(f & O_SAVE_TAG) && (f & O_CONST_OP))
       f |= O_CONST;
-    if (id != RT_OP_NONE && p->banned[id] && !rt_policy_is_recompute(pol))
-      f |= O_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
+    /* a recompute tag lifts the ban, as in PyTorch's partitioner; a constant is cloned
+     * where it is used whatever the ban (ban=elementwise names rt.full) */
+    if (id != RT_OP_NONE && p->banned[id] && !rt_policy_is_recompute(pol) && !(f & O_CONST))
+      f |= O_BANNED;
     if (bw && pol == RT_POLICY_MUST_SAVE) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
       rt_emit_error(op,
@@ -1119,6 +1121,12 @@ static int check_options(const void *opts, char *err, size_t cap) {
   bool banned[RT_OP_COUNT];
   if (!(o->scalar_factor >= 0)) {
     snprintf(err, cap, "scalar-factor must be >= 0, got %g", o->scalar_factor);
+    return -1;
+  }
+  if (o->scalar_factor > REMAT_SCALAR_FACTOR_MAX) { /* cost_model.h */
+    snprintf(err, cap,
+             "scalar-factor must be at most 1e9 (a scalar then outweighs any tensor), got %g",
+             o->scalar_factor);
     return -1;
   }
   bool peak;
