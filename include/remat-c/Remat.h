@@ -115,6 +115,9 @@ typedef enum RematOptionType {
   REMAT_OPTION_INT,    /* int64_t */
   REMAT_OPTION_DOUBLE, /* double */
   REMAT_OPTION_STRING, /* char[REMAT_OPTION_STRING_MAX]; a comma list is kept as written */
+  REMAT_OPTION_FILE,   /* a STRING that names a file ("-": stderr, where the help says so;
+                          "": none); a value that reads as a number or a boolean
+                          (report=1) is refused: ./1 names a file "1" */
 } RematOptionType;
 
 #define REMAT_OPTION_STRING_MAX 256

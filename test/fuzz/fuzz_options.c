@@ -8,8 +8,8 @@
  * never in a crash. As in fuzz_ir, a run that succeeds must leave IR that verifies and
  * parses back (else abort: a finding).
  *
- * Options that name files (a string option whose help says "file": report, budget-dump,
- * dot, timeline, dump-network) are set to /dev/null after parsing when they are set at
+ * Options that name files (REMAT_OPTION_FILE: report, budget-dump, dot, timeline,
+ * dump-network) are set to /dev/null after parsing when they are set at
  * all: the writers run, but the fuzzer must not create files wherever its inputs say
  * (a run that only cleared report and dump-network filled the working directory with
  * files named by fuzzed dot= values). The module is parsed once into a context
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < info->num_options; k++) {
       const RematOptionInfo *o = &info->options[k];
       char *value = (char *)opts + o->offset;
-      if (o->type == REMAT_OPTION_STRING && strstr(o->help, "file") && value[0])
+      if (o->type == REMAT_OPTION_FILE && value[0])
         strcpy(value, "/dev/null");
     }
     MlirPass pass = rematCreatePassFromOptions(info, opts, err, sizeof err);
