@@ -177,7 +177,8 @@ REMAT_API MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const v
 /* Parses SOURCE, rt text held in memory, after rematCheckNesting (NAME names the text in
  * its diagnostics; the ops' own loc(...) attributes locate them). Errors are emitted as
  * diagnostics; returns a null module then. The module is the caller's
- * (mlirModuleDestroy); SOURCE is not kept. */
+ * (mlirModuleDestroy); SOURCE is not kept and need not be NUL-terminated (MLIR's
+ * parser, which needs the NUL, reads a terminated copy). */
 REMAT_API MlirModule rematParseString(MlirContext ctx, MlirStringRef source, MlirStringRef name);
 
 /* Runs PM on OP as mlirPassManagerRunOnOp does. When REPORT is not NULL, what remat's
