@@ -70,30 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(input);
     return 0;
   }
-  void *opts = calloc(1, info->options_size ? info->options_size : 1);
-  if (!opts)
-    abort();
-  info->init_options(opts);
-  char err[512];
-  memset(err, 'x', sizeof err);
-  if (rematParsePassOptions(info, eq ? eq + 1 : "", opts, err, sizeof err)) {
-    if (!memchr(err, 0, sizeof err) || !err[0])
-      abort(); /* a rejection comes with a message, NUL-terminated */
-  } else {
-    for (int k = 0; k < info->num_options; k++) {
-      const RematOptionInfo *o = &info->options[k];
-      char *value = (char *)opts + o->offset;
-      if (o->type == REMAT_OPTION_FILE && value[0])
-        strcpy(value, "/dev/null");
-    }
-    MlirPass pass = rematCreatePassFromOptions(info, opts, err, sizeof err);
-    if (pass.ptr) {
-      if (eq)
-        *eq = '=';
-      run(pass, input);
-    }
+  MlirPass pass = fuzz_build_pass(info, eq ? eq + 1 : "", NULL, NULL);
+  if (pass.ptr) {
+    if (eq)
+      *eq = '=';
+    run(pass, input);
   }
-  free(opts);
   free(input);
   return 0;
 }

@@ -199,43 +199,25 @@ static void check_splits(MlirOperation joint, MlirOperation split, rtr_values va
   }
 }
 
+/* fuzz_build_pass's ADJUST: exact and enumerate as auto on a module of more than
+ * EXHAUSTIVE_OPS ops (*(long *)OPS). */
+static void tame_search(const RematOptionInfo *o, void *value, void *ops) {
+  if (!strcmp(o->name, "peak-search") && *(long *)ops > EXHAUSTIVE_OPS &&
+      (!strcmp(value, "exact") || !strcmp(value, "enumerate")))
+    strcpy(value, "auto");
+}
+
 /* Parses PASS[=OPTIONS] and builds the pass for a module of OPS ops; a null pass when the
  * options are rejected (with a message, else abort) or the pass is not one of remat's. */
 static MlirPass build(char *line, long ops, bool *is_mincut) {
-  MlirPass none = {NULL};
   char *eq = strchr(line, '=');
   if (eq)
     *eq = 0;
   const RematPassInfo *info = rematLookupPass(line);
   if (!info || !info->create)
-    return none;
+    return (MlirPass){NULL};
   *is_mincut = !strcmp(info->argument, "remat-mincut");
-  void *opts = calloc(1, info->options_size ? info->options_size : 1);
-  if (!opts)
-    abort();
-  info->init_options(opts);
-  char err[512];
-  memset(err, 'x', sizeof err);
-  MlirPass pass = none;
-  if (rematParsePassOptions(info, eq ? eq + 1 : "", opts, err, sizeof err)) {
-    if (!memchr(err, 0, sizeof err) || !err[0])
-      abort(); /* a rejection comes with a message, NUL-terminated */
-  } else {
-    for (int k = 0; k < info->num_options; k++) {
-      const RematOptionInfo *o = &info->options[k];
-      char *value = (char *)opts + o->offset;
-      if (o->type == REMAT_OPTION_FILE && value[0])
-        strcpy(value, "/dev/null");
-      if (!strcmp(o->name, "peak-search") && ops > EXHAUSTIVE_OPS &&
-          (!strcmp(value, "exact") || !strcmp(value, "enumerate")))
-        strcpy(value, "auto");
-    }
-    pass = rematCreatePassFromOptions(info, opts, err, sizeof err);
-    if (!pass.ptr && (!memchr(err, 0, sizeof err) || !err[0]))
-      abort();
-  }
-  free(opts);
-  return pass;
+  return fuzz_build_pass(info, eq ? eq + 1 : "", tame_search, &ops);
 }
 
 /* ---- the mutator: combinations, not only bytes ------------------------------------ */
