@@ -61,6 +61,13 @@ char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...)
 /* Milliseconds of the monotonic clock (for the reports' and benchmarks' times). */
 double remat_now_ms(void);
 
+/* ---- numbers in option text ------------------------------------------------------- */
+
+/* Whether S is a decimal number as pass options write them: an optional '-', digits,
+ * and with FRACTION a '.' with digits and an exponent. No '+', no space, no 0x (base-0
+ * strtoll read peak-budget=0x10 as 16 and 010 as 8), no inf or nan. */
+bool remat_is_decimal(const char *s, bool fraction);
+
 /* ---- errors returned to a caller ------------------------------------------------------ */
 
 /* Appends a line (printf) to *error, a message for the caller, which prints it (a tool:

@@ -259,7 +259,9 @@ MlirLogicalResult rematCheckNesting(MlirContext ctx, MlirStringRef source, MlirS
 
 /* ---- reading and parsing a file ------------------------------------------------------ */
 
-/* Reads all of F; NULL (errno set) on a read error or when out of memory. */
+/* Reads all of F, NUL-terminated (MLIR's lexer reads to the NUL: an identifier that ends
+ * the text was read past its length into the uninitialized rest of the buffer); NULL
+ * (errno set) on a read error or when out of memory. */
 static char *read_all(FILE *f, size_t *len) {
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
@@ -268,6 +270,7 @@ static char *read_all(FILE *f, size_t *len) {
     if (ferror(f))
       break;
     if (n < cap) {
+      buf[n] = 0;
       *len = n;
       return buf;
     }
