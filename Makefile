@@ -71,11 +71,11 @@ $(FUZZ)/CMakeCache.txt: | deps deps-fuzz
 	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DLLVM_ROOT=$(LLVM) >/dev/null
 
 build-fuzz: deps deps-fuzz $(FUZZ)/CMakeCache.txt
-	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_ir fuzz_inputs fuzz_options
+	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_ir fuzz_inputs fuzz_options fuzz_pipeline
 
 # Each harness for FUZZ_SECONDS, one after another, corpora kept in $(FUZZ)/fuzz-runs/.
 fuzz: build-fuzz
-	@for h in fuzz_ir fuzz_inputs fuzz_options; do \
+	@for h in fuzz_ir fuzz_inputs fuzz_options fuzz_pipeline; do \
 	  echo "== $$h for $(FUZZ_SECONDS) s"; \
 	  nice -n 10 sh test/fuzz/run.sh $(FUZZ) $$h $(FUZZ_SECONDS) $(FUZZ)/fuzz-runs/$$h || exit 1; \
 	done

@@ -91,7 +91,7 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
       break;
     }
     rc = remat_option_set(o, opts, value, &msg);
-    last = o->type == REMAT_OPTION_STRING ? o : NULL;
+    last = o->type == REMAT_OPTION_STRING || o->type == REMAT_OPTION_FILE ? o : NULL;
   }
   free(buf);
   remat_error_copy(msg, err, cap);

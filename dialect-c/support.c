@@ -211,3 +211,24 @@ char *remat_read_all(FILE *f, size_t *len) {
   free(buf);
   return NULL;
 }
+
+bool remat_is_decimal(const char *s, bool fraction) {
+  const char *p = s + (*s == '-');
+  size_t digits = strspn(p, "0123456789");
+  p += digits;
+  if (fraction && *p == '.') {
+    size_t more = strspn(p + 1, "0123456789");
+    digits += more;
+    p += 1 + more;
+  }
+  if (!digits)
+    return false;
+  if (fraction && (*p == 'e' || *p == 'E')) {
+    p += 1 + (p[1] == '-' || p[1] == '+');
+    size_t exp = strspn(p, "0123456789");
+    if (!exp)
+      return false;
+    p += exp;
+  }
+  return !*p;
+}

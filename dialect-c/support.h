@@ -72,6 +72,13 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT
  * a file's size is the user's, so that is an error to report, not an internal one. */
 char *remat_read_all(FILE *f, size_t *len);
 
+/* ---- numbers in option text ------------------------------------------------------- */
+
+/* Whether S is a decimal number as pass options write them: an optional '-', digits,
+ * and with FRACTION a '.' with digits and an exponent. No '+', no space, no 0x (base-0
+ * strtoll read peak-budget=0x10 as 16 and 010 as 8), no inf or nan. */
+bool remat_is_decimal(const char *s, bool fraction);
+
 /* ---- errors returned to a caller ------------------------------------------------------ */
 
 /* Appends a line (printf) to *error, a message for the caller, which prints it (a tool:

@@ -103,7 +103,7 @@ static int make_plan(const checkpoint_options *o, plan *p, char **err) {
   else {
     char *end;
     double g = strtod(o->ac, &end);
-    if (!*o->ac || *end || !isfinite(g) || !(g > 0)) {
+    if (!remat_is_decimal(o->ac, true) || *end || !isfinite(g) || !(g > 0)) {
       remat_error_add(err,
                       "invalid value '%s' for option 'ac': expected none, auto or a "
                       "stage size in GiB > 0",

@@ -236,9 +236,12 @@ static int classify(joint *j, const mincut_pass *p) {
       f |= RO_CONST;
     /* rt.extern: banned unless recompute = "pure" (and ban does not name it) */
     rt_extern_recompute rc = id == RT_OP_EXTERN ? rt_extern_recompute_of(op) : RT_EXTERN_PURE;
+    /* a recompute tag lifts the ban, as in PyTorch's partitioner; a constant is cloned
+     * where it is used whatever the ban (ban=elementwise names rt.full) */
     if (id != RT_OP_NONE && (p->banned[id] || rc != RT_EXTERN_PURE) &&
-        !rt_policy_is_recompute(pol) && !cheap_reduction(j, i, p->opts.reduction_ratio))
-      f |= RO_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
+        !rt_policy_is_recompute(pol) && !(f & RO_CONST) &&
+        !cheap_reduction(j, i, p->opts.reduction_ratio))
+      f |= RO_BANNED;
     if (rc == RT_EXTERN_FORWARD && !bw) {
       if (rt_policy_is_recompute(pol)) {
         MlirStringRef n = rt_op_label(op);
@@ -1108,6 +1111,12 @@ static int check_options(const void *opts, char *err, size_t cap) {
   bool banned[RT_OP_COUNT];
   if (!(o->scalar_factor >= 0)) {
     snprintf(err, cap, "scalar-factor must be >= 0, got %g", o->scalar_factor);
+    return -1;
+  }
+  if (o->scalar_factor > REMAT_SCALAR_FACTOR_MAX) { /* cost_model.h */
+    snprintf(err, cap,
+             "scalar-factor must be at most 1e9 (a scalar then outweighs any tensor), got %g",
+             o->scalar_factor);
     return -1;
   }
   if (o->reduction_ratio < 0) {

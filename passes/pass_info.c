@@ -66,19 +66,30 @@ int remat_option_set(const RematOptionInfo *o, void *opts, const char *v, char *
       goto bad;
     return 0;
   case REMAT_OPTION_INT: {
-    long long x = strtoll(v, &end, 0);
-    if (!*v || *end || errno)
+    long long x = strtoll(v, &end, 10);
+    if (!remat_is_decimal(v, false) || *end || errno)
       goto bad;
     *(int64_t *)field = x;
     return 0;
   }
   case REMAT_OPTION_DOUBLE: {
     double x = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(x))
+    if (!remat_is_decimal(v, true) || *end || errno || !isfinite(x))
       goto bad;
     *(double *)field = x;
     return 0;
   }
+  case REMAT_OPTION_FILE:
+    /* report=1 or report=true means "a report" to whoever wrote it, not a file "1"; a
+     * file name is then stored as a string */
+    if (remat_is_decimal(v, true) || !strcmp(v, "true") || !strcmp(v, "false")) {
+      remat_error_add(err,
+                      "option '%s' expects a file name%s, got '%s' (write ./%s for a file "
+                      "of that name)",
+                      o->name, strstr(o->help, "- for stderr") ? " or - for stderr" : "", v, v);
+      return -1;
+    }
+    /* fall through */
   case REMAT_OPTION_STRING:
     if (strlen(v) >= REMAT_OPTION_STRING_MAX) {
       remat_error_add(err, "value of option '%s' is too long", o->name);

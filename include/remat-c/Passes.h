@@ -13,12 +13,12 @@
  * defaults rematXxxOptionsInit sets, the rows remat-opt --help prints and the textual
  * syntax (remat-opt --remat-fuse=max-ops=8, mlir-opt -p
  * 'builtin.module(remat-fuse{max-ops=8})', rematCreatePass) all come from it, so both ways
- * build the same pass. TYPE is BOOL (bool), INT (int64_t), DOUBLE (double) or STRING (a
+ * build the same pass. TYPE is BOOL (bool), INT (int64_t), DOUBLE (double), STRING (a
  * NUL-terminated char array of REMAT_OPTION_STRING_MAX bytes; a comma list is kept as
- * written); "default" is the value in the textual syntax. A help text may name a macro of
- * remat's private headers (RT_KIND_NAMES: the op kinds of the dialect's table): the
- * registry's rows are generated where they are defined, and REMAT_OPTION_FIELD reads no
- * help text.
+ * written) or FILE (the same array, naming a file); "default" is the value in the
+ * textual syntax. A help text may name a macro of remat's private headers
+ * (RT_KIND_NAMES: the op kinds of the dialect's table): the registry's rows are generated
+ * where they are defined, and REMAT_OPTION_FIELD reads no help text.
  *
  * Conventions (as in remat-c/Remat.h): a constructor copies the options; it checks them
  * and returns a null MlirPass (pass.ptr == NULL) with a NUL-terminated message in
@@ -41,11 +41,12 @@ extern "C" {
 #define REMAT_OPTION_FIELD_INT(field) int64_t field;
 #define REMAT_OPTION_FIELD_DOUBLE(field) double field;
 #define REMAT_OPTION_FIELD_STRING(field) char field[REMAT_OPTION_STRING_MAX];
+#define REMAT_OPTION_FIELD_FILE(field) char field[REMAT_OPTION_STRING_MAX];
 
 /* ---- --remat-autodiff: forward functions (rt.autodiff) become joint functions ------ */
 
 #define REMAT_AUTODIFF_OPTIONS(X, S) \
-  X(S, report, "report", STRING, "", \
+  X(S, report, "report", FILE, "",   \
     "write the report: - for stderr, or a file to append to; empty: none")
 
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
@@ -66,9 +67,9 @@ extern "C" {
     "replaces save-ops; -1: off")                                                               \
   X(S, budget_greedy, "budget-greedy", BOOL, "false",                                           \
     "use the heuristic budget choice even where the exact one is affordable")                   \
-  X(S, budget_dump, "budget-dump", STRING, "",                                                  \
+  X(S, budget_dump, "budget-dump", FILE, "",                                                    \
     "append each budget problem and its choice to this file, for bench/ilp; empty: none")       \
-  X(S, report, "report", STRING, "",                                                            \
+  X(S, report, "report", FILE, "",                                                              \
     "write the report: - for stderr, or a file to append to; empty: none")
 
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
@@ -85,7 +86,7 @@ extern "C" {
     "recompute cheap producers in each consumer kernel when that moves fewer bytes")    \
   X(S, dedup, "dedup", BOOL, "true",                                                    \
     "one definition per structurally equal kernel, called by the copies' calls")        \
-  X(S, report, "report", STRING, "",                                                    \
+  X(S, report, "report", FILE, "",                                                      \
     "write the report: - for stderr, or a file to append to; empty: none")
 
 /* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
@@ -112,12 +113,12 @@ extern "C" {
     "objective=peak: auto (exact up to 32 candidate values, else heuristic), exact "        \
     "(branch and bound, up to 64), heuristic, enumerate (every subset, up to 20: the "      \
     "exact search's check)")                                                                \
-  X(S, report, "report", STRING, "",                                                        \
+  X(S, report, "report", FILE, "",                                                          \
     "write the report: - for stderr, or a file to append to; empty: none")                  \
-  X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")       \
-  X(S, timeline, "timeline", STRING, "",                                                    \
+  X(S, dot, "dot", FILE, "", "write a Graphviz picture of each split to this file")         \
+  X(S, timeline, "timeline", FILE, "",                                                      \
     "write an SVG chart of live bytes per step, no remat against the split, to this file")  \
-  X(S, dump_network, "dump-network", STRING, "",                                            \
+  X(S, dump_network, "dump-network", FILE, "",                                              \
     "write each joint function's flow network to this file in the DIMACS max-flow "         \
     "format, for other solvers")
 

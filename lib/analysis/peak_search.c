@@ -202,7 +202,8 @@ static void init_sets(search *s) {
     if (op < 0 || (v->vflags[x] & (RV_BW | RV_CONST)))
       continue;
     unsigned f = v->oflags[op];
-    s->never[x] = (f & RO_RECOMPUTE_TAG) || (rnd[x] && !(f & RO_BANNED));
+    /* a save tag wins over the random-value rule, as a ban does (docs/design.md) */
+    s->never[x] = (f & RO_RECOMPUTE_TAG) || (rnd[x] && !(f & (RO_BANNED | RO_SAVE_TAG)));
     s->cand[x] = reach[x] && !s->never[x] && s->bytes[x] > 0;
     s->ncand += s->cand[x];
   }
