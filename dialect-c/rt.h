@@ -30,18 +30,43 @@ enum {
 #include "rt_ops.def"
 };
 
+/* The kinds of op, each with the name that `ban` and reports use: FIRST for the first,
+ * REST for the others, in this order (the order `ban`'s help and errors list them).
+ * collective: all_gather, reduce_scatter, all_reduce, wait. elementwise: binary, unary,
+ * select, convert, full. structural: broadcast, reshape, transpose, slice, concat, iota.
+ * indexing: gather, scatter_add, argmax: data-dependent indices; host ops of the fusion,
+ * each lowered to a function of its own. extern: rt.extern, an operation remat does not
+ * model (docs/design.md, "Ops remat does not model"). */
+#define RT_OP_KINDS(FIRST, REST)   \
+  FIRST(MATMUL, "matmul")          \
+  REST(REDUCTION, "reduction")     \
+  REST(COLLECTIVE, "collective")   \
+  REST(RANDOM, "random")           \
+  REST(ELEMENTWISE, "elementwise") \
+  REST(COMPARE, "compare")         \
+  REST(STRUCTURAL, "structural")   \
+  REST(INDEXING, "indexing")       \
+  REST(EXTERN, "extern")
+
 typedef enum rt_op_kind {
-  RT_KIND_NONE = 0,    /* not an rt op */
-  RT_KIND_ELEMENTWISE, /* binary, unary, select, convert, full */
-  RT_KIND_COMPARE,
-  RT_KIND_REDUCTION,
-  RT_KIND_MATMUL,
-  RT_KIND_RANDOM,
-  RT_KIND_COLLECTIVE, /* all_gather, reduce_scatter, all_reduce, wait */
-  RT_KIND_STRUCTURAL, /* broadcast, reshape, transpose, slice, concat, iota */
-  RT_KIND_INDEXING,   /* gather, scatter_add, argmax: data-dependent indices; host ops of
-                         the fusion, each lowered to a function of its own */
+  RT_KIND_NONE = 0, /* not an rt op */
+#define RT_KIND_ENUM(ID, name) RT_KIND_##ID,
+  RT_OP_KINDS(RT_KIND_ENUM, RT_KIND_ENUM)
+#undef RT_KIND_ENUM
 } rt_op_kind;
+
+/* Outside the enum, so that switches need not name it. */
+enum {
+  RT_KIND_COUNT = 1
+#define RT_KIND_COUNTED(ID, name) +1
+  RT_OP_KINDS(RT_KIND_COUNTED, RT_KIND_COUNTED)
+#undef RT_KIND_COUNTED
+};
+
+/* "matmul, reduction, ..., extern": every kind's name, as a string literal. */
+#define RT_KIND_NAME_FIRST(ID, name) name
+#define RT_KIND_NAME_REST(ID, name) ", " name
+#define RT_KIND_NAMES RT_OP_KINDS(RT_KIND_NAME_FIRST, RT_KIND_NAME_REST)
 
 /* What the semantic verifier checks of an op beyond IRDL (docs/design.md, "Dialect"). */
 typedef enum rt_type_rule {
@@ -65,16 +90,24 @@ typedef enum rt_type_rule {
   RT_RULE_GATHER,
   RT_RULE_SCATTER_ADD,
   RT_RULE_ARGMAX,
+  RT_RULE_EXTERN, /* name, recompute, flops; any sizable element type, at least one result */
 } rt_type_rule;
 
 /* Which rt op this is (RT_OP_NONE for any other op). */
 rt_op_id rt_op_lookup(MlirOperation op);
+/* The first op of id ID (not RT_OP_NONE) inside OP (a module), in walk order; a null
+ * operation when there is none. */
+MlirOperation rt_find_op(MlirOperation op, rt_op_id id);
 /* Full name ("rt.add"); "" for RT_OP_NONE. */
 const char *rt_op_name(rt_op_id id);
 rt_op_kind rt_op_kind_of(rt_op_id id);
 rt_type_rule rt_op_rule(rt_op_id id);
 const char *rt_op_kind_name(rt_op_kind kind);
-/* Number of operands (-1: variadic, rt.concat). */
+/* rt.softplus(x) is x above this, log1p(exp(x)) at or below it (PyTorch's softplus with
+ * beta 1 and its default threshold): the interpreter, the codegen and the VJP read it. */
+#define RT_SOFTPLUS_THRESHOLD 20.0
+
+/* Number of operands (-1: variadic, rt.concat, rt.extern). */
 int rt_op_arity(rt_op_id id);
 /* The table's exp column: costly per element (a libm/libdevice call, a division, a
  * square root, Philox), so fusion computes it once instead of duplicating it. False for
@@ -83,8 +116,37 @@ bool rt_op_expensive(rt_op_id id);
 /* The table's inexact column: libm and libdevice may differ in the last places (the
  * device check's ulp bound). False for RT_OP_NONE. */
 bool rt_op_inexact(rt_op_id id);
+/* The table's view column: the result is the operand read through an index map
+ * (reshape, transpose, broadcast, slice). False for RT_OP_NONE. */
+bool rt_op_is_view(rt_op_id id);
+/* The table's alias column: a device executor may hand out the operand's allocation as
+ * the result (reshape, wait; slice when dense). False for RT_OP_NONE. */
+bool rt_op_is_alias(rt_op_id id);
+/* The table's function columns: the libm function computing op ID on the host in f64
+ * (WIDE) or f32, and the libdevice one on nvptx64; NULL when the row names none. */
+const char *rt_op_libm(rt_op_id id, bool wide);
+const char *rt_op_libdevice(rt_op_id id, bool wide);
 /* The rt op named NAME ("rt.add" or "add"), RT_OP_NONE if none. */
 rt_op_id rt_op_from_name(const char *name);
+/* The name OP is shown by in reports, pictures and diagnostics: an rt.extern's `name`
+ * (the producer's, "aten.convolution.default"), any other op's own name ("rt.add"). */
+MlirStringRef rt_op_label(MlirOperation op);
+
+/* ---- rt.extern (docs/design.md, "Ops remat does not model") -------------------------- */
+
+/* Its `recompute` attribute. */
+typedef enum rt_extern_recompute {
+  RT_EXTERN_ONCE,    /* "once" (the default): banned like rt.matmul, runs once, may move to
+                        the backward */
+  RT_EXTERN_PURE,    /* "pure": may be recomputed, weighed like any candidate */
+  RT_EXTERN_FORWARD, /* "forward": runs in the forward, never recomputed nor moved (it
+                        draws from the producer's generator, or has effects) */
+  RT_EXTERN_INVALID, /* present but not one of the three strings (the verifier's error) */
+} rt_extern_recompute;
+
+rt_extern_recompute rt_extern_recompute_of(MlirOperation op);
+/* Its `flops` (the recompute cost the producer knows), 0 when absent or invalid. */
+double rt_extern_flops(MlirOperation op);
 
 /* ---- types -------------------------------------------------------------------------- */
 
@@ -92,15 +154,18 @@ rt_op_id rt_op_from_name(const char *name);
 bool rt_type_is_static_tensor(MlirType type);
 /* A builtin scalar ("number"): f32 f64 f16 bf16 or a signless integer i1..i64. */
 bool rt_type_is_scalar(MlirType type);
-/* Bytes of one element of an element or scalar type: i1 counts 1 byte; -1 unsupported
- * (index, f8, ...). */
+/* Any builtin integer (signless, signed, unsigned, any width) or float type (f8 ... f128):
+ * what rt.extern's scalars and elements may be, and what remat can size. */
+bool rt_type_is_number(MlirType type);
+/* Bytes of one element of an element or scalar type: ceil(bit width / 8) of a number type
+ * (i1 counts 1 byte, an f8 1); -1 for any other type (index, complex, ...). */
 int rt_element_bytes(MlirType element_type);
 /* One of the element types of rt: f32 f16 bf16 f64 i1 i8 i32 i64. */
 bool rt_element_type_is_supported(MlirType element_type);
-/* Number of elements of a static tensor type (1 for scalars). 0 on success, -1 on a
+/* Number of elements of a static tensor type (1 for numbers). 0 on success, -1 on a
  * dynamic shape, an unsupported type or overflow of int64. */
 int rt_type_numel(MlirType type, int64_t *numel);
-/* Bytes of a value: numel x element size; scalars their size. 0 on success, -1 on a
+/* Bytes of a value: numel x element size; numbers their size. 0 on success, -1 on a
  * dynamic shape, an unsupported type or overflow of uint64. */
 int rt_type_bytes(MlirType type, uint64_t *bytes);
 int rt_value_bytes(MlirValue value, uint64_t *bytes);
@@ -188,6 +253,11 @@ MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribut
  * kernels. The function is not inserted anywhere. */
 MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name, MlirBlock body,
                              intptr_t nrets, const MlirValue *rets);
+/* Whether OP carries the attribute NAME (inherent or discardable). */
+bool rt_op_has_attr(MlirOperation op, const char *name);
+/* Whether OP carries rt.kernel: a kernel function (rt_kernel_func), which the codegen
+ * compiles and the executors launch rather than walk. */
+bool rt_func_is_kernel(MlirOperation op);
 /* The dictionary at I of an array of dictionaries (a function's arg_attrs or res_attrs),
  * or an empty one when ARRAY is null, shorter or holds something else there. */
 MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i);

@@ -196,6 +196,11 @@ irdl.dialect @rt {
     irdl.operands(input: %t)
     irdl.results(result: %t)
   }
+  irdl.operation @softplus {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
   // compare: result element type i1 (checked by the semantic verifier)
   irdl.operation @lt {
     %lhs_t = irdl.base "!builtin.tensor"
@@ -514,5 +519,20 @@ irdl.dialect @rt {
     irdl.attributes { "dim" = %dim }
     irdl.operands(input: %in)
     irdl.results(result: %res)
+  }
+  // An operation remat does not model (docs/design.md, "Ops remat does not model"): the
+  // producer's name for it ("aten.convolution.default"), any operands, one or more
+  // results, optional recompute = "once" | "pure" | "forward" and flops = N : i64. IRDL
+  // binds a variadic group to one type, so this entry admits operands of one type and
+  // results of one type: it serves upstream tools (mlir-opt --irdl-file). remat's loader
+  // leaves it out and registers rt.extern itself for operands and results of any types
+  // (rt_extern_op.cpp); rt_verify checks them.
+  irdl.operation @extern {
+    %args = irdl.any
+    %res = irdl.any
+    %name = irdl.base "#builtin.string"
+    irdl.attributes { "name" = %name }
+    irdl.operands(args: variadic %args)
+    irdl.results(results: variadic %res)
   }
 }

@@ -5,10 +5,32 @@
 #include "remat-c/Remat.h"
 #include "mlir-c/Dialect/Arith.h"
 #include "mlir-c/Dialect/Func.h"
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Dialect/IRDL.h"
 #include "rt.h"
 
 extern const char remat_rt_irdl_text[];
+
+/* rt_extern_op.cpp */
+bool rt_register_extern_op(MlirContext ctx);
+
+/* Erases the entry `irdl.operation @NAME` of the IRDL module (rt.extern's: its IRDL form
+ * admits operands of one type only, rt_extern_op.cpp registers the op instead). */
+static void drop_irdl_op(MlirModule irdl, const char *name) {
+  for (MlirOperation d = mlirBlockGetFirstOperation(mlirModuleGetBody(irdl));
+       !mlirOperationIsNull(d); d = mlirOperationGetNextInBlock(d)) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(d, 0));
+    for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+         op = mlirOperationGetNextInBlock(op)) {
+      MlirAttribute a = mlirOperationGetAttributeByName(op, rt_str("sym_name"));
+      if (rt_op_named(op, "irdl.operation") && !mlirAttributeIsNull(a) &&
+          rt_str_eq(mlirStringAttrGetValue(a), name)) {
+        mlirOperationDestroy(op);
+        return;
+      }
+    }
+  }
+}
 
 MlirStringRef rematRtDialectIRDL(void) {
   return mlirStringRefCreateFromCString(remat_rt_irdl_text);
@@ -24,7 +46,10 @@ MlirLogicalResult rematLoadDialects(MlirContext ctx) {
   MlirModule irdl = mlirModuleCreateParse(ctx, rematRtDialectIRDL());
   if (mlirModuleIsNull(irdl))
     return mlirLogicalResultFailure();
+  drop_irdl_op(irdl, "extern");
   MlirLogicalResult r = mlirLoadIRDLDialects(irdl);
   mlirModuleDestroy(irdl);
+  if (mlirLogicalResultIsSuccess(r) && !rt_register_extern_op(ctx))
+    return mlirLogicalResultFailure();
   return r;
 }

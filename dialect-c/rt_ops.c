@@ -17,18 +17,21 @@ static const struct {
   rt_op_kind kind;
   int arity;
   rt_type_rule rule;
-  bool expensive, inexact;
+  const char *libm[2], *libdevice[2]; /* f32, f64; "0": none */
+  bool expensive, inexact, view, alias;
 } rt_ops[RT_OP_COUNT] = {
-    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY, false, false},
-#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact) \
-  [RT_OP_##ID] = {name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule, exp, inexact},
+    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY, {"0", "0"}, {"0", "0"}, 0, 0, 0, 0},
+#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact, view, alias)    \
+  [RT_OP_##ID] = {                                                                               \
+      name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule, {#f32, #f64}, {#d32, #d64}, \
+      exp,  inexact,          view,           alias},
 #include "rt_ops.def"
 };
 
 /* An RT_MATH row is a libm/libdevice call: inexact and expensive. The compiler names a
  * row that says otherwise. */
-#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact) \
-  _Static_assert((exp) == 1 && (inexact) == 1,                                     \
+#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact, ...) \
+  _Static_assert((exp) == 1 && (inexact) == 1,                                          \
                  "rt_ops.def: RT_MATH row " #ID " must have exp 1 and inexact 1");
 #define RT_OP(...)
 #include "rt_ops.def"
@@ -75,6 +78,14 @@ MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name
   free(in);
   free(out);
   return mlirOperationCreate(&fs);
+}
+
+bool rt_op_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str(name)));
+}
+
+bool rt_func_is_kernel(MlirOperation op) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str("rt.kernel")));
 }
 
 MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
@@ -128,6 +139,25 @@ rt_op_id rt_op_lookup(MlirOperation op) {
   return RT_OP_NONE;
 }
 
+typedef struct find_op {
+  rt_op_id id;
+  MlirOperation found;
+} find_op;
+
+static MlirWalkResult find_op_visit(MlirOperation op, void *ud) {
+  find_op *f = ud;
+  if (rt_op_lookup(op) != f->id)
+    return MlirWalkResultAdvance;
+  f->found = op;
+  return MlirWalkResultInterrupt;
+}
+
+MlirOperation rt_find_op(MlirOperation op, rt_op_id id) {
+  find_op f = {id, {NULL}};
+  mlirOperationWalk(op, find_op_visit, &f, MlirWalkPreOrder);
+  return f.found;
+}
+
 const char *rt_op_name(rt_op_id id) { return rt_ops[id].name; }
 rt_op_kind rt_op_kind_of(rt_op_id id) { return rt_ops[id].kind; }
 int rt_op_arity(rt_op_id id) { return rt_ops[id].arity; }
@@ -135,9 +165,21 @@ bool rt_op_expensive(rt_op_id id) { return rt_ops[id].expensive; }
 bool rt_op_inexact(rt_op_id id) { return rt_ops[id].inexact; }
 rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
+bool rt_op_is_view(rt_op_id id) { return rt_ops[id].view; }
+bool rt_op_is_alias(rt_op_id id) { return rt_ops[id].alias; }
+
+static const char *function_named(const char *name) { return strcmp(name, "0") ? name : NULL; }
+const char *rt_op_libm(rt_op_id id, bool wide) { return function_named(rt_ops[id].libm[wide]); }
+const char *rt_op_libdevice(rt_op_id id, bool wide) {
+  return function_named(rt_ops[id].libdevice[wide]);
+}
+
 const char *rt_op_kind_name(rt_op_kind kind) {
-  static const char *names[] = {"none",   "elementwise", "compare",    "reduction", "matmul",
-                                "random", "collective",  "structural", "indexing"};
+  static const char *names[RT_KIND_COUNT] = {[RT_KIND_NONE] = "none",
+#define RT_KIND_NAME(ID, name) [RT_KIND_##ID] = name,
+                                             RT_OP_KINDS(RT_KIND_NAME, RT_KIND_NAME)
+#undef RT_KIND_NAME
+  };
   return names[kind];
 }
 
@@ -154,20 +196,13 @@ bool rt_type_is_scalar(MlirType type) {
           mlirIntegerTypeGetWidth(type) <= 64);
 }
 
+bool rt_type_is_number(MlirType type) { return mlirTypeIsAInteger(type) || mlirTypeIsAFloat(type); }
+
 int rt_element_bytes(MlirType t) {
-  if (mlirTypeIsAF32(t))
-    return 4;
-  if (mlirTypeIsAF64(t))
-    return 8;
-  if (mlirTypeIsAF16(t) || mlirTypeIsABF16(t))
-    return 2;
-  if (mlirTypeIsAInteger(t)) {
-    unsigned w = mlirIntegerTypeGetWidth(t);
-    if (w == 0 || w > 64)
-      return -1;
-    return w <= 8 ? 1 : w <= 16 ? 2 : w <= 32 ? 4 : 8; /* i1 is stored as a byte */
-  }
-  return -1;
+  unsigned w = mlirTypeIsAInteger(t) ? mlirIntegerTypeGetWidth(t)
+               : mlirTypeIsAFloat(t) ? mlirFloatTypeGetWidth(t)
+                                     : 0;
+  return w == 0 ? -1 : (int)((w + 7) / 8); /* i1 is stored as a byte */
 }
 
 bool rt_element_type_is_supported(MlirType t) {
@@ -198,7 +233,7 @@ remat_shape rt_shape_of(MlirType type) {
 
 int rt_type_numel(MlirType type, int64_t *numel) {
   *numel = 1;
-  if (rt_type_is_scalar(type))
+  if (rt_type_is_number(type))
     return 0;
   if (!rt_type_is_static_tensor(type))
     return -1;
@@ -280,6 +315,35 @@ bool rt_get_f64(MlirOperation op, const char *name, double *out) {
     return false;
   *out = mlirFloatAttrGetValueDouble(a);
   return true;
+}
+
+/* ---- rt.extern ---- */
+
+MlirStringRef rt_op_label(MlirOperation op) {
+  if (rt_op_named(op, "rt.extern")) {
+    MlirAttribute a = attr_named(op, "name");
+    if (!mlirAttributeIsNull(a) && mlirAttributeIsAString(a) &&
+        mlirStringAttrGetValue(a).length > 0)
+      return mlirStringAttrGetValue(a);
+  }
+  return mlirIdentifierStr(mlirOperationGetName(op));
+}
+
+rt_extern_recompute rt_extern_recompute_of(MlirOperation op) {
+  static const char *const names[] = {"once", "pure", "forward"};
+  MlirAttribute a = attr_named(op, "recompute");
+  if (mlirAttributeIsNull(a))
+    return RT_EXTERN_ONCE;
+  if (mlirAttributeIsAString(a))
+    for (int k = RT_EXTERN_ONCE; k <= RT_EXTERN_FORWARD; k++)
+      if (rt_str_eq(mlirStringAttrGetValue(a), names[k]))
+        return (rt_extern_recompute)k;
+  return RT_EXTERN_INVALID;
+}
+
+double rt_extern_flops(MlirOperation op) {
+  int64_t f;
+  return rt_get_i64(op, "flops", &f) && f > 0 ? (double)f : 0;
 }
 
 /* ---- rt.policy ---- */

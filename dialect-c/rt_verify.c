@@ -11,8 +11,9 @@
 #include "rt.h"
 
 /* Each operand and result of an rt op is a static tensor of a supported element type or
- * a scalar. Returns the number of errors. */
-static int check_types(MlirOperation op, const char *name) {
+ * a scalar; of an rt.extern (ANY_NUMBER), of any element type remat can size, or a
+ * number. Returns the number of errors. */
+static int check_types(MlirOperation op, const char *name, bool any_number) {
   char tb[128];
   intptr_t no = mlirOperationGetNumOperands(op), nr = mlirOperationGetNumResults(op);
   for (intptr_t i = 0; i < no + nr; i++) {
@@ -20,11 +21,18 @@ static int check_types(MlirOperation op, const char *name) {
                                          : mlirOperationGetResult(op, i - no));
     const char *what = i < no ? "operand" : "result";
     intptr_t idx = i < no ? i : i - no;
-    if (rt_type_is_scalar(t))
+    if (any_number ? rt_type_is_number(t) : rt_type_is_scalar(t))
       continue;
     if (!mlirTypeIsATensor(t)) {
       rt_emit_error(op, "'%s' %s #%ld must be a tensor or a scalar, got '%s'", name, what,
                     (long)idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    if (!mlirTypeIsARankedTensor(t)) {
+      rt_emit_error(op,
+                    "'%s' %s #%ld is an unranked tensor '%s': only ranked tensors of a "
+                    "static shape are supported",
+                    name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
       return 1;
     }
     if (!rt_type_is_static_tensor(t)) {
@@ -39,7 +47,14 @@ static int check_types(MlirOperation op, const char *name) {
                     (long)mlirShapedTypeGetRank(t), RT_MAX_RANK);
       return 1;
     }
-    if (!rt_element_type_is_supported(mlirShapedTypeGetElementType(t))) {
+    if (any_number && !rt_type_is_number(mlirShapedTypeGetElementType(t))) {
+      rt_emit_error(op,
+                    "'%s' %s #%ld has element type in '%s' that remat cannot size "
+                    "(expected an integer or float type)",
+                    name, what, (long)idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    if (!any_number && !rt_element_type_is_supported(mlirShapedTypeGetElementType(t))) {
       rt_emit_error(op,
                     "'%s' %s #%ld has unsupported element type in '%s' (expected f32, "
                     "f16, bf16, f64, i1, i8, i32 or i64)",
@@ -579,9 +594,41 @@ static int check_argmax(MlirOperation op) {
   return 0;
 }
 
+/* ---- rt.extern (docs/design.md, "Ops remat does not model") ---- */
+
+static int check_extern(MlirOperation op) {
+  const char *name = "rt.extern";
+  if (mlirOperationGetNumResults(op) == 0) {
+    rt_emit_error(op, "'%s' needs at least one result", name);
+    return 1;
+  }
+  MlirAttribute n = mlirOperationGetAttributeByName(op, rt_str("name"));
+  if (mlirAttributeIsNull(n) || !mlirAttributeIsAString(n) ||
+      mlirStringAttrGetValue(n).length == 0) {
+    rt_emit_error(op,
+                  "'%s' needs a non-empty string attribute 'name' (the operation's name, "
+                  "e.g. \"aten.convolution.default\")",
+                  name);
+    return 1;
+  }
+  if (rt_extern_recompute_of(op) == RT_EXTERN_INVALID) {
+    rt_emit_error(op, "'%s' (%.*s) recompute must be \"once\", \"pure\" or \"forward\"", name,
+                  (int)mlirStringAttrGetValue(n).length, mlirStringAttrGetValue(n).data);
+    return 1;
+  }
+  MlirAttribute f = mlirOperationGetAttributeByName(op, rt_str("flops"));
+  if (!mlirAttributeIsNull(f) &&
+      (!mlirAttributeIsAInteger(f) || mlirIntegerAttrGetValueInt(f) < 0)) {
+    rt_emit_error(op, "'%s' (%.*s) flops must be an integer >= 0", name,
+                  (int)mlirStringAttrGetValue(n).length, mlirStringAttrGetValue(n).data);
+    return 1;
+  }
+  return 0;
+}
+
 static int check_rt_op(MlirOperation op, rt_op_id id) {
   const char *name = rt_op_name(id);
-  if (check_types(op, name))
+  if (check_types(op, name, id == RT_OP_EXTERN))
     return 1;
   rt_type_rule rule = rt_op_rule(id);
   switch (rule) {
@@ -616,6 +663,7 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
   case RT_RULE_GATHER: return check_gather(op);
   case RT_RULE_SCATTER_ADD: return check_scatter_add(op);
   case RT_RULE_ARGMAX: return check_argmax(op);
+  case RT_RULE_EXTERN: return check_extern(op);
   }
   remat_fatal("rule %d of '%s'", (int)rule, name);
 }
@@ -646,19 +694,33 @@ static int check_func(MlirOperation func) {
   MlirType fty = mlirTypeAttrGetValue(ta);
   intptr_t ni = mlirFunctionTypeGetNumInputs(fty), nr = mlirFunctionTypeGetNumResults(fty);
   MlirStringRef fname = rt_func_name(func);
+  MlirAttribute na =
+      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.num_outputs"));
   for (intptr_t i = 0; i < ni + nr; i++) {
     MlirType t = i < ni ? mlirFunctionTypeGetInput(fty, i) : mlirFunctionTypeGetResult(fty, i - ni);
+    const char *what = i < ni ? "argument" : "result";
+    long idx = (long)(i < ni ? i : i - ni);
     if (mlirTypeIsATensor(t) && !rt_type_is_static_tensor(t)) {
       rt_emit_error(func,
                     "function '@%.*s' %s #%ld has a dynamic shape '%s': only static "
                     "shapes are supported",
-                    (int)fname.length, fname.data, i < ni ? "argument" : "result",
-                    (long)(i < ni ? i : i - ni), rt_type_str(t, tb, sizeof tb));
+                    (int)fname.length, fname.data, what, idx, rt_type_str(t, tb, sizeof tb));
+      return 1;
+    }
+    /* The passes weigh a joint function's values by their bytes: its arguments and results
+     * are tensors or numbers that have a size. */
+    uint64_t bytes;
+    bool tensor = mlirTypeIsATensor(t);
+    if (!mlirAttributeIsNull(na) && rt_type_bytes(t, &bytes)) {
+      bool number = tensor && rt_type_is_number(mlirShapedTypeGetElementType(t));
+      rt_emit_error(func, "function '@%.*s' %s #%ld: the %s of '%s' %s", (int)fname.length,
+                    fname.data, what, idx, number ? "size" : "type", rt_type_str(t, tb, sizeof tb),
+                    number ? "overflows 64 bits"
+                           : "is not one remat can size (a tensor of integers or floats, or a "
+                             "number)");
       return 1;
     }
   }
-  MlirAttribute na =
-      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.num_outputs"));
   int64_t n;
   if (!mlirAttributeIsNull(na)) {
     if (!rt_func_num_outputs(func, &n)) {

@@ -6,11 +6,8 @@
  * The definitions (forward, recomputable, live set, cost units) are in docs/design.md,
  * "Checkpoint tagging".
  *
- * Contract: requires verified rt IR; keeps every op and value, and every tag the input
- * already carries except the ones a previous run of this pass wrote (those with
- * rt.ac_reason), which it recomputes; writes rt.policy, rt.ac_region and rt.ac_reason on
- * forward ops of functions with rt.num_outputs; other functions are left alone. Breaks
- * nothing. */
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Checkpoint tagging" is generated from it). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +23,13 @@
 #include "rt_graph.h"
 #include "union_knapsack.h"
 
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR. keeps: every op and value; every tag the input carries "
+    "except those a previous run of this pass wrote (with rt.ac_reason), which it "
+    "recomputes; functions without rt.num_outputs. breaks: nothing; writes rt.policy, "
+    "rt.ac_region and rt.ac_reason on forward ops of functions with rt.num_outputs";
+
 /* ---- options -------------------------------------------------------------------------- */
 
 /* RematCheckpointOptions: remat-c/Passes.h. */
@@ -34,12 +38,15 @@ typedef RematCheckpointOptions checkpoint_options;
 enum ac_mode { AC_NONE, AC_AUTO, AC_FIXED };
 enum fsdp_mode { FSDP_RECOMPUTE, FSDP_SAVE, FSDP_OFF };
 
-/* A list of ops (save-ops, always-save): rt op names, and the kinds mm (an rt.matmul of
- * rank-2 operands: aten.mm, a linear layer) and bmm (batched, rank 3: attention). */
+/* A list of ops (save-ops, always-save): rt op names, the kinds mm (an rt.matmul of
+ * rank-2 operands: aten.mm, a linear layer; and a convolution, docs/design.md "Ops remat
+ * does not model") and bmm (batched, rank 3: attention), and names of rt.extern ops
+ * ("aten.max_pool2d_with_indices.default": a dotted name that is not rt's). */
 typedef struct oplist {
   bool op[RT_OP_COUNT];
   bool mm, bmm;
   bool any;
+  char externs[REMAT_OPTION_STRING_MAX + 2]; /* ",name,name," (the pass state is plain) */
 } oplist;
 
 /* The options as the run uses them. */
@@ -68,9 +75,17 @@ static int parse_oplist(const char *text, const char *option, oplist *l, char **
       continue;
     }
     rt_op_id id = rt_op_from_name(name);
+    if (id == RT_OP_NONE && strchr(name, '.') && strncmp(name, "rt.", 3)) {
+      size_t n = strlen(l->externs);
+      snprintf(l->externs + n, sizeof l->externs - n, "%s%s,", n ? "" : ",", name);
+      l->any = true;
+      continue;
+    }
     if (id == RT_OP_NONE) {
-      remat_error_add(err, "unknown op '%s' in option '%s' (expected rt op names, mm or bmm)", name,
-                      option);
+      remat_error_add(err,
+                      "unknown op '%s' in option '%s' (expected rt op names, mm, bmm or an "
+                      "rt.extern's name such as aten.convolution.default)",
+                      name, option);
       return -1;
     }
     l->op[id] = l->any = true;
@@ -88,7 +103,7 @@ static int make_plan(const checkpoint_options *o, plan *p, char **err) {
   else {
     char *end;
     double g = strtod(o->ac, &end);
-    if (!*o->ac || *end || !isfinite(g) || !(g > 0)) {
+    if (!remat_is_decimal(o->ac, true) || *end || !isfinite(g) || !(g > 0)) {
       remat_error_add(err,
                       "invalid value '%s' for option 'ac': expected none, auto or a "
                       "stage size in GiB > 0",
@@ -153,9 +168,10 @@ typedef struct node {
   MlirOperation op;
   rt_op_id id;
   bool forward;   /* depends on no tangent (never true for the terminator) */
-  bool constant;  /* no operands: free to recompute, never saved */
+  bool constant;  /* no operands (and may recompute): free to recompute, never saved */
   bool arith;     /* an arith op (scalar arithmetic: recomputable like any cheap op) */
   bool scalar;    /* its first result is a scalar */
+  bool fwd_only;  /* an rt.extern with recompute = "forward": never recomputed */
   rt_policy user; /* tag present in the input and not written by this pass */
   rt_policy tag;  /* what this run writes; RT_POLICY_NONE: nothing */
   int64_t region; /* rt.ac_region written with tag */
@@ -191,10 +207,6 @@ typedef struct graph {
   bool *arg_param;
   int *src; /* every node's operand sources, in node order */
 } graph;
-
-static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str(name)));
-}
 
 /* Source of value V of the view (-1: not of the block): its op's index, -1 - argument
  * number, or INT32_MIN when from elsewhere. */
@@ -233,12 +245,13 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     node *n = &g->n[i];
     n->op = v->ops[i];
     n->id = i < v->nops ? (rt_op_id)v->opid[i] : rt_op_lookup(v->ret);
-    if (has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
+    if (rt_op_has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(n->op, RT_POLICY_NONE);
       mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_region"));
       mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_reason"));
     }
     n->user = rt_policy_get(n->op);
+    n->fwd_only = n->id == RT_OP_EXTERN && rt_extern_recompute_of(n->op) == RT_EXTERN_FORWARD;
   }
   int term = g->count - 1;
   for (int i = 0; i < g->count; i++) {
@@ -246,7 +259,9 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     const int *opnd = i < v->nops ? &v->opnd[v->opnd_start[i]] : v->ret_val;
     n->nin = i < v->nops ? v->opnd_start[i + 1] - v->opnd_start[i] : v->nret;
     n->in = &g->src[i < v->nops ? v->opnd_start[i] : v->opnd_start[v->nops]];
-    n->constant = n->nin == 0;
+    /* an rt.extern without operands (aten.rand) is a constant only when it may run twice */
+    n->constant = n->nin == 0 &&
+                  (n->id != RT_OP_EXTERN || rt_extern_recompute_of(n->op) == RT_EXTERN_PURE);
     MlirStringRef opname = mlirIdentifierStr(mlirOperationGetName(n->op));
     n->arith = n->id == RT_OP_NONE && opname.length > 6 && !memcmp(opname.data, "arith.", 6);
     int r0 = i < v->nops ? v->op_res[i] : v->nvals, nres = i < v->nops ? v->op_res[i + 1] - r0 : 0;
@@ -302,8 +317,9 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
  * tagged. */
 static void tag(graph *g, int i, rt_policy p, int64_t region, const char *reason) {
   node *n = &g->n[i];
-  if (n->user != RT_POLICY_NONE || n->id == RT_OP_NONE)
-    return;
+  if (n->user != RT_POLICY_NONE || n->id == RT_OP_NONE ||
+      (n->fwd_only && rt_policy_is_recompute(p)))
+    return; /* an rt.extern with recompute = "forward" never recomputes */
   n->tag = p;
   n->region = region;
   n->reason = reason;
@@ -338,11 +354,6 @@ typedef struct fsdp_chain {
   int gather;        /* position of the all-gather in ops */
   int last_non_view; /* position in ops of the last op after the gather that is no view */
 } fsdp_chain;
-
-/* Views: ops that PyTorch would express as an alias of their input. */
-static bool is_view(rt_op_id id) {
-  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
-}
 
 /* The operand an FSDP chain follows through op I: an rt op, not a collective, whose
  * operands are one tensor plus any scalars and constants (an FX node's immediates:
@@ -400,7 +411,7 @@ static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
     if (j < 0 || !g->n[j].forward || mlirOperationGetNumResults(g->n[j].op) != 1 ||
         (k = chain_operand(g, j)) < 0 || g->n[j].in[k] != cur)
       break;
-    if (!is_view(g->n[j].id))
+    if (!rt_op_is_view(g->n[j].id))
       c->last_non_view = c->n;
     c->ops[c->n++] = cur = j;
   }
@@ -427,9 +438,30 @@ static void tag_fsdp(graph *g, enum fsdp_mode mode) {
 
 /* ---- save lists ----------------------------------------------------------------------- */
 
+/* An rt.extern named aten.convolution or aten._convolution (any overload): a convolution
+ * is the matmul of a CNN. */
+static bool is_convolution(MlirStringRef name) {
+  for (int k = 0; k < 2; k++) {
+    const char *c = k ? "aten._convolution" : "aten.convolution";
+    size_t n = strlen(c);
+    if (name.length >= n && !memcmp(name.data, c, n) && (name.length == n || name.data[n] == '.'))
+      return true;
+  }
+  return false;
+}
+
 static bool oplist_has(const oplist *l, const node *n) {
   if (l->op[n->id])
     return true;
+  if (n->id == RT_OP_EXTERN) {
+    MlirStringRef name = rt_op_label(n->op);
+    if ((l->op[RT_OP_MATMUL] || l->mm) && is_convolution(name))
+      return true;
+    char *key = xasprintf(",%.*s,", (int)name.length, name.data);
+    bool listed = strstr(l->externs, key) != NULL;
+    free(key);
+    return listed;
+  }
   if (n->id != RT_OP_MATMUL || !(l->mm || l->bmm))
     return false;
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
@@ -466,13 +498,15 @@ static void tag_save_ops(graph *g, const plan *p) {
 /* ---- stages (ac=auto|<GiB>) ---------------------------------------------------------- */
 
 /* Ops the stage walk visits: forward rt ops the backward needs and the min-cut may
- * recompute by default (not a matmul, reduction or collective), with operands, not tagged
- * yet. */
+ * recompute by default (not a matmul, reduction or collective, nor an rt.extern other than
+ * recompute = "pure"), with operands, not tagged yet. */
 static bool recomputable(const graph *g, int i) {
   const node *n = &g->n[i];
   rt_op_kind k = rt_op_kind_of(n->id);
   return n->need && n->id != RT_OP_NONE && !n->constant && k != RT_KIND_MATMUL &&
-         k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE && policy_of(g, i) == RT_POLICY_NONE;
+         k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE &&
+         (n->id != RT_OP_EXTERN || rt_extern_recompute_of(n->op) == RT_EXTERN_PURE) &&
+         policy_of(g, i) == RT_POLICY_NONE;
 }
 
 /* A recompute tag from the user or the FSDP rule: the backward recomputes the value
@@ -594,7 +628,7 @@ static void tag_stages(graph *g, const plan *p) {
 
 /* Cost of running op i once, in bytes moved (docs/design.md): operand and result bytes
  * (a gather's source counts the elements it reads: its result's bytes); a matmul costs at
- * least 2*B*M*N*K / FLOPS_PER_BYTE. */
+ * least 2*B*M*N*K / FLOPS_PER_BYTE, an rt.extern its flops / FLOPS_PER_BYTE. */
 static uint64_t op_cost(const graph *g, int i) {
   const node *n = &g->n[i];
   uint64_t c = n->bytes;
@@ -606,14 +640,17 @@ static uint64_t op_cost(const graph *g, int i) {
     else if (rt_value_bytes(mlirOperationGetOperand(n->op, k), &b) == 0)
       c += b;
   }
+  double flops = n->id == RT_OP_EXTERN ? rt_extern_flops(n->op) : 0;
   if (n->id == RT_OP_MATMUL) {
     remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(n->op, 0)));
     remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
     bool ta = !mlirAttributeIsNull(mlirOperationGetAttributeByName(n->op, rt_str("transpose_a")));
-    double flops = 2.0 * (double)a.d[a.rank - (ta ? 2 : 1)]; /* K: A is [..,M,K] or, read
-                                                                * transposed, [..,K,M] */
+    flops = 2.0 * (double)a.d[a.rank - (ta ? 2 : 1)]; /* K: A is [..,M,K] or, read
+                                                         * transposed, [..,K,M] */
     for (int d = 0; d < r.rank; d++)
       flops *= (double)r.d[d]; /* B*M*N */
+  }
+  if (flops > 0) {
     double fc = flops / FLOPS_PER_BYTE;
     if (fc > (double)c)
       c = fc >= 1.8e19 ? UINT64_MAX : (uint64_t)fc;
@@ -621,18 +658,18 @@ static uint64_t op_cost(const graph *g, int i) {
   return c;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
 /* Why a needed value is saved whatever the choice (fixed bytes). */
 enum fixed_why {
   FIX_NONE,
-  FIX_USER,         /* the user's save tag */
-  FIX_FSDP,         /* fsdp=save */
-  FIX_ALWAYS,       /* the always-save list */
-  FIX_COLLECTIVE,   /* a collective's result the backward needs: never recomputed */
-  FIX_NEEDS_GATHER, /* its recompute would need a collective's result that is not saved */
-  FIX_NEEDS_OP,     /* its recompute would need a tensor from an op that is neither rt
+  FIX_USER,          /* the user's save tag */
+  FIX_FSDP,          /* fsdp=save */
+  FIX_ALWAYS,        /* the always-save list */
+  FIX_COLLECTIVE,    /* a collective's result the backward needs: never recomputed */
+  FIX_NEEDS_GATHER,  /* its recompute would need a collective's result that is not saved */
+  FIX_NEEDS_OP,      /* its recompute would need a tensor from an op that is neither rt
                       * nor arith (the min-cut refuses those anyway) */
+  FIX_FORWARD,       /* an rt.extern result with recompute = "forward": never recomputed */
+  FIX_NEEDS_FORWARD, /* its recompute would need such a result that is not saved */
 };
 
 static const char *fixed_why_text(enum fixed_why w) {
@@ -644,6 +681,8 @@ static const char *fixed_why_text(enum fixed_why w) {
   case FIX_COLLECTIVE: return "collective result";
   case FIX_NEEDS_GATHER: return "its recompute needs a collective result";
   case FIX_NEEDS_OP: return "its recompute needs a non-rt op";
+  case FIX_FORWARD: return "rt.extern with recompute=forward";
+  case FIX_NEEDS_FORWARD: return "its recompute needs an rt.extern with recompute=forward";
   }
   return "";
 }
@@ -673,6 +712,7 @@ enum chain_role {
                    * offset, offset + k: a mask is always recomputable from seed and offset) */
   ROLE_GATHER,    /* a collective's result nobody saves: a chain through it cannot be run */
   ROLE_FOREIGN,   /* a tensor of an op outside rt and arith: likewise */
+  ROLE_FORWARD,   /* a result of an rt.extern with recompute = "forward" nobody saves: likewise */
 };
 
 static enum chain_role role_of(const graph *g, const budget *b, int s) {
@@ -684,7 +724,7 @@ static enum chain_role role_of(const graph *g, const budget *b, int s) {
     return d->scalar ? ROLE_AVAILABLE : ROLE_FOREIGN;
   if (rt_op_kind_of(d->id) == RT_KIND_COLLECTIVE)
     return ROLE_GATHER;
-  return ROLE_OP;
+  return d->fwd_only ? ROLE_FORWARD : ROLE_OP;
 }
 
 /* The recompute chain of candidate op c: the ops the backward runs to recompute it from
@@ -839,6 +879,8 @@ static void budget_build(graph *g, budget *b) {
                                                : FIX_ALWAYS;
     else if (pol == RT_POLICY_NONE && rt_op_kind_of(n->id) == RT_KIND_COLLECTIVE)
       b->why[i] = FIX_COLLECTIVE;
+    else if (pol == RT_POLICY_NONE && n->fwd_only)
+      b->why[i] = FIX_FORWARD;
     else if (pol == RT_POLICY_NONE) {
       b->index[i] = b->nc;
       b->cand[b->nc++] = i;
@@ -860,9 +902,10 @@ static void budget_build(graph *g, budget *b) {
       enum chain_role r = role_of(g, b, s);
       enum fixed_why w = r == ROLE_GATHER    ? FIX_NEEDS_GATHER
                          : r == ROLE_FOREIGN ? FIX_NEEDS_OP
+                         : r == ROLE_FORWARD ? FIX_NEEDS_FORWARD
                          : r == ROLE_OP      ? blocked[s]
                                              : FIX_NONE;
-      if (w == FIX_NEEDS_GATHER || (w == FIX_NEEDS_OP && blocked[i] == FIX_NONE))
+      if (w == FIX_NEEDS_GATHER || (w != FIX_NONE && blocked[i] == FIX_NONE))
         blocked[i] = w;
     }
   }
@@ -946,7 +989,9 @@ static void budget_error(const graph *g, const plan *p, const budget *b) {
       continue;
     }
     char loc[256];
-    char *row = xasprintf("%s%s at %s (%s, %llu bytes)", shown ? "; " : "", rt_op_name(g->n[i].id),
+    MlirStringRef label = rt_op_label(g->n[i].op);
+    char *row = xasprintf("%s%.*s at %s (%s, %llu bytes)", shown ? "; " : "", (int)label.length,
+                          label.data,
                           remat_report_loc(mlirOperationGetLocation(g->n[i].op), loc, sizeof loc),
                           fixed_why_text(b->why[i]), (unsigned long long)g->n[i].bytes);
     size_t rl = strlen(row);
@@ -960,8 +1005,8 @@ static void budget_error(const graph *g, const plan *p, const budget *b) {
   rt_emit_error(g->func,
                 "memory-budget=%lld is infeasible for '@%.*s': %llu bytes must be saved "
                 "whatever the choice (save tags of the user, fsdp=save and always-save; "
-                "collective results; values whose recompute needs a collective result or a "
-                "non-rt op): %s%s%.0d%s",
+                "collective results and those of rt.extern ops with recompute=forward; values "
+                "whose recompute needs one of those or a non-rt op): %s%s%.0d%s",
                 (long long)p->budget, (int)name.length, name.data, (unsigned long long)b->fixed,
                 list, more ? "; and " : "", more, more ? " more" : "");
   free(list);
@@ -977,8 +1022,9 @@ static void budget_dump(FILE *f, const graph *g, const plan *p, const budget *b,
   for (int it = 0; it < b->n; it++) {
     char loc[256];
     int op = b->cand[b->item_of[it]];
-    fprintf(f, "item %d %llu %llu %s %s\n", it, (unsigned long long)b->w[it],
-            (unsigned long long)b->v[it], rt_op_name(g->n[op].id),
+    MlirStringRef label = rt_op_label(g->n[op].op);
+    fprintf(f, "item %d %llu %llu %.*s %s\n", it, (unsigned long long)b->w[it],
+            (unsigned long long)b->v[it], (int)label.length, label.data,
             remat_report_loc(mlirOperationGetLocation(g->n[op].op), loc, sizeof loc));
   }
   for (int q = 0; q < b->m; q++) {
@@ -1033,7 +1079,7 @@ static int tag_budget(graph *g, const plan *p, FILE *dump) {
    * results stay untagged (the min-cut may gather again in the backward from a saved
    * primal, which the budget does not count). */
   for (int i = 0; i < g->count; i++)
-    if (b.why[i] == FIX_NEEDS_GATHER || b.why[i] == FIX_NEEDS_OP)
+    if (b.why[i] == FIX_NEEDS_GATHER || b.why[i] == FIX_NEEDS_OP || b.why[i] == FIX_NEEDS_FORWARD)
       tag(g, i, RT_POLICY_MUST_SAVE, 0, "budget");
   int *seen = xmalloc(sizeof *seen * ((size_t)g->count + 1));
   int *chain = xmalloc(sizeof *chain * ((size_t)g->count + 1));
@@ -1074,8 +1120,10 @@ static void report(FILE *f, const graph *g, const plan *p) {
       continue;
     char why[32]; /* the tags are written: the same words as the min-cut's report */
     MlirValue v = mlirOperationGetResult(n->op, 0);
-    remat_report_row(f, row++, rt_op_name(n->id), v, n->bytes,
-                     remat_report_tag_why(n->op, why, sizeof why));
+    MlirStringRef label = rt_op_label(n->op); /* an rt.extern by its own name */
+    char *name = xstrndup(label.data, label.length);
+    remat_report_row(f, row++, name, v, n->bytes, remat_report_tag_why(n->op, why, sizeof why));
+    free(name);
   }
   if (p->fsdp != FSDP_OFF)
     fprintf(f, "  fsdp: %d parameter gather%s (%s)\n", g->fsdp_chains,
@@ -1088,8 +1136,10 @@ static void report(FILE *f, const graph *g, const plan *p) {
     for (int k = 0; k < g->nstages; k++) {
       const stage *s = &g->stages[k];
       char loc[256];
-      fprintf(f, "  stage %d: %d op%s, %llu bytes; point %s %s, %llu bytes live\n", k + 1, s->nops,
-              s->nops == 1 ? "" : "s", (unsigned long long)s->bytes, rt_op_name(g->n[s->point].id),
+      MlirStringRef label = rt_op_label(g->n[s->point].op);
+      fprintf(f, "  stage %d: %d op%s, %llu bytes; point %.*s %s, %llu bytes live\n", k + 1,
+              s->nops, s->nops == 1 ? "" : "s", (unsigned long long)s->bytes, (int)label.length,
+              label.data,
               remat_report_loc(mlirOperationGetLocation(g->n[s->point].op), loc, sizeof loc),
               (unsigned long long)s->live);
     }
@@ -1185,10 +1235,6 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   }
 }
 
-static const char contract[] =
-    "requires verified rt IR; tags forward ops of joint functions (rt.policy, rt.ac_region, "
-    "rt.ac_reason); keeps user tags; replaces only its own earlier tags";
-
 static MlirPass create(const void *options) {
   plan p;
   char *err = NULL;
@@ -1197,7 +1243,6 @@ static MlirPass create(const void *options) {
   return remat_pass_create(&remat_checkpoint_pass, "RematCheckpoint", run, &p, sizeof p);
 }
 
-REMAT_PASS_INFO(remat_checkpoint_pass, RematCheckpointOptions, REMAT_CHECKPOINT_OPTIONS,
-                "remat-checkpoint",
+REMAT_PASS_INFO(checkpoint, Checkpoint, REMAT_CHECKPOINT_OPTIONS,
                 "tag activation-checkpoint policies (FSDP gathers, save list, stages, budget)",
                 contract, check_options, create)

@@ -22,6 +22,14 @@ static void stats_count(stats *s, const char *name) {
   s->counts[s->nnames++] = 1;
 }
 
+/* Counts host op OP by the name it is shown by (an rt.extern by its own). */
+static void stats_count_op(stats *s, MlirOperation op) {
+  MlirStringRef name = rt_op_label(op);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
+  stats_count(s, buf);
+}
+
 void fuse_stats_free(stats *s) {
   free(s->names);
   free(s->counts);
@@ -58,14 +66,11 @@ void fuse_host_stats(blk *b, stats *s) {
     bool host = b->cls[i] == C_HOST || b->hview[i];
     if (!host || rt_op_named(op, "func.return") || rt_op_named(op, "arith.constant"))
       continue;
-    MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
     rt_op_id id = rt_op_lookup(op);
     if (id == RT_OP_SUM || id == RT_OP_AMAX)
       s->host_reductions++;
-    stats_count(s, buf);
-    if (!fuse_is_view_id(id))
+    stats_count_op(s, op);
+    if (!rt_op_is_view(id))
       s->host_bytes += op_traffic(op);
   }
 }
@@ -77,7 +82,7 @@ void fuse_kernel_stats(blk *b, kernel *ks, int nk, stats *s) {
     int computing = 0;
     for (int bi = 0; bi < ks[k].nbody; bi++) {
       int i = ks[k].body[bi];
-      computing += !fuse_is_view_id(rt_op_lookup(b->ops[i]));
+      computing += !rt_op_is_view(rt_op_lookup(b->ops[i]));
       s->inlined_clones += b->grp[i] < 0;
     }
     s->view_kernels += computing == 0;
@@ -99,10 +104,7 @@ void fuse_unfused_stats(MlirBlock block, stats *s) {
     if (c == C_HOST) {
       if (rt_op_named(op, "func.return"))
         continue;
-      MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-      char buf[64];
-      snprintf(buf, sizeof buf, "%.*s", (int)name.length, name.data);
-      stats_count(s, buf);
+      stats_count_op(s, op);
       s->host_bytes += op_traffic(op);
     } else if (c != C_CONST && id != RT_OP_RESHAPE) {
       s->kernels++;

@@ -17,13 +17,6 @@
 #include "rt.h"
 #include "support.h"
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 const char *remat_mem_case_name(remat_mem_case c) {
   switch (c) {
   case REMAT_MEM_NO_REMAT: return "no remat";
@@ -287,6 +280,17 @@ static double matmul_flops(const remat_split_view *v, int i) {
   return 2.0 * (double)remat_shape_numel(&a) * (double)r.d[r.rank - 1];
 }
 
+/* What running op I again costs: its matmul flops; *BYTES += its operand + result bytes. */
+static double op_cost(const sim *s, int i, uint64_t *bytes) {
+  const remat_split_view *v = s->v;
+  FOR_OPERANDS(v, i, u) *bytes = sat_add(*bytes, s->bytes[u]);
+  FOR_RESULTS(v, i, r) *bytes = sat_add(*bytes, s->bytes[r]);
+  rt_op_id id = rt_op_lookup(v->ops[i]);
+  return id == RT_OP_MATMUL   ? matmul_flops(v, i)
+         : id == RT_OP_EXTERN ? (double)rt_extern_flops(v->ops[i])
+                              : 0;
+}
+
 /* Ops run in both functions: what the backward spends recomputing. */
 static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
   const remat_split_view *v = s->v;
@@ -294,10 +298,9 @@ static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
     if (!p->in_f[i] || !p->in_b[i] || (v->oflags[i] & (RO_BW | RO_CONST)))
       continue;
     c->recompute_ops++;
-    FOR_OPERANDS(v, i, u) c->recompute_bytes = sat_add(c->recompute_bytes, s->bytes[u]);
-    FOR_RESULTS(v, i, r) c->recompute_bytes = sat_add(c->recompute_bytes, s->bytes[r]);
-    if (rt_op_lookup(v->ops[i]) == RT_OP_MATMUL)
-      c->recompute_flops += matmul_flops(v, i);
+    c->recompute_flops += op_cost(s, i, &c->recompute_bytes);
+    if (rt_op_lookup(v->ops[i]) == RT_OP_EXTERN)
+      c->extern_flops += rt_extern_flops(v->ops[i]);
   }
 }
 
@@ -460,6 +463,37 @@ static int64_t list_score(const sim *s, const unsigned char *keep, const int *re
   return d;
 }
 
+/* A binary heap of ops, the least PRIO on top. */
+typedef struct prio_heap {
+  int *a, n;
+  const int *prio;
+} prio_heap;
+
+static void heap_push(prio_heap *h, int op) {
+  int k = h->n++;
+  for (; k > 0 && h->prio[h->a[(k - 1) / 2]] > h->prio[op]; k = (k - 1) / 2)
+    h->a[k] = h->a[(k - 1) / 2];
+  h->a[k] = op;
+}
+
+static int heap_pop(prio_heap *h) {
+  int top = h->a[0], last = h->a[--h->n], k = 0;
+  for (;;) {
+    int c = 2 * k + 1;
+    if (c >= h->n)
+      break;
+    if (c + 1 < h->n && h->prio[h->a[c + 1]] < h->prio[h->a[c]])
+      c++;
+    if (h->prio[h->a[c]] >= h->prio[last])
+      break;
+    h->a[k] = h->a[c];
+    k = c;
+  }
+  if (h->n > 0)
+    h->a[k] = last;
+  return top;
+}
+
 int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
                              const unsigned char *saved, const int *prio, int *order) {
   const sim *s = &m->s;
@@ -503,46 +537,117 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
         users[ustart[u] + fill[u]++] = i;
     }
   }
-  int *ready = xcalloc((size_t)nops + 1, sizeof *ready), nready = 0, n = 0;
+  int n = 0;
+  /* the ops that depend on a tangent keep their program order: each waits for the one
+   * before it */
+  int *next_bw = xcalloc((size_t)nops + 1, sizeof *next_bw);
+  for (int i = 0, last = -1; i < nops; i++) {
+    next_bw[i] = -1;
+    if (!in_b[i] || !m->bw[i])
+      continue;
+    if (last >= 0) {
+      next_bw[last] = i;
+      deps[i]++;
+    }
+    last = i;
+  }
+  /* whether each ready op frees more than it allocates: it changes (only ever to true) when
+   * an operand's uses left drop to one, for the op that has that use; the ready ops wait in
+   * two heaps by PRIO, those that free and the others (an op that comes to free is pushed
+   * on the first; its entry in the second is skipped) */
+  unsigned char *frees = xcalloc((size_t)nops + 1, 1), *done = xcalloc((size_t)nops + 1, 1);
+  prio_heap h[2] = {{xcalloc((size_t)nops + 1, sizeof(int)), 0, prio},
+                    {xcalloc((size_t)nops + 1, sizeof(int)), 0, prio}};
+#define MAKE_READY(op)                                    \
+  do {                                                    \
+    frees[op] = list_score(s, keep, remaining, (op)) < 0; \
+    heap_push(&h[frees[op]], (op));                       \
+  } while (0)
   for (int i = 0; i < nops; i++)
     if (in_b[i] && deps[i] == 0)
-      ready[nready++] = i;
-  while (nready > 0) {
+      MAKE_READY(i);
+  for (;;) {
     /* an op that frees more than it allocates first, else the earliest in PRIO */
-    int best = 0;
-    bool best_frees = list_score(s, keep, remaining, ready[0]) < 0;
-    for (int k = 1; k < nready; k++) {
-      bool frees = list_score(s, keep, remaining, ready[k]) < 0;
-      if ((frees && !best_frees) || (frees == best_frees && prio[ready[k]] < prio[ready[best]])) {
-        best = k;
-        best_frees = frees;
-      }
-    }
-    int i = ready[best];
-    ready[best] = ready[--nready];
+    while (h[1].n > 0 && done[h[1].a[0]])
+      heap_pop(&h[1]);
+    while (h[0].n > 0 && (done[h[0].a[0]] || frees[h[0].a[0]]))
+      heap_pop(&h[0]);
+    int which = h[1].n > 0 ? 1 : 0;
+    if (h[which].n == 0)
+      break;
+    int i = heap_pop(&h[which]);
     order[n++] = i;
+    done[i] = 1;
     for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
       int u = v->opnd[k];
-      bool first = first_operand(v, i, k);
-      if (first)
-        remaining[u]--;
+      if (!first_operand(v, i, k) || --remaining[u] != 1)
+        continue;
+      for (int q = ustart[u]; q < ustart[u + 1]; q++) { /* the one use left, if ready */
+        int r = users[q];
+        if (!done[r] && deps[r] == 0 && !frees[r] && list_score(s, keep, remaining, r) < 0) {
+          frees[r] = 1;
+          heap_push(&h[1], r);
+        }
+      }
     }
     FOR_RESULTS(v, i, r) {
       if (saved[r])
         continue;
       for (int k = ustart[r]; k < ustart[r + 1]; k++)
         if (--deps[users[k]] == 0)
-          ready[nready++] = users[k];
+          MAKE_READY(users[k]);
     }
+    if (next_bw[i] >= 0 && --deps[next_bw[i]] == 0)
+      MAKE_READY(next_bw[i]);
   }
+#undef MAKE_READY
+  free(h[0].a);
+  free(h[1].a);
+  free(frees);
+  free(done);
+  free(next_bw);
   free(remaining);
   free(deps);
   free(keep);
   free(ustart);
   free(users);
   free(fill);
-  free(ready);
   return n;
+}
+
+double remat_mem_sim_op_cost(const remat_mem_sim *m, int i, uint64_t *bytes) {
+  return op_cost(&m->s, i, bytes);
+}
+
+void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                               unsigned char *in_b, remat_mem_schedule *c, bool *listed,
+                               uint64_t *jit_peak) {
+  const remat_split_view *v = m->s.v;
+  remat_mem_sim_plan(m, saved, in_f, in_b);
+  size_t n = (size_t)v->nops + 1;
+  int *jit = xcalloc(n, sizeof *jit), *list = xcalloc(n, sizeof *list);
+  int *prio = xcalloc(n, sizeof *prio);
+  int njit = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, m->bw, in_b, saved, jit);
+  for (int k = 0; k < njit; k++)
+    prio[jit[k]] = k;
+  int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, list);
+  if (nlist != njit)
+    remat_fatal("the list schedule lost backward ops");
+  remat_mem_schedule b;
+  remat_mem_sim_run_order(m, saved, in_f, in_b, jit, njit, c);
+  remat_mem_sim_run_order(m, saved, in_f, in_b, list, nlist, &b);
+  if (jit_peak)
+    *jit_peak = c->peak;
+  *listed = b.peak < c->peak;
+  if (*listed) {
+    remat_mem_schedule_free(c);
+    *c = b;
+  } else {
+    remat_mem_schedule_free(&b);
+  }
+  free(jit);
+  free(list);
+  free(prio);
 }
 
 void remat_mem_schedule_free(remat_mem_schedule *c) {
@@ -566,7 +671,7 @@ void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_esti
     snprintf(steps, sizeof steps, "%d+%d", c->nfwd, c->nsteps - c->nfwd);
     if (c->peak_step >= 0) {
       MlirOperation op = v->ops[c->op[c->peak_step]];
-      MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+      MlirStringRef n = rt_op_label(op);
       char loc[256];
       snprintf(at, sizeof at, "step %d (%s) %.*s %s", c->peak_step, c->peak_where, (int)n.length,
                n.data, remat_report_loc(mlirOperationGetLocation(op), loc, sizeof loc));
@@ -576,8 +681,11 @@ void remat_memory_print(FILE *f, const remat_split_view *v, const remat_mem_esti
   }
   for (int k = REMAT_MEM_SPLIT; k <= REMAT_MEM_RECOMPUTE_ALL; k++) {
     const remat_mem_schedule *c = &e->c[k];
-    fprintf(f, "  recompute cost (%s): %d ops, %llu bytes moved, %.0f matmul flops\n",
+    fprintf(f, "  recompute cost (%s): %d ops, %llu bytes moved, %.0f matmul flops",
             remat_mem_case_name((remat_mem_case)k), c->recompute_ops,
-            (unsigned long long)c->recompute_bytes, c->recompute_flops);
+            (unsigned long long)c->recompute_bytes, c->recompute_flops - c->extern_flops);
+    if (c->extern_flops > 0) /* said only where there are some: older reports unchanged */
+      fprintf(f, ", %.0f rt.extern flops", c->extern_flops);
+    fputc('\n', f);
   }
 }

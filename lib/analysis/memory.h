@@ -13,6 +13,7 @@
 #ifndef REMAT_MEMORY_H
 #define REMAT_MEMORY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,7 +37,8 @@ typedef struct remat_mem_schedule {
   uint64_t saved_bytes;     /* what the forward keeps for the backward (real bytes) */
   int recompute_ops;        /* forward ops the backward runs again (constants excluded) */
   uint64_t recompute_bytes; /* their operand + result bytes */
-  double recompute_flops;   /* 2*B*M*N*K of the recomputed matmuls */
+  double recompute_flops;   /* 2*B*M*N*K of the recomputed matmuls, plus extern_flops */
+  double extern_flops;      /* the flops attributes of the recomputed rt.extern ops */
 } remat_mem_schedule;
 
 typedef struct remat_mem_estimate {
@@ -87,9 +89,21 @@ void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned ch
 int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
                              const unsigned char *saved, const int *prio, int *order);
 
+/* The split of SAVED as objective=peak emits it (passes/mincut.c, order_for_peak): planned
+ * as remat_mem_sim_run, its backward in the list schedule (remat_mem_sim_list_order, the
+ * just-in-time order as PRIO) when that peaks lower, else just in time. *LISTED: which;
+ * *JIT_PEAK (may be NULL): the just-in-time order's peak. */
+void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
+                               unsigned char *in_b, remat_mem_schedule *c, bool *listed,
+                               uint64_t *jit_peak);
+
 /* Only the plan of remat_mem_sim_run (SAVED gets the arguments, IN_F and IN_B are set). */
 void remat_mem_sim_plan(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
                         unsigned char *in_b);
+
+/* What the backward spends running op I of a split again (the recompute cost's terms):
+ * the op's matmul flops; *BYTES += its operand and result bytes (saturating). */
+double remat_mem_sim_op_cost(const remat_mem_sim *m, int i, uint64_t *bytes);
 
 /* The buffer bytes of each value (0 for immediates), [nvals]. */
 const uint64_t *remat_mem_sim_bytes(const remat_mem_sim *m);

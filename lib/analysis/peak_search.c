@@ -1,18 +1,23 @@
 /* peak_search.c: the split with the least peak (see peak_search.h; docs/design.md,
  * "Splits chosen for the peak").
  *
- * Every split is judged by lib/memory.c's simulation of the order the min-cut emits, so
- * the search never trusts a model of its own. Three searches over the same rules:
- *   exact:     depth first over the ops, last first. When an op is reached, whether the
- *              backward and the forward need each of its results is already known (their
- *              users come later), so only needed candidates branch (saving a value the
- *              backward does not need never lowers the peak or the cost: the forward
- *              keeps it to its end for nothing), and the rules cut branches before they
- *              are simulated;
+ * Every split is judged by lib/analysis/memory.c's simulation of the order the min-cut
+ * emits (the lower of just in time and the list schedule), so the search never trusts a
+ * model of its own. Three searches over the same rules:
+ *   exact:     branch and bound, depth first over the ops, last first, from the
+ *              heuristic's split. When an op is reached, whether the backward and the
+ *              forward need each of its results is already known (their users come
+ *              later), so only needed candidates branch (saving a value the backward does
+ *              not need never lowers the peak or the cost: the forward keeps it to its end
+ *              for nothing), the rules cut branches before they are simulated, and a
+ *              state no completion of which can beat the best split (peak_bound.h's bounds
+ *              on its peak and cost) is pruned;
  *   enumerate: every subset of the candidates, each planned, checked and simulated: slow
- *              and plain, the exact search's check (test/mincut/peak-exact.test);
- *   heuristic: seeds (the min-cut's split, no remat, recompute all, each repaired to the
- *              rules), then best-improvement local search: each round toggles the
+ *              and plain, the exact search's check, which also checks the exact search's
+ *              bounds against some of the splits it simulates;
+ *   heuristic: seeds (the min-cut's split, no remat, recompute all, minimum cuts
+ *              re-weighted along the peak, each repaired to the rules), then
+ *              best-improvement local search from the best: each round toggles the
  *              candidates live at the peak (saving what is recomputed there, recomputing
  *              what is saved) and saves values recomputed anywhere (cost), and keeps the
  *              best neighbour while it improves the key. */
@@ -24,19 +29,23 @@
 #include <string.h>
 
 #include "memory.h"
+#include "peak_bound.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "rt.h"
 #include "support.h"
-
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
 
 enum {                       /* heuristic limits */
        MOVES_PER_GROUP = 48, /* toggles tried per round at the peak, and savings for cost */
        MAX_ROUNDS = 64,
        WORK_LIMIT = 60000000, /* simulated ops (steps x splits) the heuristic may spend */
+       MAX_SEEDS = 16,        /* distinct seeds of the local search */
+       CUT_ROUNDS = 8,        /* re-weighted minimum cuts */
+       LOCAL_SEEDS = 1,       /* the best seeds a local search starts from */
+       HOT_STEPS = 3,         /* exact: steps bounded at each branch */
+       LAMBDA_STEPS = 16,     /* exact: steps whose cost bound's multiplier is chosen */
+       BOUND_WORK = 4000000,  /* network edges the bound of the answer may examine */
+       CHECKED_SPLITS = 32,   /* enumerate: splits whose bounds it checks */
+       CHECK_COST_STEPS = 4,  /* ... and at how many steps the cost's */
 };
 
 typedef struct search {
@@ -51,9 +60,12 @@ typedef struct search {
   int ncand;
   unsigned char *in_f, *in_b, *need_b; /* scratch of one plan */
   long evaluated, work;
-  long leaf_cap;       /* exact: splits it may simulate before it gives up; 0: no cap */
-  bool stopped;        /* exact: gave up at leaf_cap */
-  unsigned char *best; /* [nvals] */
+  remat_peak_bound *pb; /* the bounds of peak_bound.h */
+  double *op_cost;      /* [nops] what running an op in both functions costs */
+  double *lam;          /* [nops + 1] exact: the multiplier of each hot step's cost bound */
+  uint64_t root_bound;  /* of every split */
+  int *hot, nhot;       /* exact: the steps whose bounds it tries, first first */
+  unsigned char *best;  /* [nvals] */
   remat_peak_point best_pt;
   bool have_best;
 } search;
@@ -78,7 +90,8 @@ static double cost_of(const remat_mem_schedule *c) {
  * caller frees it), else freed. */
 static remat_peak_point evaluate(search *s, unsigned char *saved, remat_mem_schedule *keep) {
   remat_mem_schedule c;
-  remat_mem_sim_run(s->sim, saved, s->in_f, s->in_b, &c);
+  bool listed;
+  remat_mem_sim_run_emitted(s->sim, saved, s->in_f, s->in_b, &c, &listed, NULL);
   s->evaluated++;
   s->work += c.nsteps;
   remat_peak_point pt = {c.peak, cost_of(&c)};
@@ -110,7 +123,7 @@ static bool valid(const search *s, const unsigned char *saved) {
     unsigned f = v->oflags[i];
     if (!s->in_b[i] || (f & (RO_BW | RO_CONST)))
       continue;
-    if ((f & RO_SAVE_TAG) || ((f & RO_BANNED) && s->in_f[i]))
+    if ((f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && s->in_f[i]))
       return false;
   }
   return true;
@@ -189,7 +202,8 @@ static void init_sets(search *s) {
     if (op < 0 || (v->vflags[x] & (RV_BW | RV_CONST)))
       continue;
     unsigned f = v->oflags[op];
-    s->never[x] = (f & RO_RECOMPUTE_TAG) || (rnd[x] && !(f & RO_BANNED));
+    /* a save tag wins over the random-value rule, as a ban does (docs/design.md) */
+    s->never[x] = (f & RO_RECOMPUTE_TAG) || (rnd[x] && !(f & (RO_BANNED | RO_SAVE_TAG)));
     s->cand[x] = reach[x] && !s->never[x] && s->bytes[x] > 0;
     s->ncand += s->cand[x];
   }
@@ -212,15 +226,30 @@ static dfs_state state_copy(const search *s, const dfs_state *a) {
   return b;
 }
 
+/* The state before any op is decided: the forward needs its outputs, the backward the
+ * gradients. */
+static dfs_state state_root(const search *s) {
+  const remat_split_view *v = s->v;
+  size_t n = (size_t)v->nvals + 1;
+  dfs_state st = {xcalloc(n, 1), xcalloc(n, 1), xcalloc(n, 1)};
+  for (int r = 0; r < v->num_outputs; r++)
+    st.nf[v->ret_val[r]] = 1;
+  for (int r = v->num_outputs; r < v->nret; r++)
+    st.nb[v->ret_val[r]] = 1;
+  return st;
+}
+
 static void state_free(dfs_state *a) {
   free(a->nb);
   free(a->nf);
   free(a->sv);
 }
 
-/* Op I with its results' saved bits set in ST: what it runs where, its operands' needs.
+/* Op I with its results' saved bits set in ST: what it runs where, its operands' needs;
+ * when both functions run it, its recompute cost is added to *COST_BYTES, *COST_FLOPS.
  * False when it breaks a rule. */
-static bool apply_op(const search *s, int i, dfs_state *st) {
+static bool apply_op(const search *s, int i, dfs_state *st, uint64_t *cost_bytes,
+                     double *cost_flops) {
   const remat_split_view *v = s->v;
   unsigned f = v->oflags[i];
   bool in_b = false, in_f = false;
@@ -228,8 +257,11 @@ static bool apply_op(const search *s, int i, dfs_state *st) {
     in_b |= st->nb[r] && !st->sv[r];
     in_f |= !(f & RO_BW) && (st->nf[r] || st->sv[r]);
   }
-  if (in_b && !(f & (RO_BW | RO_CONST)) && ((f & RO_SAVE_TAG) || ((f & RO_BANNED) && in_f)))
+  if (in_b && !(f & (RO_BW | RO_CONST)) &&
+      ((f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && in_f)))
     return false;
+  if (in_b && in_f && !(f & (RO_BW | RO_CONST)))
+    *cost_flops += remat_mem_sim_op_cost(s->sim, i, cost_bytes);
   FOR_OPERANDS(v, i, u) {
     st->nb[u] |= in_b;
     st->nf[u] |= in_f;
@@ -237,10 +269,77 @@ static bool apply_op(const search *s, int i, dfs_state *st) {
   return true;
 }
 
-static void dfs(search *s, int i, dfs_state *st) {
-  const remat_split_view *v = s->v;
-  if (s->stopped)
+/* Moves step OP to the front of s->hot (if it is one). */
+static void heat(search *s, int op) {
+  int k = 0;
+  while (k < s->nhot && s->hot[k] != op)
+    k++;
+  if (k == s->nhot)
     return;
+  double lam = s->lam[k];
+  memmove(s->hot + 1, s->hot, (size_t)k * sizeof *s->hot);
+  memmove(s->lam + 1, s->lam, (size_t)k * sizeof *s->lam);
+  s->hot[0] = op;
+  s->lam[0] = lam;
+}
+
+/* The least key of the completions of a state whose decided ops cost COST_BYTES and
+ * COST_FLOPS, before its own bounds. */
+static remat_peak_point lower(const search *s, uint64_t cost_bytes, double cost_flops) {
+  /* the flops are sums of integers, exact below 2^53; the margin keeps the cost a lower
+   * bound beyond, whatever order the sums are taken in */
+  return (remat_peak_point){
+      s->root_bound, ((double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE) * (1 - 1e-9)};
+}
+
+/* Whether no completion of ST (the ops after I decided, costing at least COST_BYTES and
+ * COST_FLOPS) beats the best split: the peak's bounds at the steps of s->hot, then what
+ * the completions that could beat it must add to the cost; the step that cuts moves to
+ * the front. */
+static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, double cost_flops) {
+  if (!s->have_best)
+    return false;
+  remat_peak_point lb = lower(s, cost_bytes, cost_flops);
+  if (!better(lb, s->best_pt, s->budget))
+    return true;
+  remat_peak_partial part = {i, st->sv, st->nb, st->nf};
+  int nh = s->nhot < HOT_STEPS ? s->nhot : HOT_STEPS;
+  for (int k = 0; k < nh; k++) {
+    uint64_t p = remat_peak_bound_at(s->pb, s->hot[k], &part);
+    if (p > lb.peak)
+      lb.peak = p;
+    if (!better(lb, s->best_pt, s->budget)) {
+      heat(s, s->hot[k]);
+      return true;
+    }
+  }
+  /* the completions that could beat the best peak at most LIMIT: what they must add to
+   * the cost (when the best does not fit a budget, a lower peak alone may beat it) */
+  if (s->budget && s->best_pt.peak > s->budget)
+    return false;
+  uint64_t limit = s->budget ? s->budget : s->best_pt.peak;
+  remat_peak_point c = lb;
+  for (int k = 0; k < nh; k++) {
+    double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k]);
+    c.cost = lb.cost + extra * (1 - 1e-9);
+    if (!better(c, s->best_pt, s->budget)) {
+      heat(s, s->hot[k]);
+      return true;
+    }
+  }
+  return false;
+}
+
+static uint64_t mask_bytes(const search *s, const int *branch, int nbranch, unsigned m) {
+  uint64_t sum = 0;
+  for (int b = 0; b < nbranch; b++)
+    if ((m >> b) & 1)
+      sum += s->bytes[branch[b]];
+  return sum;
+}
+
+static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cost_flops) {
+  const remat_split_view *v = s->v;
   for (; i >= 0; i--) {
     int branch[8], nbranch = 0;
     FOR_RESULTS(v, i, r) {
@@ -253,47 +352,132 @@ static void dfs(search *s, int i, dfs_state *st) {
       }
     }
     if (nbranch == 0) {
-      if (!apply_op(s, i, st))
+      if (!apply_op(s, i, st, &cost_bytes, &cost_flops))
         return;
       continue;
     }
+    if (prune(s, i, st, cost_bytes, cost_flops))
+      return;
+    /* the branches by the bytes they save, fewest first */
+    unsigned order[256];
+    int nm = 0;
     for (unsigned m = 0; m < 1u << nbranch; m++) {
+      int k = nm++;
+      uint64_t mb = mask_bytes(s, branch, nbranch, m);
+      for (; k > 0 && mask_bytes(s, branch, nbranch, order[k - 1]) > mb; k--)
+        order[k] = order[k - 1];
+      order[k] = m;
+    }
+    for (int k = 0; k < nm; k++) {
       dfs_state c = state_copy(s, st);
       for (int b = 0; b < nbranch; b++)
-        c.sv[branch[b]] = (m >> b) & 1;
-      if (apply_op(s, i, &c))
-        dfs(s, i - 1, &c);
+        c.sv[branch[b]] = (order[k] >> b) & 1;
+      uint64_t cb = cost_bytes;
+      double cf = cost_flops;
+      if (apply_op(s, i, &c, &cb, &cf))
+        dfs(s, i - 1, &c, cb, cf);
       state_free(&c);
     }
     return;
   }
   for (int a = 0; a < v->nargs; a++)
     st->sv[a] = st->nb[a] && !(v->vflags[a] & RV_TANGENT);
-  if (s->leaf_cap && s->evaluated >= s->leaf_cap) {
-    s->stopped = true;
+  if (!alias_ok(s, st->sv) || prune(s, -1, st, cost_bytes, cost_flops))
     return;
-  }
-  if (!alias_ok(s, st->sv))
-    return;
-  remat_peak_point pt = evaluate(s, st->sv, NULL);
+  remat_mem_schedule lc;
+  remat_peak_point pt = evaluate(s, st->sv, &lc);
+  if (s->have_best && !better(pt, s->best_pt, s->budget) && lc.peak_step >= 0)
+    heat(s, lc.op[lc.peak_step]); /* where this leaf peaked: bound it first from now on */
+  remat_mem_schedule_free(&lc);
   if (!valid(s, st->sv))
     remat_fatal("the exact search reached a split that breaks a rule");
   consider(s, st->sv, pt);
 }
 
+/* Branch and bound from the best split so far (the heuristic's): s->hot are the steps
+ * where that split holds the most. */
 static void exact(search *s) {
   const remat_split_view *v = s->v;
-  size_t n = (size_t)v->nvals + 1;
-  dfs_state st = {xcalloc(n, 1), xcalloc(n, 1), xcalloc(n, 1)};
-  for (int r = 0; r < v->num_outputs; r++)
-    st.nf[v->ret_val[r]] = 1;
-  for (int r = v->num_outputs; r < v->nret; r++)
-    st.nb[v->ret_val[r]] = 1;
-  dfs(s, v->nops - 1, &st);
+  dfs_state st = state_root(s);
+  /* each step's multiplier: the best of a grid at the root */
+  remat_peak_partial part = {v->nops - 1, st.sv, st.nb, st.nf};
+  uint64_t limit = s->budget ? s->budget : s->best_pt.peak;
+  for (int k = 0; k < s->nhot; k++) {
+    double best = -1;
+    s->lam[k] = 1;
+    for (double l = 1.0 / 16; k < LAMBDA_STEPS && l <= 64; l *= 1.41421356) {
+      double c = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, l);
+      if (c > best) {
+        best = c;
+        s->lam[k] = l;
+      }
+    }
+  }
+  dfs(s, v->nops - 1, &st, 0, 0);
   state_free(&st);
 }
 
 /* ---- enumerate: every subset ------------------------------------------------------- */
+
+/* Whether the bounds of state ST (the ops after I decided, costing COST_BYTES and
+ * COST_FLOPS) hold for split PT, one of its completions: at every step no more than its
+ * peak, and the cost bound, at the first CHECK_COST_STEPS steps, no more than its cost. */
+static bool bounds_hold(search *s, int i, const dfs_state *st, uint64_t cost_bytes,
+                        double cost_flops, remat_peak_point pt, const int *steps, int nsteps) {
+  remat_peak_partial part = {i, st->sv, st->nb, st->nf};
+  double cost = (double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE;
+  if (cost > pt.cost * (1 + 1e-9))
+    return false;
+  for (int k = 0; k < nsteps; k++) {
+    if (remat_peak_bound_at(s->pb, steps[k], &part) > pt.peak)
+      return false;
+    for (double lambda = 0.5; k < CHECK_COST_STEPS && lambda <= 4; lambda *= 2) {
+      double extra = remat_peak_bound_cost(s->pb, steps[k], &part, pt.peak, s->op_cost, lambda);
+      if ((cost + extra) * (1 - 1e-9) > pt.cost)
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The enumeration's check of the bounds the exact search prunes with: split SV (at PT,
+ * keeping the rules) is a completion of each state the exact search passes on its way to
+ * it, so each of those states' bounds must hold for it. SV that saves a value the
+ * backward does not read is not one of the exact search's: not checked. */
+static void check_bounds(search *s, const unsigned char *sv, remat_peak_point pt) {
+  const remat_split_view *v = s->v;
+  dfs_state st = state_root(s);
+  int *steps = xcalloc((size_t)v->nops + 2, sizeof *steps);
+  steps[0] = REMAT_PEAK_FWD_END;
+  int nsteps = 1 + remat_peak_bound_ops(s->pb, steps + 1);
+  uint64_t cb = 0;
+  double cf = 0;
+  bool ok = true;
+  for (int i = v->nops - 1; i >= -1 && ok; i--) {
+    bool branch = i < 0;
+    if (i >= 0)
+      FOR_RESULTS(v, i, r) {
+        if (sv[r] && !(s->cand[r] && st.nb[r]))
+          goto done; /* saved for nothing, or not a candidate: not the exact search's */
+        branch |= s->cand[r] && st.nb[r];
+      }
+    if (i < 0)
+      for (int a = 0; a < v->nargs; a++)
+        st.sv[a] = st.nb[a] && !(v->vflags[a] & RV_TANGENT);
+    if (branch)
+      ok = bounds_hold(s, i, &st, cb, cf, pt, steps, nsteps);
+    if (i >= 0) {
+      FOR_RESULTS(v, i, r) st.sv[r] = sv[r];
+      if (!apply_op(s, i, &st, &cb, &cf))
+        remat_fatal("a split that keeps the rules breaks one in the exact search's walk");
+    }
+  }
+  if (!ok)
+    remat_fatal("a bound of the exact search is above a split it bounds");
+done:
+  free(steps);
+  state_free(&st);
+}
 
 static void enumerate(search *s) {
   const remat_split_view *v = s->v;
@@ -302,13 +486,17 @@ static void enumerate(search *s) {
     if (s->cand[x])
       list[n++] = x;
   unsigned char *sv = xcalloc((size_t)v->nvals + 1, 1);
+  unsigned long stride = (1ul << n) / CHECKED_SPLITS + 1;
   for (unsigned long m = 0; m < 1ul << n; m++) {
     memset(sv, 0, (size_t)v->nvals);
     for (int b = 0; b < n; b++)
       sv[list[b]] = (m >> b) & 1;
     remat_peak_point pt = evaluate(s, sv, NULL);
-    if (valid(s, sv) && alias_ok(s, sv))
-      consider(s, sv, pt);
+    if (!valid(s, sv) || !alias_ok(s, sv))
+      continue;
+    consider(s, sv, pt);
+    if (m % stride == 0)
+      check_bounds(s, sv, pt);
   }
   free(sv);
   free(list);
@@ -332,7 +520,7 @@ static bool repair(search *s, unsigned char *saved) {
     for (int i = 0; i < v->nops; i++) {
       unsigned f = v->oflags[i];
       if (!s->in_b[i] || (f & (RO_BW | RO_CONST)) ||
-          !((f & RO_SAVE_TAG) || ((f & RO_BANNED) && s->in_f[i])))
+          !((f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && s->in_f[i])))
         continue;
       FOR_RESULTS(v, i, r) {
         if (!s->need_b[r] || saved[r])
@@ -449,36 +637,22 @@ static int moves(search *s, const unsigned char *cur, const remat_mem_schedule *
   return k;
 }
 
-static void heuristic(search *s, const unsigned char *bytes_saved) {
+/* Best-improvement local search from CUR (kept to the rules): each round moves to the
+ * best neighbour (moves()) while it improves the key, for MAX_ROUNDS rounds or until
+ * s->work reaches LIMIT. */
+static void local_search(search *s, unsigned char *cur, remat_peak_point cur_pt, long limit) {
   const remat_split_view *v = s->v;
   size_t n = (size_t)v->nvals + 1;
-  unsigned char *cur = xcalloc(n, 1), *try = xcalloc(n, 1), *next = xcalloc(n, 1);
-  /* seeds: the min-cut's split, no remat, recompute all */
-  for (int seed = 0; seed < 3; seed++) {
-    for (int x = 0; x < v->nvals; x++)
-      try[x] = seed == 0   ? bytes_saved[x]
-               : seed == 1 ? (v->vflags[x] & RV_BW_READ) && !s->never[x]
-                           : 0;
-    if (repair(s, try))
-      consider(s, try, evaluate(s, try, NULL));
-  }
-  if (!s->have_best) {
-    free(cur);
-    free(try);
-    free(next);
-    return;
-  }
+  unsigned char *try = xcalloc(n, 1), *next = xcalloc(n, 1);
   int *mv = xcalloc(2 * MOVES_PER_GROUP + 1, sizeof *mv);
-  memcpy(cur, s->best, n - 1);
-  remat_peak_point cur_pt = s->best_pt;
-  for (int round = 0; round < MAX_ROUNDS && s->work < WORK_LIMIT; round++) {
+  for (int round = 0; round < MAX_ROUNDS && s->work < limit; round++) {
     remat_mem_schedule c;
     evaluate(s, cur, &c); /* leaves cur's plan in s->in_* */
     int nm = moves(s, cur, &c, mv);
     remat_mem_schedule_free(&c);
     bool found = false;
     remat_peak_point next_pt = cur_pt;
-    for (int k = 0; k < nm && s->work < WORK_LIMIT; k++) {
+    for (int k = 0; k < nm && s->work < limit; k++) {
       memcpy(try, cur, n - 1);
       try[mv[k]] ^= 1;
       if (!repair(s, try) || !memcmp(try, cur, n - 1))
@@ -497,12 +671,129 @@ static void heuristic(search *s, const unsigned char *bytes_saved) {
     consider(s, cur, cur_pt);
   }
   free(mv);
-  free(cur);
   free(try);
   free(next);
 }
 
+typedef struct seeds {
+  unsigned char **set;
+  remat_peak_point *pt;
+  int n;
+} seeds;
+
+/* Repairs TRY and, when it is new and keeps the rules, evaluates it and adds it to SD. */
+static void add_seed(search *s, seeds *sd, unsigned char *try) {
+  size_t n = (size_t)s->v->nvals;
+  if (sd->n == MAX_SEEDS || !repair(s, try))
+    return;
+  for (int k = 0; k < sd->n; k++)
+    if (!memcmp(sd->set[k], try, n))
+      return;
+  remat_peak_point pt = evaluate(s, try, NULL);
+  consider(s, try, pt);
+  int k = sd->n++;
+  for (; k > 0 && better(pt, sd->pt[k - 1], s->budget); k--) { /* best first */
+    sd->set[k] = sd->set[k - 1];
+    sd->pt[k] = sd->pt[k - 1];
+  }
+  sd->set[k] = xmalloc(n + 1);
+  memcpy(sd->set[k], try, n);
+  sd->pt[k] = pt;
+}
+
+/* Seeds from minimum cuts re-weighted along the peak: the first saves the fewest bytes
+ * (the rules aside); after each, the values live at its split's peak cost more: saving
+ * one that is saved, computing in the backward one that is computed there. */
+static void cut_seeds(search *s, seeds *sd, unsigned char *try) {
+  const remat_split_view *v = s->v;
+  size_t n = (size_t)v->nvals + 1;
+  double *save = xcalloc(n, sizeof *save), *recompute = xcalloc(n, sizeof *recompute);
+  int *fdef = xcalloc(n, sizeof *fdef), *flast = xcalloc(n, sizeof *flast);
+  int *bdef = xcalloc(n, sizeof *bdef), *blast = xcalloc(n, sizeof *blast);
+  for (int x = 0; x < v->nvals; x++)
+    save[x] = (double)s->bytes[x];
+  for (int round = 0; round < CUT_ROUNDS && s->work < WORK_LIMIT; round++) {
+    remat_peak_bound_cut_saved(s->pb, save, recompute, try);
+    add_seed(s, sd, try);
+    remat_mem_schedule c;
+    evaluate(s, try, &c);
+    live_ranges(s, try, &c, fdef, flast, bdef, blast);
+    int t = c.peak_step;
+    for (int x = 0; t >= 0 && x < v->nvals; x++) {
+      bool fwd = fdef[x] >= 0 && fdef[x] <= t && t <= flast[x];
+      bool bwd = bdef[x] >= 0 && bdef[x] <= t && t <= blast[x];
+      if (!s->cand[x] || !(fwd || bwd))
+        continue;
+      if (try[x])
+        save[x] += (double)s->bytes[x];
+      else if (bwd)
+        recompute[x] += (double)s->bytes[x];
+    }
+    remat_mem_schedule_free(&c);
+  }
+  free(save);
+  free(recompute);
+  free(fdef);
+  free(flast);
+  free(bdef);
+  free(blast);
+}
+
+/* Seeds (the min-cut's split, no remat, recompute all, re-weighted cuts), then a local
+ * search from each, best first, each with an equal share of the work left. */
+static void heuristic(search *s, const unsigned char *bytes_saved) {
+  const remat_split_view *v = s->v;
+  size_t n = (size_t)v->nvals + 1;
+  unsigned char *try = xcalloc(n, 1);
+  seeds sd = {xcalloc(MAX_SEEDS, sizeof *sd.set), xcalloc(MAX_SEEDS, sizeof *sd.pt), 0};
+  for (int seed = 0; seed < 3; seed++) {
+    for (int x = 0; x < v->nvals; x++)
+      try[x] = seed == 0   ? bytes_saved[x]
+               : seed == 1 ? (v->vflags[x] & RV_BW_READ) && !s->never[x]
+                           : 0;
+    add_seed(s, &sd, try);
+  }
+  cut_seeds(s, &sd, try);
+  int nls = sd.n < LOCAL_SEEDS ? sd.n : LOCAL_SEEDS;
+  for (int k = 0; k < nls; k++) {
+    long share = s->work + (WORK_LIMIT - s->work) / (nls - k);
+    local_search(s, sd.set[k], sd.pt[k], share);
+  }
+  for (int k = 0; k < sd.n; k++)
+    free(sd.set[k]);
+  free(sd.set);
+  free(sd.pt);
+  free(try);
+}
+
 /* ---- the search ---------------------------------------------------------------------- */
+
+/* The bound of every split (root_bound), its steps chosen by the schedule of the best
+ * split so far, whose backward steps holding the most bytes become s->hot. */
+static void bound_from_best(search *s) {
+  const remat_split_view *v = s->v;
+  remat_mem_schedule c;
+  bool listed;
+  remat_mem_sim_run_emitted(s->sim, s->best, s->in_f, s->in_b, &c, &listed, NULL);
+  s->root_bound = remat_peak_bound_split(s->pb, &c, BOUND_WORK, NULL);
+  int *ops = xcalloc((size_t)v->nops + 2, sizeof *ops);
+  uint64_t *live = xcalloc((size_t)v->nops + 2, sizeof *live); /* [1 + op], [0]: fwd end */
+  for (int t = 0; t < c.nsteps; t++)
+    live[1 + c.op[t]] = c.live[t];
+  live[0] = c.nfwd > 0 ? c.live[c.nfwd - 1] : 0;
+  ops[0] = REMAT_PEAK_FWD_END;
+  int n = 1 + remat_peak_bound_ops(s->pb, ops + 1);
+  for (int k = 0; k < n; k++) { /* by live bytes, most first (insertion: stable) */
+    int op = ops[k], j = k;
+    for (; j > 0 && live[1 + s->hot[j - 1]] < live[1 + op]; j--)
+      s->hot[j] = s->hot[j - 1];
+    s->hot[j] = op;
+  }
+  s->nhot = n;
+  free(ops);
+  free(live);
+  remat_mem_schedule_free(&c);
+}
 
 int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char **err) {
   const remat_split_view *v = pb->view;
@@ -522,12 +813,20 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   s.in_b = xcalloc((size_t)v->nops + 1, 1);
   s.need_b = xcalloc(n, 1);
   s.best = xcalloc(n, 1);
+  s.hot = xcalloc((size_t)v->nops + 2, sizeof *s.hot);
+  s.op_cost = xcalloc((size_t)v->nops + 1, sizeof *s.op_cost);
+  s.lam = xcalloc((size_t)v->nops + 2, sizeof *s.lam);
+  for (int i = 0; i < v->nops; i++) {
+    uint64_t ob = 0;
+    double of = remat_mem_sim_op_cost(s.sim, i, &ob);
+    s.op_cost[i] = (double)ob + of / REMAT_PEAK_FLOPS_PER_BYTE;
+  }
   init_sets(&s);
+  s.pb = remat_peak_bound_new(v, s.bytes, s.root, s.cand);
   res->candidates = s.ncand;
   remat_peak_method m = pb->method;
-  bool auto_exact = m == REMAT_PEAK_AUTO && s.ncand <= REMAT_PEAK_EXACT_MAX;
   if (m == REMAT_PEAK_AUTO)
-    m = auto_exact ? REMAT_PEAK_EXACT : REMAT_PEAK_HEURISTIC;
+    m = s.ncand <= REMAT_PEAK_EXACT_MAX ? REMAT_PEAK_EXACT : REMAT_PEAK_HEURISTIC;
   int limit = m == REMAT_PEAK_EXACT       ? REMAT_PEAK_EXACT_HARD
               : m == REMAT_PEAK_ENUMERATE ? REMAT_PEAK_ENUMERATE_MAX
                                           : -1;
@@ -550,20 +849,26 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
     res->method = m == REMAT_PEAK_EXACT       ? "exact"
                   : m == REMAT_PEAK_ENUMERATE ? "enumerate"
                                               : "heuristic";
-    if (m == REMAT_PEAK_EXACT) {
-      if (auto_exact)
-        s.leaf_cap = s.evaluated + REMAT_PEAK_EXACT_SPLITS;
-      exact(&s);
-      if (s.stopped) { /* too many splits: the heuristic, which keeps the best so far */
-        res->method = "heuristic (the exact search stopped)";
-        heuristic(&s, pb->bytes_saved);
-      }
-    } else if (m == REMAT_PEAK_ENUMERATE)
+    if (m == REMAT_PEAK_ENUMERATE) {
       enumerate(&s);
-    else
+    } else {
       heuristic(&s, pb->bytes_saved);
+      if (s.have_best)
+        bound_from_best(&s);
+      if (m == REMAT_PEAK_EXACT)
+        exact(&s);
+    }
     if (!s.have_best)
       remat_fatal("no split keeps the rules, not even the min-cut's");
+    if (m == REMAT_PEAK_ENUMERATE)
+      bound_from_best(&s);
+    /* the least peak: found by the exact searches, bounded otherwise */
+    res->bound = s.root_bound;
+    res->optimal = m != REMAT_PEAK_HEURISTIC && !s.budget;
+    if (res->optimal)
+      res->bound = s.best_pt.peak;
+    if (s.root_bound > s.best_pt.peak)
+      remat_fatal("the lower bound on the peak is above a split's peak");
     /* the plan of the best set, with its arguments */
     remat_mem_sim_plan(s.sim, s.best, s.in_f, s.in_b);
     res->saved = xcalloc(n, 1);
@@ -573,6 +878,7 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
       rc = 1;
   }
   res->evaluated = s.evaluated;
+  remat_peak_bound_free(s.pb);
   remat_mem_sim_free(s.sim);
   free(s.cand);
   free(s.never);
@@ -582,6 +888,9 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   free(s.in_b);
   free(s.need_b);
   free(s.best);
+  free(s.hot);
+  free(s.op_cost);
+  free(s.lam);
   res->ms = remat_now_ms() - t0;
   return rc;
 }

@@ -2,19 +2,23 @@
  * objective, the search and its limits are in docs/design.md, "Splits chosen for the
  * peak").
  *
- * A split is its saved set: the min-cut's plan walks give what each function runs and
- * remat_bwd_order the backward's order, and lib/memory.c simulates it, so the peak the
- * search minimises is the peak of the IR the min-cut then emits. The key is (peak,
+ * A split is its saved set: the min-cut's plan walks give what each function runs,
+ * remat_bwd_order or the list schedule (whichever peaks lower) the backward's order, and
+ * lib/analysis/memory.c simulates it, so the peak the search minimises is the peak of
+ * the IR the min-cut then emits. Every answer comes with a lower bound on the least
+ * peak (lib/analysis/peak_bound.h), the least itself when an exact search found it. The
+ * key is (peak,
  * recompute cost); with a budget, (fits, cost, peak) for splits that fit before (peak,
  * cost) for those that do not. Recompute cost = bytes moved by the recomputed ops +
  * their matmul FLOPs / REMAT_PEAK_FLOPS_PER_BYTE.
  *
  * Rules every split the search returns keeps (its seeds included): an op with a save
- * tag (RO_SAVE_TAG) never runs in the backward (what the backward needs of it is saved);
+ * tag (RO_SAVE_TAG, or RO_FORWARD) never runs in the backward (what the backward needs of
+ * it is saved);
  * a banned op (RO_BANNED) never runs in both functions; a value with a recompute tag is
  * never saved; nor is a random value (an rt.uniform_philox result, and what elementwise
- * ops compute from random values and scalars alone: dropout masks) whose op is not
- * banned: the backward recomputes it from the seed.
+ * ops compute from random values and scalars alone: dropout masks) whose op is neither
+ * banned nor save-tagged: the backward recomputes it from the seed.
  *
  * Ownership: the problem's arrays are the caller's; remat_peak_search allocates
  * res->saved, which the caller frees (free). Errors: none are diagnosed here; an exact
@@ -23,6 +27,7 @@
 #ifndef REMAT_PEAK_SEARCH_H
 #define REMAT_PEAK_SEARCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,17 +37,15 @@
 #define REMAT_PEAK_FLOPS_PER_BYTE 128.0
 
 enum {
-  REMAT_PEAK_EXACT_MAX = 32,       /* auto: exact search up to this many candidates */
-  REMAT_PEAK_EXACT_SPLITS = 20000, /* auto: ... and this many simulated splits */
-  REMAT_PEAK_EXACT_HARD = 40,      /* method=exact: refused above */
-  REMAT_PEAK_ENUMERATE_MAX = 20,   /* method=enumerate: refused above */
+  REMAT_PEAK_EXACT_MAX = 32,     /* auto: exact search up to this many candidates */
+  REMAT_PEAK_EXACT_HARD = 64,    /* method=exact: refused above */
+  REMAT_PEAK_ENUMERATE_MAX = 20, /* method=enumerate: refused above */
 };
 
 typedef enum remat_peak_method {
-  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates and
-                            REMAT_PEAK_EXACT_SPLITS splits, else heuristic */
-  REMAT_PEAK_EXACT,     /* depth-first search over the needed candidates */
-  REMAT_PEAK_HEURISTIC, /* local search from three seeds along the peak */
+  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates, else heuristic */
+  REMAT_PEAK_EXACT,     /* branch and bound over the needed candidates */
+  REMAT_PEAK_HEURISTIC, /* local search from seeds along the peak */
   REMAT_PEAK_ENUMERATE, /* every subset of the candidates: the exact search's check */
 } remat_peak_method;
 
@@ -61,6 +64,8 @@ typedef struct remat_peak_problem {
 typedef struct remat_peak_result {
   unsigned char *saved; /* [nvals] the chosen saved set (primal arguments included) */
   remat_peak_point chosen, bytes, no_remat, recompute_all;
+  uint64_t bound;     /* no split peaks below it (docs/design.md, "The lower bound") */
+  bool optimal;       /* the bound is the least peak, found by an exact search */
   const char *method; /* "exact", "heuristic" or "enumerate" */
   int candidates;     /* values the search may save */
   long evaluated;     /* splits simulated */

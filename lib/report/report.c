@@ -92,7 +92,7 @@ char *remat_report_value_loc(MlirValue v, char *buf, size_t cap) {
   mlirAsmStateDestroy(st);
   mlirOpPrintingFlagsDestroy(flags);
   if (mlirValueIsAOpResult(v)) {
-    MlirStringRef op = mlirIdentifierStr(mlirOperationGetName(mlirOpResultGetOwner(v)));
+    MlirStringRef op = rt_op_label(mlirOpResultGetOwner(v));
     snprintf(buf, cap, "%s = %.*s (no location)", ssa, (int)op.length, op.data);
   } else
     snprintf(buf, cap, "%s (no location)", ssa);

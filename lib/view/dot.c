@@ -15,11 +15,6 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 typedef enum kind {         /* what a node is, which decides its colour */
                     K_NONE, /* not drawn */
                     K_ARG,
@@ -62,7 +57,7 @@ static void dot_text(FILE *f, const char *s) {
 }
 
 static void op_name(MlirOperation op, char *buf, size_t cap) {
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  MlirStringRef n = rt_op_label(op); /* an rt.extern by its own name */
   snprintf(buf, cap, "%.*s", (int)n.length, n.data);
 }
 
@@ -228,8 +223,7 @@ static bool same_key(const char *a, const char *b) {
 static bool chainable(MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
   rt_op_kind k = rt_op_kind_of(id);
-  return k == RT_KIND_ELEMENTWISE || k == RT_KIND_COMPARE || id == RT_OP_RESHAPE ||
-         id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
+  return k == RT_KIND_ELEMENTWISE || k == RT_KIND_COMPARE || rt_op_is_view(id);
 }
 
 /* Chains of single-use chainable ops of one kind, side and cluster: op b takes the
@@ -308,19 +302,27 @@ static void node_line(FILE *f, const pic *p, int node, const char *indent) {
   }
   fprintf(f, "%sn%d_%d [label=\"", indent, p->index, node);
   dot_text(f, label);
+  int first = val, end = val + 1; /* the node's values: an argument, or the op's results */
   if (node >= v->nargs) {
     int op = p->last[node - v->nargs];
     if (p->k[node] == K_RECOMPUTED)
       fputs("\\nrecomputed", f);
     else if (p->k[node] == K_MOVED)
       fputs("\\nmoved", f);
-    val = v->op_res[op];
+    first = v->op_res[op];
+    end = v->op_res[op + 1];
   }
-  bool saved = (v->vflags[val] & RV_SAVED) != 0;
-  if (saved) {
+  bool saved = false;
+  for (int x = first; x < end; x++) {
+    if (!(v->vflags[x] & RV_SAVED))
+      continue;
     uint64_t b = 0;
-    rt_value_bytes(v->vals[val], &b);
-    fprintf(f, "\\nsaved %llu B", (unsigned long long)b);
+    rt_value_bytes(v->vals[x], &b);
+    if (end - first > 1) /* which of several results: rt.extern's */
+      fprintf(f, "\\nsaved #%d %llu B", x - first, (unsigned long long)b);
+    else
+      fprintf(f, "\\nsaved %llu B", (unsigned long long)b);
+    saved = true;
   }
   fprintf(f, "\", fillcolor=\"%s\"%s", fill[p->k[node]], extra);
   if (saved)

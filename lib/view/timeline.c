@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "report.h"
+#include "rt.h"
 
 enum {
   CHART_W = 880,
@@ -145,7 +146,7 @@ static void peak_marker(FILE *f, const axes *a, int index, int k, const remat_sp
   double x = px(a, c->peak_step + 0.5), y = py(a, (double)c->peak);
   char hb[32], loc[256];
   MlirOperation op = v->ops[c->op[c->peak_step]];
-  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  MlirStringRef n = rt_op_label(op); /* an rt.extern by its own name */
   fprintf(f,
           "<circle class=\"peak\" id=\"f%d-peak-%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
           "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>",

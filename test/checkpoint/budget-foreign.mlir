@@ -19,7 +19,7 @@
 // RUN: not remat-opt --split-input-file --remat-checkpoint=memory-budget=0 --remat-report %s 2>&1 >/dev/null | FileCheck %s --check-prefix=ZERO-REPORT
 // RUN: not remat-opt --split-input-file --remat-checkpoint=memory-budget=0 --remat-mincut --remat-report %s 2>&1 | FileCheck %s --check-prefix=ZERO-SPLIT
 
-// ERR: budget-foreign.mlir:[[@LINE+9]]:1: error: memory-budget=1023 is infeasible for '@foreign': 1024 bytes must be saved whatever the choice (save tags of the user, fsdp=save and always-save; collective results; values whose recompute needs a collective result or a non-rt op): rt.neg at budget-foreign.mlir:[[@LINE+12]]:8 (its recompute needs a non-rt op, 1024 bytes){{$}}
+// ERR: budget-foreign.mlir:[[@LINE+9]]:1: error: memory-budget=1023 is infeasible for '@foreign': 1024 bytes must be saved whatever the choice (save tags of the user, fsdp=save and always-save; collective results and those of rt.extern ops with recompute=forward; values whose recompute needs one of those or a non-rt op): rt.neg at budget-foreign.mlir:[[@LINE+12]]:8 (its recompute needs a non-rt op, 1024 bytes){{$}}
 
 // FITS-LABEL: func.func @foreign(
 // FITS-NEXT: math.exp %arg0 : tensor<256xf32>

@@ -18,7 +18,7 @@
 
 // The error names every reason a value can be fixed, then each fixed value: its op,
 // location, reason and bytes.
-// CHECK: budget-infeasible.mlir:[[@LINE+1]]:1: error: memory-budget=9215 is infeasible for '@f': 9216 bytes must be saved whatever the choice (save tags of the user, fsdp=save and always-save; collective results; values whose recompute needs a collective result or a non-rt op): rt.exp at budget-infeasible.mlir:[[@LINE+12]]:8 (user save tag, 4096 bytes); rt.wait at budget-infeasible.mlir:[[@LINE+14]]:8 (collective result, 4096 bytes); rt.slice at budget-infeasible.mlir:[[@LINE+17]]:8 (its recompute needs a collective result, 1024 bytes){{$}}
+// CHECK: budget-infeasible.mlir:[[@LINE+1]]:1: error: memory-budget=9215 is infeasible for '@f': 9216 bytes must be saved whatever the choice (save tags of the user, fsdp=save and always-save; collective results and those of rt.extern ops with recompute=forward; values whose recompute needs one of those or a non-rt op): rt.exp at budget-infeasible.mlir:[[@LINE+12]]:8 (user save tag, 4096 bytes); rt.wait at budget-infeasible.mlir:[[@LINE+14]]:8 (collective result, 4096 bytes); rt.slice at budget-infeasible.mlir:[[@LINE+17]]:8 (its recompute needs a collective result, 1024 bytes){{$}}
 func.func @f(%x: tensor<1024xf32>, %s: tensor<512xf32>, %s2: tensor<512xf32>,
              %g: tensor<1024xf32> {rt.tangent})
     -> (tensor<1024xf32>, tensor<1024xf32>, tensor<256xf32>) attributes {rt.num_outputs = 1 : i64} {

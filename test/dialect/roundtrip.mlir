@@ -123,3 +123,15 @@ func.func @joint(%a: tensor<2x2xf32>, %g: tensor<2x2xf32> {rt.tangent})
   %1 = "rt.mul"(%0, %g) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0, %1 : tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// rt.extern: an operation remat does not model. Operands of one type and results of one
+// type: the form IRDL (and so upstream mlir-opt --irdl-file) admits; remat admits any
+// (test/extern/irdl.test).
+// CHECK-LABEL: func.func @extern
+func.func @extern(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<2xi64>, tensor<2xi64>) {
+  // CHECK: "rt.extern"(%{{.*}}, %{{.*}}) {args = "kept", flops = 32 : i64, name = "aten.hypot.default", recompute = "pure"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = "rt.extern"(%a, %b) {name = "aten.hypot.default", recompute = "pure", flops = 32 : i64, args = "kept"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // CHECK: "rt.extern"() {name = "aten.randint.low", recompute = "forward"} : () -> (tensor<2xi64>, tensor<2xi64>)
+  %1:2 = "rt.extern"() {name = "aten.randint.low", recompute = "forward"} : () -> (tensor<2xi64>, tensor<2xi64>)
+  return %0, %1#0, %1#1 : tensor<4x8xf32>, tensor<2xi64>, tensor<2xi64>
+}

@@ -1,7 +1,8 @@
 /* mincut_api_test: --remat-mincut through its typed constructor (remat-c/Passes.h): the
  * defaults, refused options with their messages, and typed options building the same
  * split as the option text. Driven by test/mincut/api.test; argv[1] is
- * examples/dropout.mlir. */
+ * examples/dropout.mlir. With argv[2], then the saved set of argv[2]'s split as
+ * rematSplitSavedValues gives it (test/extern/saved-values.test). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static void refused(const char *what, RematMincutOptions *o) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2)
+  if (argc != 2 && argc != 3)
     return 2;
   MlirContext ctx = rematContextCreate(stdout, NULL);
   if (mlirContextIsNull(ctx))
@@ -56,6 +57,19 @@ int main(int argc, char **argv) {
   printf("%s\n", typed ? typed : "(failed)");
   free(typed);
   free(textual);
+  if (argc == 3) {
+    MlirModule m = mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(argv[2]));
+    MlirPassManager pm = mlirPassManagerCreate(ctx);
+    mlirPassManagerAddOwnedPass(pm, rematCreatePass("remat-mincut", "", err, sizeof err));
+    if (mlirModuleIsNull(m) ||
+        mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(m))))
+      return 1;
+    char *saved = rematSplitSavedValues(mlirModuleGetOperation(m));
+    printf("saved values:\n%s", saved);
+    rematStringFree(saved);
+    mlirPassManagerDestroy(pm);
+    mlirModuleDestroy(m);
+  }
   mlirContextDestroy(ctx);
   return 0;
 }

@@ -315,13 +315,7 @@ class Module:
         lib = library()
         pm = lib.mlirPassManagerCreate(self.context.ctx)
         try:
-            for argument, options in passes:
-                err = ctypes.create_string_buffer(1024)
-                p = lib.rematCreatePass(argument.encode(), _option_text(options).encode(),
-                                        err, len(err))
-                if not p:
-                    raise RematError(f"--{argument}: {err.value.decode()}")
-                lib.mlirPassManagerAddOwnedPass(pm, p)
+            _add_passes(lib, pm, passes)
             report = ctypes.c_void_p()
             before = self.context._errors.value
             ok = lib.rematRunPasses(pm, self.operation, ctypes.byref(report)).value
@@ -374,3 +368,29 @@ class Module:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def check_passes(passes):
+    """Builds each pass of `passes` (as Module.run takes them) and drops it: RematError
+    with remat's one-line message for an unknown option or a bad value, before any IR."""
+    lib = library()
+    with Context() as ctx:
+        pm = lib.mlirPassManagerCreate(ctx.ctx)
+        try:
+            _add_passes(lib, pm, passes)
+        finally:
+            lib.mlirPassManagerDestroy(pm)
+
+
+def _add_passes(lib, pm, passes):
+    """Each pass built from its options and added to the pass manager `pm` (which owns
+    it); RematError for invalid options."""
+    for argument, options in passes:
+        err = ctypes.create_string_buffer(1024)
+        text = _option_text(options)
+        if "\0" in text or "\0" in argument:  # C would see the text up to it only
+            raise RematError(f"--{argument}: the options contain a NUL character")
+        p = lib.rematCreatePass(argument.encode(), text.encode(), err, len(err))
+        if not p:
+            raise RematError(f"--{argument}: {err.value.decode()}")
+        lib.mlirPassManagerAddOwnedPass(pm, p)

@@ -15,14 +15,18 @@ Two ops in the `remat` namespace (torch.library):
   partition_fn writes it into the graphs it returns in place of that pair
   (lower.fuse_masks), where the pair's float draw is used by the comparison alone.
 
-`philox_dropout(seed=0)` replaces F.dropout (nn.Dropout calls it) by
-`x * (philox_uniform(philox_state(b), x.shape) < keep) / keep`, keep = 1 - p: the same
-arithmetic as the importer's dropout, in eager torch and while aot_module traces (the
-ops become fx nodes that tools/remat_torch/emit.py writes as rt arguments %<node>.seed,
-%<node>.offset and rt.uniform_philox). Calls advance the offset in call order, so an
-eager run and a compiled run of the same steps draw the same masks.
+`philox_random(seed=0)` (also under its first name, `philox_dropout`) replaces F.dropout
+(nn.Dropout calls it) by `x * (philox_uniform(philox_state(b), x.shape) < keep) / keep`,
+keep = 1 - p: the same arithmetic as the importer's dropout, in eager torch and while
+aot_module traces (the ops become fx nodes that tools/remat_torch/emit.py writes as rt
+arguments %<node>.seed, %<node>.offset and rt.uniform_philox). The other draws of masks
+go through Philox too: `Tensor.bernoulli_` (torchvision's stochastic_depth, timm's
+drop_path: `empty(...).bernoulli_(p)`), `torch.bernoulli`, `torch.rand_like` and
+`torch.rand` (floating-point, without an explicit generator). Calls advance the offset in
+call order, so an eager run and a compiled run of the same steps draw the same masks.
 """
 import contextlib
+import math
 import os
 import sys
 import threading
@@ -131,6 +135,54 @@ def _register_random():
 _register_random()
 
 
+def _uniform(shape):
+    """Philox numbers in [0, 1) (float32) of `shape`, drawn at the active state."""
+    shape = [int(d) for d in shape]
+    blocks = (math.prod(shape) + 3) // 4
+    return torch.ops.remat.philox_uniform(torch.ops.remat.philox_state(blocks), shape)
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    """Tensor.bernoulli_: self = (u < p) in self's type, u from Philox."""
+    if generator is not None:
+        return _TORCH["bernoulli_"](self, p, generator=generator)
+    return self.copy_(_uniform(self.shape) < p)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """torch.bernoulli: 1 where u < input (or < p), in input's type."""
+    if generator is not None or out is not None:
+        return _TORCH["bernoulli"](input, *([] if p is None else [p]), generator=generator,
+                                   out=out)
+    return (_uniform(input.shape) < (input if p is None else p)).to(input.dtype)
+
+
+def rand_like(input, *, dtype=None, requires_grad=False, **kw):
+    """torch.rand_like of a floating-point type: Philox numbers in [0, 1)."""
+    dtype = dtype or input.dtype
+    if not dtype.is_floating_point or any(kw.get(k) is not None for k in ("layout", "device")):
+        return _TORCH["rand_like"](input, dtype=dtype, requires_grad=requires_grad, **kw)
+    return _uniform(input.shape).to(dtype).requires_grad_(requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, requires_grad=False, **kw):
+    """torch.rand(size) of a floating-point type without a generator: Philox numbers."""
+    shape = size[0] if len(size) == 1 and isinstance(size[0], (list, tuple, torch.Size)) else size
+    dt = dtype or torch.get_default_dtype()
+    if generator is not None or not dt.is_floating_point or kw.get("out") is not None or \
+            kw.get("device") not in (None, "cpu", torch.device("cpu")):
+        return _TORCH["rand"](*size, generator=generator, dtype=dtype,
+                              requires_grad=requires_grad, **kw)
+    return _uniform(shape).to(dt).requires_grad_(requires_grad)
+
+
+# what philox_random replaces: (owner, attribute, replacement)
+_PATCHES = ((F, "dropout", None), (torch.Tensor, "bernoulli_", bernoulli_),
+            (torch, "bernoulli", bernoulli), (torch, "rand_like", rand_like),
+            (torch, "rand", rand))
+_TORCH = {name: getattr(owner, name) for owner, name, _ in _PATCHES}
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """F.dropout drawing remat's Philox (inplace is not honoured: the result is new)."""
     if not training or p == 0.0:
@@ -146,18 +198,25 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 @contextlib.contextmanager
-def philox_dropout(seed=0, offset=0):
-    """Under this context F.dropout and nn.Dropout draw remat's Philox from (seed, offset),
-    the offset advancing by each draw's blocks; on exit F.dropout is torch's again. The
-    offset reached is readable as `state()` inside the context."""
+def philox_random(seed=0, offset=0):
+    """Under this context F.dropout (nn.Dropout), Tensor.bernoulli_ (stochastic depth),
+    torch.bernoulli, torch.rand_like and torch.rand draw remat's Philox from (seed,
+    offset), the offset advancing by each draw's blocks, so a backward recomputes their
+    masks; on exit they are torch's again. The offset reached is readable as `state()`
+    inside the context."""
     _state.stack.append([int(seed), int(offset)])
-    saved = F.dropout
-    F.dropout = dropout
+    saved = [getattr(owner, name) for owner, name, _ in _PATCHES]
+    for owner, name, fn in _PATCHES:
+        setattr(owner, name, fn or dropout)
     try:
         yield
     finally:
-        F.dropout = saved
+        for (owner, name, _), fn in zip(_PATCHES, saved):
+            setattr(owner, name, fn)
         _state.stack.pop()
+
+
+philox_dropout = philox_random   # its first name, when it covered dropout alone
 
 
 def state():

@@ -11,7 +11,8 @@ becomes one or a few rt ops. Conventions:
   value (clone, alias, contiguous) are no op at all;
 - the k-th aten.rand_like of the graph is rt.uniform_philox(seed, offset + delta_k) where
   delta_k is the number of 4-word Philox blocks the earlier random ops used.
-An op without a mapping is an error at the op's source line.
+An op without a mapping (or whose mapping refuses its arguments) is one rt.extern
+(extern.py), listed in Function.externs.
 """
 import math
 import struct
@@ -20,7 +21,7 @@ import numpy as np
 import torch
 import torch.fx as fx
 
-from . import trace
+from . import extern, trace
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -28,9 +29,14 @@ prims = torch.ops.prims
 DTYPES = {
     torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16", torch.float64: "f64",
     torch.bool: "i1", torch.int8: "i8", torch.int32: "i32", torch.int64: "i64",
+    torch.uint8: "ui8", torch.int16: "i16",
 }
 FLOATS = ("f32", "f16", "bf16", "f64")
-ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i1": 1, "i8": 1, "i32": 4, "i64": 8}
+ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "f64": 8, "i1": 1, "i8": 1, "i32": 4, "i64": 8,
+              "ui8": 1, "i16": 2}
+# Element types that rt.extern and function arguments take but rt's arithmetic does not:
+# an op on them is written as rt.extern.
+EXTERN_ONLY = ("ui8", "i16")
 
 
 class ImportError_(Exception):
@@ -94,15 +100,21 @@ def float_literal(value, elem):
         v = np.float32(value)
         if not np.isfinite(v):
             return "0x%08X" % struct.unpack("<I", struct.pack("<f", v))[0]
-        return repr(float(v))
+        return _decimal(repr(float(v)))
     if not math.isfinite(value):
         return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
-    return repr(float(value))
+    return _decimal(repr(float(value)))
+
+
+def _decimal(text):
+    """MLIR's float literal needs a '.' before the exponent: Python writes 1e-07."""
+    mantissa, e, exponent = text.partition("e")
+    return mantissa + ("" if "." in mantissa or not e else ".0") + e + exponent
 
 
 def promote(elems):
     """torch's promotion over tensor element types (category, then width)."""
-    order = ["i1", "i8", "i32", "i64", "bf16", "f16", "f32", "f64"]
+    order = ["i1", "ui8", "i8", "i16", "i32", "i64", "bf16", "f16", "f32", "f64"]
     rev = {v: k for k, v in DTYPES.items()}
     out = rev[elems[0]]
     for e in elems[1:]:
@@ -123,8 +135,14 @@ class Writer:
     results nothing uses are dropped (decompositions leave a few: empty_like before
     fill), so the function has no dead code."""
 
-    def __init__(self, graph: fx.Graph, seed=None, offset=None, names=False):
+    def __init__(self, graph: fx.Graph, seed=None, offset=None, names=False,
+                 torch_random=False):
         self.graph = graph
+        # torch_random: ops that draw from torch's generator (rand_like too) are rt.extern
+        # "forward" (partition_fn: torch runs the graph, with torch's numbers); else
+        # rand_like is rt.uniform_philox (the importer's dropout, docs/importer.md)
+        self.torch_random = torch_random
+        self.externs = []           # [(node, reason)]: the nodes written as rt.extern
         self.names_in_locs = names  # each op's loc is loc("<its SSA name>"(<source>))
         self.ops = []
         self.names = set()
@@ -271,22 +289,60 @@ class Writer:
             self.loc = f'loc("{path}":{line}:{_column(path, line)})'
 
     def run_node(self, node):
+        """Writes one call_function node: its mapping (OPS), else (no mapping, a mapping
+        that refuses these arguments, an element type only rt.extern takes, a draw from
+        torch's generator under torch_random) one rt.extern."""
         self.set_node(node)
         handler = OPS.get(node.target)
+        reason = self.extern_reason(node, handler)
+        if reason is None:
+            n_ops = len(self.ops)
+            args = fx.node.map_arg(node.args, lambda n: self.env[n])
+            kwargs = fx.node.map_arg(node.kwargs, lambda n: self.env[n])
+            try:
+                self.env[node] = handler(self, node, *args, **kwargs)
+                return
+            except ImportError_ as e:
+                self.rollback(n_ops)
+                reason = f"{_op_name(node.target)}: {e}"
+        self.env[node] = extern.write(self, node)
+        self.externs.append((node, reason))
+
+    def extern_reason(self, node, handler):
+        """Why `node` is written as rt.extern without trying its mapping, or None."""
+        what = _op_name(node.target)
+        if node.target is operator.getitem:
+            return None               # an element of a tuple: whatever the op was
+        if self.torch_random and extern.recompute(node.target) == "forward":
+            return f"{what} {extern.why_forward(node.target)}"
         if handler is None:
-            raise ImportError_(f"{_op_name(node.target)} has no rt mapping "
-                               "(docs/importer.md lists the mapped ops)", node)
-        args = fx.node.map_arg(node.args, lambda n: self.env[n])
-        kwargs = fx.node.map_arg(node.kwargs, lambda n: self.env[n])
-        out = handler(self, node, *args, **kwargs)
-        self.env[node] = out
+            return f"{what} has no rt mapping"
+        for n in [node] + node.all_input_nodes:
+            elem = DTYPES.get(getattr(n.meta.get("tensor_meta"), "dtype", None))
+            if elem in EXTERN_ONLY:
+                return f"{what} on {elem}, an element type rt's arithmetic does not take"
+        return None
+
+    def is_constant(self, v):
+        """Whether the op that defines Val v reads nothing (rt.full, rt.iota, a constant)."""
+        return not v.is_scalar and any(op.result == v.name and not op.operands
+                                       for op in reversed(self.ops))
+
+    def rollback(self, n_ops):
+        """Drops the ops written since there were n_ops (a mapping that gave up midway),
+        and the memoized values they defined."""
+        gone = {op.result for op in self.ops[n_ops:]}
+        del self.ops[n_ops:]
+        if gone:
+            self.memo = {k: v for k, v in self.memo.items() if v.name not in gone}
+            self.consts = {k: v for k, v in self.consts.items() if v.name not in gone}
 
     def live_ops(self, roots):
         """The ops that the returned values need (the rest is dead code)."""
         by_result = {op.result: op for op in self.ops}
         live, stack = set(), list(roots)
         while stack:
-            name = stack.pop()
+            name = stack.pop().partition("#")[0]   # %r#1: a result of the op %r:N
             if name in live or name not in by_result:
                 continue
             live.add(name)
@@ -376,6 +432,19 @@ def sigmoid(w, node, x):
     return w.elementwise("rt.div", [1.0, d], shape, elem)
 
 
+def softplus(w, node, x, beta=1, threshold=20):
+    # torch: where(x * beta > threshold, x, log1p(exp(x * beta)) / beta), its
+    # decomposition's ops; with PyTorch's defaults, the one op rt.softplus (whose threshold
+    # is RT_SOFTPLUS_THRESHOLD), computed in f32 for f16/bf16 as torch's kernel does
+    shape, elem = meta(node)
+    if beta == 1 and threshold == 20:
+        return w.elementwise("rt.softplus", [x], shape, elem)
+    scaled = w.elementwise("rt.mul", [x, beta], shape, elem)
+    e = w.elementwise("rt.exp", [scaled], shape, elem)
+    rhs = w.elementwise("rt.div", [w.elementwise("rt.log1p", [e], shape, elem), beta], shape, elem)
+    return where(w, node, compare("rt.gt")(w, node, scaled, threshold), x, rhs)
+
+
 def relu(w, node, x):
     shape, elem = meta(node)
     return w.elementwise("rt.max", [x, 0.0 if elem in FLOATS else 0], shape, elem)
@@ -435,6 +504,8 @@ def view(w, node, x, *_, **__):
 
 def transpose(w, node, x, d0, d1):
     r = len(x.shape)
+    if r == 0:
+        return x                      # t() of a 0-d tensor: transpose(x, 0, 0)
     perm = list(range(r))
     perm[d0 % r], perm[d1 % r] = perm[d1 % r], perm[d0 % r]
     return _transpose(w, x, perm)
@@ -534,14 +605,22 @@ def select_backward(w, node, grad, input_sizes, dim, index):
 
 
 def slice_backward(w, node, grad, input_sizes, dim, start, end, step):
+    """The gradient of x[start:end:step] along dim: between zeros (step 1), else added
+    into zeros at start + i * step (rt.iota; each target written once)."""
     shape, elem = meta(node)
     dim %= len(shape)
-    if step != 1:
-        raise ImportError_("slice_backward with a step other than 1 has no rt mapping", node)
     size = shape[dim]
     start = max(0, min(start + size if start < 0 else start, size))
     n = grad.shape[dim]
-    return _pad(w, node, w.convert(grad, elem), dim, start, size - start - n, shape, elem)
+    g = w.convert(grad, elem)
+    if step == 1 or n <= 1:
+        return _pad(w, node, g, dim, start, size - start - n, shape, elem)
+    idx = w.emit("rt.iota", [], grad.shape, "i64", f"dim = {dim} : i64")
+    idx = w.elementwise("rt.mul", [idx, step], grad.shape, "i64")
+    if start:
+        idx = w.elementwise("rt.add", [idx, start], grad.shape, "i64")
+    return w.emit("rt.scatter_add", [_full(w, shape, elem, 0), idx, g], shape, elem,
+                  f"dim = {dim} : i64")
 
 
 def getitem(w, node, tup, i):
@@ -551,7 +630,10 @@ def getitem(w, node, tup, i):
 def cat(w, node, tensors, dim=0):
     shape, elem = meta(node)
     dim %= len(shape)
-    return _concat(w, [w.convert(t, elem) for t in tensors if numel(t.shape) > 0], dim, elem)
+    parts = [w.convert(t, elem) for t in tensors if numel(t.shape) > 0]
+    if not parts:   # every operand empty: concatenated all the same (the value reads them)
+        parts = [w.convert(t, elem) for t in tensors if len(t.shape) == len(shape)]
+    return _concat(w, parts, dim, elem)
 
 
 def _concat(w, ts, dim, elem):
@@ -575,6 +657,8 @@ def _reduce(w, opname, x, dims, keepdim, out_sh, elem=None):
     x = w.tensor(x)
     if elem is not None:
         x = w.convert(x, elem)
+    if not x.shape:                   # a 0-d tensor reduced over "dim 0": itself
+        return x
     dims = norm_dims(dims if dims not in (None, []) else list(range(len(x.shape))),
                      len(x.shape))
     if not dims:
@@ -596,6 +680,8 @@ def amax(w, node, x, dims=(), keepdim=False):
 
 
 def _count(x, dims):
+    if not x.shape:
+        return 1
     dims = norm_dims(dims if dims not in (None, []) else list(range(len(x.shape))),
                      len(x.shape))
     n = 1
@@ -610,14 +696,17 @@ def mean(w, node, x, dims=None, keepdim=False, dtype=None):
     return w.elementwise("rt.div", [s, float(_count(x, dims))], shape, elem)
 
 
-def var_mean(w, node, x, dims=None, correction=1, keepdim=False, unbiased=None):
-    """(var, mean): mean = sum(x)/n, var = sum((x - mean)^2)/(n - correction)."""
+def var_mean(w, node, x, dims=None, correction=None, keepdim=False, unbiased=None):
+    """(var, mean): mean = sum(x)/n, var = sum((x - mean)^2)/(n - correction) (correction
+    None: 1, torch's default)."""
     if unbiased is not None:
         correction = 1 if unbiased else 0
+    if correction is None:
+        correction = 1
     elem = x.elem
     n = _count(x, dims)
     kdims = norm_dims(dims if dims not in (None, []) else list(range(len(x.shape))),
-                      len(x.shape))
+                      len(x.shape)) if x.shape else []
     kshape = tuple(1 if k in kdims else d for k, d in enumerate(x.shape))
     oshape = kshape if keepdim else tuple(d for k, d in enumerate(x.shape) if k not in kdims)
     s = _reduce(w, "rt.sum", x, dims, True, kshape)
@@ -629,7 +718,7 @@ def var_mean(w, node, x, dims=None, correction=1, keepdim=False, unbiased=None):
     return (w.reshape(var, oshape), w.reshape(m, oshape))
 
 
-def var(w, node, x, dims=None, correction=1, keepdim=False, unbiased=None):
+def var(w, node, x, dims=None, correction=None, keepdim=False, unbiased=None):
     return var_mean(w, node, x, dims, correction, keepdim, unbiased)[0]
 
 
@@ -714,6 +803,13 @@ def fill(w, node, x, value):
 
 
 def zeros(w, node, size, **_):
+    shape, elem = meta(node)
+    return _full(w, shape, elem, 0)
+
+
+def empty(w, node, *_, **__):
+    """empty / empty_strided: uninitialized in torch; zeros here, as empty_like (a fill or
+    a copy follows in the graphs traced)."""
     shape, elem = meta(node)
     return _full(w, shape, elem, 0)
 
@@ -820,29 +916,36 @@ def _fit(w, x, shape, dim):
     return x
 
 
+def _rank1(w, *vals):
+    """0-d tensors as [1] (torch's indexing ops treat a 0-d tensor as one element along
+    dim 0; rt's take rank >= 1)."""
+    return [w.reshape(v, (1,)) if not v.shape else v for v in vals]
+
+
 def gather(w, node, x, dim, index, sparse_grad=False):
     """rt.gather(src, idx) {dim}: torch.gather (src first sliced to the index's shape
     outside dim, as torch reads only that part)."""
     shape, elem = meta(node)
-    idx = _index(w, index)
+    x, idx = _rank1(w, x, _index(w, index))
     dim %= len(x.shape)
     src = _fit(w, x, idx.shape, dim)
-    return w.emit("rt.gather", [src, idx], shape, elem, f"dim = {dim} : i64")
+    return w.reshape(w.emit("rt.gather", [src, idx], idx.shape, elem, f"dim = {dim} : i64"),
+                     shape)
 
 
 def scatter_add(w, node, base, dim, index, src):
     """rt.scatter_add(base, idx, upd) {dim}: torch.scatter_add (src sliced to the index's
     shape; the index must match base outside dim, rt's rule)."""
     shape, elem = meta(node)
-    idx = _index(w, index)
+    base, idx, src = _rank1(w, base, _index(w, index), src)
     dim %= len(base.shape)
     for d, n in enumerate(idx.shape):
         if d != dim and base.shape[d] != n:
             raise ImportError_("scatter_add with an index smaller than its base outside dim "
                                "has no rt mapping", node)
     upd = _fit(w, w.convert(src, elem), idx.shape, dim)
-    return w.emit("rt.scatter_add", [w.convert(base, elem), idx, upd], shape, elem,
-                  f"dim = {dim} : i64")
+    return w.reshape(w.emit("rt.scatter_add", [w.convert(base, elem), idx, upd], base.shape,
+                            elem, f"dim = {dim} : i64"), shape)
 
 
 def scatter_src(w, node, base, dim, index, src):
@@ -852,8 +955,8 @@ def scatter_src(w, node, base, dim, index, src):
     open) have no rt mapping."""
     shape, elem = meta(node)
     zero = w.memo.get(("full", tensor_type(shape, elem), 0))
-    dim %= len(base.shape)
-    if base is not zero or index.shape[dim] != 1:
+    dim %= max(len(base.shape), 1)
+    if base is not zero or (index.shape and index.shape[dim] != 1):
         raise ImportError_("scatter (overwrite) other than into zeros with one index per "
                            "row has no rt mapping", node)
     return scatter_add(w, node, base, dim, index, src)
@@ -862,6 +965,8 @@ def scatter_src(w, node, base, dim, index, src):
 def max_dim(w, node, x, dim, keepdim=False):
     """(values, indices) of max along dim: rt.amax and rt.argmax (the first index of the
     maximum; NaN is the maximum, as torch)."""
+    zero_d = not x.shape               # max(x, 0) of a 0-d tensor: as of x reshaped to [1]
+    x, = _rank1(w, x)
     r = len(x.shape)
     dim %= r
     red = tuple(d for k, d in enumerate(x.shape) if k != dim)
@@ -870,7 +975,7 @@ def max_dim(w, node, x, dim, keepdim=False):
                   base=node.name + ".values")
     idx = w.emit("rt.argmax", [x], red, "i64", f"dim = {dim} : i64",
                  base=node.name + ".indices")
-    if keepdim:
+    if keepdim and not zero_d:
         vals, idx = w.reshape(vals, kshape), w.reshape(idx, kshape)
     return (vals, idx)
 
@@ -879,11 +984,12 @@ def index_select(w, node, x, dim, index):
     """x.index_select(dim, index): index [n] reshaped to rank R (n at dim), broadcast to
     x's shape with n at dim, then rt.gather along dim."""
     shape, elem = meta(node)
+    x, idx = _rank1(w, x, _index(w, index))
     dim %= len(x.shape)
-    idx = _index(w, index)
     one = tuple(idx.shape[0] if k == dim else 1 for k in range(len(x.shape)))
-    idx = w.broadcast(w.reshape(idx, one), shape)
-    return w.emit("rt.gather", [x, idx], shape, elem, f"dim = {dim} : i64")
+    rshape = tuple(idx.shape[0] if k == dim else d for k, d in enumerate(x.shape))
+    idx = w.broadcast(w.reshape(idx, one), rshape)
+    return w.reshape(w.emit("rt.gather", [x, idx], rshape, elem, f"dim = {dim} : i64"), shape)
 
 
 def index_add(w, node, base, dim, index, source, alpha=1):
@@ -891,14 +997,15 @@ def index_add(w, node, base, dim, index, source, alpha=1):
     reshaped to rank R (n at dim) and broadcast to source's shape, then rt.scatter_add
     (source slices added in index order, rt's row-major order)."""
     shape, elem = meta(node)
+    base, idx, source = _rank1(w, base, _index(w, index), source)
     dim %= len(base.shape)
-    idx = _index(w, index)
     one = tuple(idx.shape[0] if k == dim else 1 for k in range(len(source.shape)))
     idx = w.broadcast(w.reshape(idx, one), source.shape)
     if alpha != 1:
         source = w.elementwise("rt.mul", [source, alpha], source.shape, elem)
-    return w.emit("rt.scatter_add", [w.convert(base, elem), idx, w.convert(source, elem)],
-                  shape, elem, f"dim = {dim} : i64")
+    return w.reshape(w.emit("rt.scatter_add", [w.convert(base, elem), idx,
+                                               w.convert(source, elem)],
+                            base.shape, elem, f"dim = {dim} : i64"), shape)
 
 
 import operator  # noqa: E402
@@ -919,6 +1026,7 @@ OPS = {
     aten.sin.default: unary("rt.sin"), aten.cos.default: unary("rt.cos"),
     aten.reciprocal.default: reciprocal, aten.sigmoid.default: sigmoid,
     aten.relu.default: relu, aten.log1p.default: unary("rt.log1p"),
+    aten.softplus.default: softplus,
     aten.clamp.default: clamp, aten.clamp_min.default: clamp_min,
     aten.clamp_max.default: clamp_max,
     aten.sgn.default: sgn, aten.sign.default: sgn,
@@ -965,6 +1073,7 @@ OPS = {
     aten.full_like.default: full_like, aten.zeros_like.default: zeros_like,
     aten.ones_like.default: ones_like, aten.empty_like.default: zeros_like,
     aten.fill.Scalar: fill, aten.zeros.default: zeros, aten.ones.default: ones,
+    aten.empty_strided.default: empty, aten.empty.memory_format: empty,
     aten.new_full.default: new_full, aten.new_zeros.default: new_zeros,
     aten.new_ones.default: new_ones,
     aten.arange.default: arange, aten.arange.start: arange, aten.arange.start_step: arange,
@@ -1005,56 +1114,28 @@ def random_offsets(graph):
     return out
 
 
-def unmapped(graph):
-    """[(node, message)] for every op of the graph the importer cannot write, one per op
-    and source line (a backward op at its forward op's line), in graph order: the whole
-    list a user fixing a model needs, in one run."""
-    out, seen = [], set()
-    for node in graph.nodes:
-        if node.op == "call_function":
-            if node.target in OPS or node.target in _special_targets():
-                continue
-            what = _op_name(node.target)
-            msg = f"{what} has no rt mapping (docs/importer.md lists the mapped ops)"
-        elif node.op in ("placeholder", "output"):
-            continue
-        else:
-            what = f"{node.op}:{node.target}"
-            msg = f"fx node kind '{node.op}' ({node.target}) has no rt mapping"
-        key = (what, trace.node_source(node))
-        if key not in seen:
-            seen.add(key)
-            out.append((node, msg))
-    return out
-
-
-def _special_targets():
-    """Targets write_function handles itself (remat::philox_state: two arguments)."""
-    try:
-        from . import dropout
-    except Exception:
-        return ()
-    return (dropout.philox_state_op,)
-
-
 # ---- whole functions ------------------------------------------------------------------
 
 class Function:
     """What was written: the text, and how arguments and results map back to torch."""
 
-    def __init__(self, text, arguments, results, values, operands=None):
+    def __init__(self, text, arguments, results, values, operands=None, externs=()):
         self.text = text
+        self.externs = list(externs)  # [(fx node, reason)] written as rt.extern
         self.operands = operands or {}  # {rt SSA name: [operand SSA names]} of every op
         self.arguments = arguments    # [{"name", "kind", "type", "bytes"}]
         self.results = results        # [{"kind": "output"|"grad", "of": arg name, "type"}]
         self.values = values          # {fx node name: rt SSA name} for the JSON file
 
 
-def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", names=False):
+def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", names=False,
+                   torch_random=False):
     """graph: the joint graph (mode "joint") or a forward graph (mode "forward": no
     tangents, the function carries rt.autodiff). args: trace.Arg per primals_*
     placeholder. names: every op's location carries its SSA name (partition_fn reads the
-    saved set back by name). Returns a Function; raises ImportError_ at an unmapped op.
+    saved set back by name). torch_random: see Writer. Returns a Function; an op without
+    a mapping is an rt.extern (Function.externs), a node not even that can be is an
+    ImportError_.
     Each remat::philox_state node becomes two i64 arguments %<node>.seed and
     %<node>.offset after the primals (the values that node returns at run time)."""
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
@@ -1062,7 +1143,7 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
     tangents = [n for n in placeholders if "tangents" in n.target]
     if len(primals) != len(args):
         raise ImportError_(f"{len(primals)} primal placeholders for {len(args)} arguments")
-    w = Writer(graph, names=names)
+    w = Writer(graph, names=names, torch_random=torch_random)
     sig, arguments = [], []
 
     def add_arg(name, ty, attrs, kind, loc_name, nbytes):
@@ -1083,7 +1164,7 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
     for node in states:
         w.env[node] = tuple(add_arg(f"{node.name}.{part}", (None, "i64"), "", part,
                                     f"{node.name}.{part}", 8) for part in ("seed", "offset"))
-    if random_nodes(graph):
+    if random_nodes(graph) and not torch_random:
         w.seed = add_arg("seed", (None, "i64"), "", "seed", "seed", 8)
         w.offset = add_arg("offset", (None, "i64"), "", "offset", "offset", 8)
     for node in tangents:
@@ -1096,7 +1177,15 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
         if node.op == "call_function" and node in w.env:
             continue                  # a philox_state: arguments
         if node.op == "call_function":
-            w.run_node(node)
+            try:
+                w.run_node(node)
+            except Exception as e:
+                if not isinstance(e, ImportError_):   # a bug: say at which node
+                    e.fx_node = node
+                raise
+        elif node.op == "get_attr":
+            w.set_node(node)
+            w.env[node] = extern.constant(w, node, _attr(graph.owning_module, node.target))
         elif node.op not in ("placeholder", "output"):
             raise ImportError_(f"fx node kind '{node.op}' ({node.target}) has no rt mapping", node)
 
@@ -1135,4 +1224,12 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
         if isinstance(v, Val):
             values[node.name] = v.name
     return Function("\n".join(lines) + "\n", arguments, results, values,
-                    {op.result: op.operands for op in live})
+                    {op.result: op.operands for op in live}, w.externs)
+
+
+def _attr(module, target):
+    """The object a get_attr node reads (a dotted path from the graph's module)."""
+    obj = module
+    for part in target.split("."):
+        obj = getattr(obj, part, None)
+    return obj

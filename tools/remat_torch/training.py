@@ -62,13 +62,17 @@ def _nop(gm, _):
 
 class Capture:
     """A compiler that keeps the forward GraphModule and counts the saved tensors' bytes
-    at run time (the forward's outputs after the model's own)."""
+    at run time (the forward's outputs after the model's own): all of them, and the
+    memory the activations keep alive (the bytes of each storage a saved tensor holds,
+    once, other than the forward's inputs': a saved parameter or input, or a view of one,
+    costs no memory of its own, and two views of one buffer cost it once)."""
 
     def __init__(self):
         self.fwd = None
         self.bwd = None
         self.num_outputs = None
-        self.saved_bytes = []     # per forward call
+        self.saved_bytes = []       # per forward call
+        self.activation_bytes = []  # per forward call
 
     def fw(self, gm, _):
         self.fwd = gm
@@ -76,10 +80,13 @@ class Capture:
         k = self.num_outputs
 
         def run(args):
+            ins = {a.storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
             res = gm(*args)
             if k is not None:
-                self.saved_bytes.append(sum(t.numel() * t.element_size() for t in res[k:]
-                                            if isinstance(t, torch.Tensor)))
+                saved = [t for t in res[k:] if isinstance(t, torch.Tensor)]
+                self.saved_bytes.append(sum(t.numel() * t.element_size() for t in saved))
+                held = {t.storage().data_ptr(): t.storage().nbytes() for t in saved}
+                self.activation_bytes.append(sum(n for p, n in held.items() if p not in ins))
             return res
         run._boxed_call = True
         del out
@@ -124,11 +131,13 @@ def loss_of(out):
 
 
 def train(model, inputs, setup, steps=10, optimizer="sgd", seed=0, options=None,
-          lr=0.05, stats=None):
-    """Trains a deep copy of `model` for `steps` steps; returns (losses, parameters)."""
+          lr=0.05, stats=None, loss=None, capture=None):
+    """Trains a deep copy of `model` for `steps` steps; returns (losses, parameters).
+    loss: the loss of the model's output (default loss_of); capture: a Capture."""
+    loss_fn = loss or loss_of
     model = copy.deepcopy(model)
     inputs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
-    f = compile_model(model, setup, options, stats=stats)
+    f = compile_model(model, setup, options, stats=stats, capture=capture)
     params = [p for p in model.parameters()]
     opt = (torch.optim.AdamW(params, lr=lr) if optimizer == "adamw"
            else torch.optim.SGD(params, lr=lr))
@@ -138,13 +147,13 @@ def train(model, inputs, setup, steps=10, optimizer="sgd", seed=0, options=None,
             opt.zero_grad(set_to_none=True)
             if setup == "eager":
                 with decomposed():
-                    loss = loss_of(f(*inputs))
-                    loss.backward()
+                    value = loss_fn(f(*inputs))
+                    value.backward()
             else:
-                loss = loss_of(f(*inputs))
-                loss.backward()
+                value = loss_fn(f(*inputs))
+                value.backward()
             opt.step()
-            losses.append(loss.detach().clone())
+            losses.append(value.detach().clone())
     return torch.stack(losses), [p.detach().clone() for p in model.parameters()]
 
 

@@ -3,15 +3,20 @@
 
 For each FILE: remat-opt --remat-mincut=objective=peak with peak-search=exact and
 =heuristic on the whole file, and =enumerate (every subset of the candidates, when within
-its limit) on each of its top-level joint functions alone (remat-gen writes several to a
-file; the enumeration refuses the whole module when one function is over its limit),
+its limit) on its top-level joint functions ten at a time, and alone where that module
+is refused (remat-gen writes several to a file; the enumeration refuses the whole module
+when one function is over its limit),
 each with the report (the pass splits each function on its own, so one run per search
 and file gives what one per function would, in fewer process starts). Per joint
 function one line
-  FILE @f: exact P/C, enumerate P/C | -, heuristic P/C, bytes P/C: ok | DIFFERENT | ABOVE | WORSE
+  FILE @f: exact P/C, enumerate P/C | -, heuristic P/C, bytes P/C, bound B: ok | DIFFERENT
+      | ABOVE | WORSE | BOUND | EMITTED
 DIFFERENT: the exact search's (peak, cost) is not the enumeration's; ABOVE: a search's
 peak is above objective=bytes's; WORSE: the heuristic found a better split than the exact
-search. Exit status 1 on any of them, or when a tool fails. Tools come from PATH.
+search; BOUND: the heuristic's lower bound B (the report's `bound B, gap G%`) is above the
+least peak (the exact search's and the enumeration's), or the exact search's bound is not
+its peak; EMITTED: a search's chosen peak is not the estimate of the split it emitted
+("this split"). Exit status 1 on any of them, or when a tool fails. Tools come from PATH.
 
 usage: peak_check.py [--work DIR] FILE..."""
 import os
@@ -34,17 +39,56 @@ def modules(path):
     return out
 
 
+def enumerations(path, work, chunk=10):
+    """(name, text, enumerate's rows or None) per module of PATH: the enumeration runs on
+    CHUNK functions at a time, and on each alone where it refuses the chunk."""
+    mods = modules(path)
+    out = []
+    for k in range(0, len(mods), chunk):
+        group = mods[k:k + chunk]
+        name = group[0][0] if len(group) == 1 else f"{group[0][0]}-{len(group)}"
+        text = "".join(t for _, t in group)
+        p = os.path.join(work, name + ".peak-check.mlir")
+        with open(p, "w") as o:
+            o.write(text)
+        en = run(p, "enumerate", work)
+        if en is not None or len(group) == 1:
+            out.append((name, text, en))
+        else:
+            out += enumerations_of(group, work)
+    return out
+
+
+def enumerations_of(group, work):
+    out = []
+    for name, text in group:
+        p = os.path.join(work, name + ".peak-check.mlir")
+        with open(p, "w") as o:
+            o.write(text)
+        out.append((name, text, run(p, "enumerate", work)))
+    return out
+
+
 def rows(report):
-    """{function: {row name: (peak, cost)}} of the objective-peak blocks."""
+    """{function: {row name: (peak, cost)}} of the objective-peak blocks, with "bound" and
+    "this split" (the emitted split's estimated peak)."""
     res, cur = {}, None
     for line in report.splitlines():
         m = re.match(r"remat-mincut: @(\S+) ->", line)
         if m:
             cur = res.setdefault(m.group(1), {})
             continue
+        if cur is None:
+            continue
         m = re.match(r"    (chosen|objective=bytes|no remat|recompute all) +(\d+) +(\d+)$", line)
-        if m and cur is not None:
+        if m:
             cur[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        m = re.match(r"  bound (\d+), gap ", line)
+        if m:
+            cur["bound"] = int(m.group(1))
+        m = re.match(r"    this split +(\d+) ", line)
+        if m:
+            cur["this split"] = int(m.group(1))
     return res
 
 
@@ -76,11 +120,7 @@ def main():
     n = enumerated = bad = 0
     for f in args:
         ex_all, he_all = run(f, "exact", work), run(f, "heuristic", work)
-        for name, text in modules(f):
-            path = os.path.join(work, name + ".peak-check.mlir")
-            with open(path, "w") as out:
-                out.write(text)
-            en = run(path, "enumerate", work)
+        for name, text, en in enumerations(f, work):
             for fn in [g for g in rows_of_module(text) if g in ex_all]:
                 r = ex_all[fn]
                 n += 1
@@ -96,11 +136,17 @@ def main():
                     verdict.append("ABOVE")
                 if h["chosen"] < r["chosen"]:
                     verdict.append("WORSE")
+                least = min(r["chosen"][0], e["chosen"][0] if e is not None else r["chosen"][0])
+                if h["bound"] > least or r["bound"] != r["chosen"][0]:
+                    verdict.append("BOUND")
+                if any(x["chosen"][0] != x["this split"] for x in [r, h] + ([e] if e else [])):
+                    verdict.append("EMITTED")
                 bad += bool(verdict)
                 fmt = lambda pc: f"{pc[0]}/{pc[1]}"
                 print(f"{name} @{fn}: exact {fmt(r['chosen'])}, enumerate "
                       f"{fmt(e['chosen']) if e else '-'}, heuristic {fmt(h['chosen'])}, bytes "
-                      f"{fmt(r['objective=bytes'])}: {' '.join(verdict) or 'ok'}")
+                      f"{fmt(r['objective=bytes'])}, bound {h['bound']}: "
+                      f"{' '.join(verdict) or 'ok'}")
     print(f"peak_check: {n} functions, {enumerated} enumerated, {bad} bad")
     return 1 if bad else 0
 

@@ -3,14 +3,13 @@
     torch_tests.py train     zoo models, 10 steps, remat vs eager vs torch's partitioners
     torch_tests.py dropout   the fx graphs: remat's forward saves seed+offset, torch's a mask
     torch_tests.py user      a model written as a user writes it trains under remat
-    torch_tests.py unmapped  an op the emitter cannot map: the error, then the fallback
+    torch_tests.py unmapped  ops without an rt mapping, torch's own dropout: rt.extern
 
 Each prints lines that FileCheck checks; a failed expectation also exits 1."""
 import copy
 import functools
 import os
 import sys
-import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -217,39 +216,39 @@ def remat_aot(module, **options):
 
 
 def unmapped_cmd():
+    """An op without an rt mapping (cumsum, and flip in its backward) is an rt.extern: the
+    model partitions under remat and its gradients are eager torch's. torch's own dropout
+    (bernoulli_, outside philox_random) is an rt.extern that runs once in the forward: its
+    mask is saved, as torch's min-cut saves it, and the gradients match torch's min-cut
+    under the same generator seed."""
     from cumsum_model import Net
     torch.manual_seed(0)
     x = torch.randn(4, 8)
-    f = remat_aot(Net())
-    try:
-        f(x).sum().backward()
-        expect(False, "an unmapped op is an error")
-    except remat_torch.RematPartitionError as e:
-        print("error:", e)
-        expect(e.op == "aten.cumsum.default" and e.line == 13, "the error names the op and line")
-    # torch's own dropout (outside philox_dropout): refused, not recomputed with new bits
-    drop = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.5))
-    f = remat_aot(drop)
-    try:
-        f(x).sum().backward()
-        expect(False, "torch's dropout is an error")
-    except remat_torch.RematPartitionError as e:
-        print("error:", str(e).split(": ", 1)[1])
-        expect("philox_dropout" in str(e), "torch's dropout: the error names philox_dropout")
-    stats = {}
     net = Net()
-    f = remat_aot(net, fallback="torch", stats=stats)
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        f(x).sum().backward()
-    print("warning:", [str(m.message) for m in w if "partitioned by" in str(m.message)][0])
-    print("partitioner:", stats["partitioner"])
-    ref = Net()
-    ref.load_state_dict(net.state_dict())
+    ref = copy.deepcopy(net)
+    stats = {}
+    remat_aot(net, stats=stats)(x).sum().backward()
+    print("externs:", " ".join(e.split(": ", 1)[1].split(" ")[0] for e in stats["externs"]))
     with T.decomposed():
         ref(x).sum().backward()
-    expect(all(torch.equal(a.grad, b.grad) for a, b in zip(net.parameters(), ref.parameters())),
-           "fallback='torch': the gradients are eager torch's (same decompositions)")
+    expect(stats["partitioner"] == "remat" and
+           all(torch.equal(a.grad, b.grad) for a, b in zip(net.parameters(), ref.parameters())),
+           "cumsum: partitioned by remat, the gradients are eager torch's")
+    drop = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.5))
+    grads = {}
+    for setup in ("remat", "mincut"):
+        m, stats = copy.deepcopy(drop), {}
+        cap = T.Capture()
+        f = T.compile_model(m, setup, stats=stats, capture=cap)
+        torch.manual_seed(1)
+        f(x).sum().backward()
+        grads[setup] = [p.grad for p in m.parameters()]
+        out = next(n for n in cap.fwd.graph.nodes if n.op == "output")
+        print(f"{setup} forward saves:", " ".join(n.name for n in list(out.args[0])[1:]))
+        if setup == "remat":
+            print("externs:", " ".join(e.split(": ", 1)[1] for e in stats["externs"]))
+    expect(all(torch.equal(a, b) for a, b in zip(grads["remat"], grads["mincut"])),
+           "torch's dropout: the mask is drawn once and saved; gradients as torch's min-cut")
 
 
 if __name__ == "__main__":
