@@ -293,7 +293,8 @@ def depth_cmd():
             f"{n.name}:{str(n.meta['tensor_meta'].dtype).replace('torch.', '')}"
             f"{list(n.meta['tensor_meta'].shape)}" for n in saved))
     saved, bwd = graphs["remat"]
-    redraws = sum(n.target == torch.ops.remat.philox_uniform.default for n in bwd.graph.nodes)
+    draws = (torch.ops.remat.philox_uniform.default, torch.ops.remat.philox_mask.default)
+    redraws = sum(n.target in draws for n in bwd.graph.nodes)  # a mask: philox_mask (lower.py)
     expect(not any(n.meta["tensor_meta"].dtype == torch.bool or "philox_uniform" in n.name
                    for n in saved) and redraws == 3,
            "remat saves no mask: its backward redraws the 3 masks (2 stochastic depth, 1 "
