@@ -333,7 +333,7 @@ def _remat_partition(joint_module, joint_inputs, passes, sink, stats, t0, c0):
     mincut = dict(passes[-1][1])
     if stats is not None and "report" not in mincut:
         mincut["report"] = "-"
-    with binding.Context() as ctx:
+    with binding.shared_context() as ctx:
         module = ctx.parse(fn.text, "joint")
         report = module.run(passes[:-1] + [("remat-mincut", mincut)])
         saved = [s.name for s in module.saved()]

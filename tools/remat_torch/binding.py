@@ -22,6 +22,7 @@ MlirModule, a Context its MlirContext; strings returned by remat are copied into
 and freed with rematStringFree at once.
 """
 import collections
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -297,6 +298,30 @@ class Context:
             pass
 
 
+_SHARED = None
+_SHARED_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def shared_context():
+    """The process's one Context for partitions and option checks, used by one caller at
+    a time (a new Context costs ~3 ms, most of a small model's partition: the rt
+    dialect's IRDL is parsed and loaded). The modules parsed in the block are closed
+    when it ends; the diagnostics an earlier user left are dropped first."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = Context()
+        ctx = _SHARED
+        ctx.diagnostics()
+        try:
+            yield ctx
+        finally:
+            for m in ctx._modules:
+                m.close()
+            ctx._modules = []
+
+
 class Module:
     """A builtin.module owned by Python (mlirModuleDestroy on close)."""
 
@@ -370,16 +395,25 @@ class Module:
         self.close()
 
 
+_VALID_PASSES = set()  # the pipelines (argument, option text) check_passes accepted
+
+
 def check_passes(passes):
     """Builds each pass of `passes` (as Module.run takes them) and drops it: RematError
-    with remat's one-line message for an unknown option or a bad value, before any IR."""
+    with remat's one-line message for an unknown option or a bad value, before any IR.
+    A pipeline accepted once is accepted again without building it (the check reads
+    only the option text)."""
+    key = tuple((argument, _option_text(options)) for argument, options in passes)
+    if key in _VALID_PASSES:
+        return
     lib = library()
-    with Context() as ctx:
+    with shared_context() as ctx:
         pm = lib.mlirPassManagerCreate(ctx.ctx)
         try:
             _add_passes(lib, pm, passes)
         finally:
             lib.mlirPassManagerDestroy(pm)
+    _VALID_PASSES.add(key)
 
 
 def _add_passes(lib, pm, passes):
