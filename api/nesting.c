@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mlir-c/Diagnostics.h"
 #include "remat-c/Remat.h"
@@ -270,6 +271,10 @@ MlirModule rematParseFile(MlirContext ctx, const char *path) {
              strerror(errno));
     mlirEmitError(mlirLocationUnknownGet(ctx), msg);
   }
+  /* A regular file is parsed again by name, so locations carry it; stdin, a pipe or a
+   * device (`<(cmd)`, /dev/fd/N), which a second read would find empty, from the text. */
+  struct stat st;
+  bool by_name = f && !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   if (f && !is_stdin)
     fclose(f);
   if (!text)
@@ -277,9 +282,8 @@ MlirModule rematParseFile(MlirContext ctx, const char *path) {
   MlirModule m = {NULL};
   if (mlirLogicalResultIsSuccess(rematCheckNesting(ctx, mlirStringRefCreate(text, len),
                                                    mlirStringRefCreateFromCString(path))))
-    /* A file is parsed by name, so locations carry it; stdin from the text ("-"). */
-    m = is_stdin ? mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len))
-                 : mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
+    m = by_name ? mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path))
+                : mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len));
   free(text);
   return m;
 }

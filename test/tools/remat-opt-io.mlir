@@ -1,7 +1,10 @@
-// Input from stdin, output with -o, upstream passes through --pass-pipeline, IR printing
+// Input from stdin, from a pipe named as a file (read once: a second read finds it empty),
+// output with -o, upstream passes through --pass-pipeline, IR printing
 // after each pass, timing and locations.
 // RUN: remat-opt < %s | FileCheck %s
 // RUN: remat-opt %s -o %t && FileCheck %s < %t
+// RUN: bash -c 'remat-opt <(cat %s)' | FileCheck %s
+// RUN: bash -c 'remat-translate --emit=llvm --target=host <(remat-opt --remat-fuse %s)' | FileCheck %s --check-prefix=LLVM
 // RUN: remat-opt --threads %s '--pass-pipeline=builtin.module(canonicalize)' | FileCheck %s --check-prefix=CANON
 // RUN: remat-opt %s '--pass-pipeline=builtin.module(canonicalize)' | FileCheck %s --check-prefix=CANON
 // RUN: remat-opt %s --print-ir-after-all '--pass-pipeline=builtin.module(canonicalize)' 2>&1 >/dev/null | FileCheck %s --check-prefix=AFTER
@@ -17,6 +20,7 @@
 // TIMING: Execution time report
 // TIMING: Canonicalizer
 // LOC: "rt.mul"{{.*}} loc(
+// LLVM: define
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %two = arith.constant 2.0 : f32
   %0 = "rt.mul"(%a, %two) : (tensor<4xf32>, f32) -> tensor<4xf32>
