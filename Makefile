@@ -11,7 +11,7 @@ PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 cmake g
            pkg-config graphviz openmpi-bin libopenmpi-dev
 
 .PHONY: all deps deps-torch deps-fuzz build build-asan build-fuzz fuzz run test install clean \
-        pictures
+        pictures contracts
 
 all: build
 
@@ -71,11 +71,11 @@ $(FUZZ)/CMakeCache.txt: | deps deps-fuzz
 	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DLLVM_ROOT=$(LLVM) >/dev/null
 
 build-fuzz: deps deps-fuzz $(FUZZ)/CMakeCache.txt
-	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_ir fuzz_inputs fuzz_options
+	cmake --build $(FUZZ) -j $(JOBS) --target fuzz_ir fuzz_inputs fuzz_options fuzz_pipeline
 
 # Each harness for FUZZ_SECONDS, one after another, corpora kept in $(FUZZ)/fuzz-runs/.
 fuzz: build-fuzz
-	@for h in fuzz_ir fuzz_inputs fuzz_options; do \
+	@for h in fuzz_ir fuzz_inputs fuzz_options fuzz_pipeline; do \
 	  echo "== $$h for $(FUZZ_SECONDS) s"; \
 	  nice -n 10 sh test/fuzz/run.sh $(FUZZ) $$h $(FUZZ_SECONDS) $(FUZZ)/fuzz-runs/$$h || exit 1; \
 	done
@@ -99,6 +99,10 @@ test: build build-asan build-fuzz deps-torch
 # Graphviz) and --remat-timeline.
 pictures: build
 	docs/pictures/render.sh $(BUILD)
+
+# docs/design.md's pass contracts, from each pass's `contract` (remat-opt --help).
+contracts: build
+	python3 docs/contracts.py $(BUILD)
 
 # Headers, libremat.so, the mlir-opt plugin, tools, rt.irdl.mlir, the CMake package
 # (lib/cmake/remat) and lib/pkgconfig/remat.pc under PREFIX; relocatable.

@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIT = os.environ.get("LIT", "/usr/lib/llvm-22/bin/lit")
-SOURCES = ("dialect-c/", "lib/", "passes/", "tools/")
+SOURCES = ("dialect-c/", "lib/", "passes/", "api/", "tools/")
 
 
 def tests_of(results):

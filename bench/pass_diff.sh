@@ -7,7 +7,8 @@
 # pipeline of PASSES on every .mlir file under test/ and examples/ and on GRAPHS random
 # joint functions of remat-gen (unit and special values), printing with and without
 # locations (MODES). A report (a pipeline with report=-) has its "time:" lines dropped:
-# the only lines allowed to differ. An input counts when BEFORE accepts it (exit 0); every
+# the only lines allowed to differ (and the peak search's time at the end of its line). A pipeline may name @AUX@, a file it writes (the
+# min-cut's dot= or timeline=): the file is compared too, after the output. An input counts when BEFORE accepts it (exit 0); every
 # accepted input must give byte-identical output (stdout and stderr) from AFTER, and
 # every rejected input the same exit status and diagnostics. Prints one line per
 # difference and a summary; exits 1 on any difference.
@@ -26,7 +27,10 @@ mkdir -p "$work"
 PASSES=${PASSES-"--remat-mincut=report=-;--remat-autodiff;\
 --remat-autodiff --remat-mincut=report=-;--remat-checkpoint=ac=auto --remat-report;\
 --remat-checkpoint=memory-budget=4096 --remat-report;--remat-checkpoint=ac=auto --remat-mincut;\
---remat-fuse=report=-;--remat-fuse=grouping=shape;--remat-mincut --remat-fuse=report=-"}
+--remat-fuse=report=-;--remat-fuse=grouping=shape;--remat-mincut --remat-fuse=report=-;\
+--remat-mincut=objective=peak,report=-;--remat-mincut=objective=peak,peak-search=heuristic,report=-;\
+--remat-mincut=objective=peak,peak-budget=4096,report=-;--remat-mincut=dot=@AUX@;\
+--remat-mincut=timeline=@AUX@"}
 # debuginfo: locations printed, so a difference in them shows; plain: as the tests print
 MODES=${MODES-"debuginfo"}
 GRAPHS=${GRAPHS-1000}
@@ -53,15 +57,21 @@ for f in $inputs; do
       args=$pipe
       [ $mode = debuginfo ] && args="$pipe --print-debuginfo"
       checked=$((checked + 1))
+      rm -f "$work/before.aux" "$work/after.aux"
       # shellcheck disable=SC2086
-      "$before" $split $args "$f" >"$work/before.out" 2>&1
+      "$before" $split $(echo "$args" | sed "s|@AUX@|$work/before.aux|") "$f" \
+        >"$work/before.out" 2>&1
       rb=$?
       # shellcheck disable=SC2086
-      "$after" $split $args "$f" >"$work/after.out" 2>&1
+      "$after" $split $(echo "$args" | sed "s|@AUX@|$work/after.aux|") "$f" \
+        >"$work/after.out" 2>&1
       ra=$?
       [ $rb -eq 0 ] && accepted=$((accepted + 1))
       for x in before after; do
-        sed -E 's/^( *)time: .*$/\1time: (dropped)/' "$work/$x.out" >"$work/$x.cmp"
+        [ -e "$work/$x.aux" ] && cat "$work/$x.aux" >>"$work/$x.out"
+        sed -E -e 's/^( *)time: .*$/\1time: (dropped)/' \
+          -e 's/^( *objective peak: .* splits simulated), [0-9.]+ ms/\1, (time dropped)/' \
+          "$work/$x.out" >"$work/$x.cmp"
       done
       if [ $rb -ne $ra ] || ! cmp -s "$work/before.cmp" "$work/after.cmp"; then
         differ=$((differ + 1))

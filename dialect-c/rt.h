@@ -30,20 +30,43 @@ enum {
 #include "rt_ops.def"
 };
 
+/* The kinds of op, each with the name that `ban` and reports use: FIRST for the first,
+ * REST for the others, in this order (the order `ban`'s help and errors list them).
+ * collective: all_gather, reduce_scatter, all_reduce, wait. elementwise: binary, unary,
+ * select, convert, full. structural: broadcast, reshape, transpose, slice, concat, iota.
+ * indexing: gather, scatter_add, argmax: data-dependent indices; host ops of the fusion,
+ * each lowered to a function of its own. extern: rt.extern, an operation remat does not
+ * model (docs/design.md, "Ops remat does not model"). */
+#define RT_OP_KINDS(FIRST, REST)   \
+  FIRST(MATMUL, "matmul")          \
+  REST(REDUCTION, "reduction")     \
+  REST(COLLECTIVE, "collective")   \
+  REST(RANDOM, "random")           \
+  REST(ELEMENTWISE, "elementwise") \
+  REST(COMPARE, "compare")         \
+  REST(STRUCTURAL, "structural")   \
+  REST(INDEXING, "indexing")       \
+  REST(EXTERN, "extern")
+
 typedef enum rt_op_kind {
-  RT_KIND_NONE = 0,    /* not an rt op */
-  RT_KIND_ELEMENTWISE, /* binary, unary, select, convert, full */
-  RT_KIND_COMPARE,
-  RT_KIND_REDUCTION,
-  RT_KIND_MATMUL,
-  RT_KIND_RANDOM,
-  RT_KIND_COLLECTIVE, /* all_gather, reduce_scatter, all_reduce, wait */
-  RT_KIND_STRUCTURAL, /* broadcast, reshape, transpose, slice, concat, iota */
-  RT_KIND_INDEXING,   /* gather, scatter_add, argmax: data-dependent indices; host ops of
-                         the fusion, each lowered to a function of its own */
-  RT_KIND_EXTERN,     /* rt.extern: an operation remat does not model (docs/design.md,
-                         "Ops remat does not model") */
+  RT_KIND_NONE = 0, /* not an rt op */
+#define RT_KIND_ENUM(ID, name) RT_KIND_##ID,
+  RT_OP_KINDS(RT_KIND_ENUM, RT_KIND_ENUM)
+#undef RT_KIND_ENUM
 } rt_op_kind;
+
+/* Outside the enum, so that switches need not name it. */
+enum {
+  RT_KIND_COUNT = 1
+#define RT_KIND_COUNTED(ID, name) +1
+  RT_OP_KINDS(RT_KIND_COUNTED, RT_KIND_COUNTED)
+#undef RT_KIND_COUNTED
+};
+
+/* "matmul, reduction, ..., extern": every kind's name, as a string literal. */
+#define RT_KIND_NAME_FIRST(ID, name) name
+#define RT_KIND_NAME_REST(ID, name) ", " name
+#define RT_KIND_NAMES RT_OP_KINDS(RT_KIND_NAME_FIRST, RT_KIND_NAME_REST)
 
 /* What the semantic verifier checks of an op beyond IRDL (docs/design.md, "Dialect"). */
 typedef enum rt_type_rule {
@@ -80,6 +103,10 @@ const char *rt_op_name(rt_op_id id);
 rt_op_kind rt_op_kind_of(rt_op_id id);
 rt_type_rule rt_op_rule(rt_op_id id);
 const char *rt_op_kind_name(rt_op_kind kind);
+/* rt.softplus(x) is x above this, log1p(exp(x)) at or below it (PyTorch's softplus with
+ * beta 1 and its default threshold): the interpreter, the codegen and the VJP read it. */
+#define RT_SOFTPLUS_THRESHOLD 20.0
+
 /* Number of operands (-1: variadic, rt.concat, rt.extern). */
 int rt_op_arity(rt_op_id id);
 /* The table's exp column: costly per element (a libm/libdevice call, a division, a
@@ -89,6 +116,16 @@ bool rt_op_expensive(rt_op_id id);
 /* The table's inexact column: libm and libdevice may differ in the last places (the
  * device check's ulp bound). False for RT_OP_NONE. */
 bool rt_op_inexact(rt_op_id id);
+/* The table's view column: the result is the operand read through an index map
+ * (reshape, transpose, broadcast, slice). False for RT_OP_NONE. */
+bool rt_op_is_view(rt_op_id id);
+/* The table's alias column: a device executor may hand out the operand's allocation as
+ * the result (reshape, wait; slice when dense). False for RT_OP_NONE. */
+bool rt_op_is_alias(rt_op_id id);
+/* The table's function columns: the libm function computing op ID on the host in f64
+ * (WIDE) or f32, and the libdevice one on nvptx64; NULL when the row names none. */
+const char *rt_op_libm(rt_op_id id, bool wide);
+const char *rt_op_libdevice(rt_op_id id, bool wide);
 /* The rt op named NAME ("rt.add" or "add"), RT_OP_NONE if none. */
 rt_op_id rt_op_from_name(const char *name);
 /* The name OP is shown by in reports, pictures and diagnostics: an rt.extern's `name`
@@ -216,6 +253,11 @@ MlirNamedAttribute rt_named_attr(MlirContext ctx, const char *name, MlirAttribut
  * kernels. The function is not inserted anywhere. */
 MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name, MlirBlock body,
                              intptr_t nrets, const MlirValue *rets);
+/* Whether OP carries the attribute NAME (inherent or discardable). */
+bool rt_op_has_attr(MlirOperation op, const char *name);
+/* Whether OP carries rt.kernel: a kernel function (rt_kernel_func), which the codegen
+ * compiles and the executors launch rather than walk. */
+bool rt_func_is_kernel(MlirOperation op);
 /* The dictionary at I of an array of dictionaries (a function's arg_attrs or res_attrs),
  * or an empty one when ARRAY is null, shorter or holds something else there. */
 MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i);

@@ -196,6 +196,11 @@ irdl.dialect @rt {
     irdl.operands(input: %t)
     irdl.results(result: %t)
   }
+  irdl.operation @softplus {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
   // compare: result element type i1 (checked by the semantic verifier)
   irdl.operation @lt {
     %lhs_t = irdl.base "!builtin.tensor"

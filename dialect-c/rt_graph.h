@@ -101,6 +101,13 @@ static inline int rt_graph_op_index(const rt_graph *g, MlirOperation op) {
   return ptr_map_get(&g->op_index, op.ptr);
 }
 
+/* The operands of op I of G, each as the value index V; and its results, each as R. G is
+ * an rt_graph or a struct that holds its fields (RT_GRAPH_MEMBERS). */
+#define FOR_OPERANDS(g, i, v)                                                                     \
+  for (int _k = (g)->opnd_start[i], v; _k < (g)->opnd_start[(i) + 1] && ((v) = (g)->opnd[_k], 1); \
+       _k++)
+#define FOR_RESULTS(g, i, r) for (int r = (g)->op_res[i]; r < (g)->op_res[(i) + 1]; r++)
+
 /* Bytes of value V (0: not sized). */
 static inline uint64_t rt_graph_bytes(const rt_graph *g, int v) {
   return g->types[g->vtype[v]].bytes;

@@ -17,18 +17,21 @@ static const struct {
   rt_op_kind kind;
   int arity;
   rt_type_rule rule;
-  bool expensive, inexact;
+  const char *libm[2], *libdevice[2]; /* f32, f64; "0": none */
+  bool expensive, inexact, view, alias;
 } rt_ops[RT_OP_COUNT] = {
-    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY, false, false},
-#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact) \
-  [RT_OP_##ID] = {name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule, exp, inexact},
+    [RT_OP_NONE] = {"", 0, RT_KIND_NONE, 0, RT_RULE_ANY, {"0", "0"}, {"0", "0"}, 0, 0, 0, 0},
+#define RT_OP(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact, view, alias)    \
+  [RT_OP_##ID] = {                                                                               \
+      name, sizeof(name) - 1, RT_KIND_##kind, arity, RT_RULE_##rule, {#f32, #f64}, {#d32, #d64}, \
+      exp,  inexact,          view,           alias},
 #include "rt_ops.def"
 };
 
 /* An RT_MATH row is a libm/libdevice call: inexact and expensive. The compiler names a
  * row that says otherwise. */
-#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact) \
-  _Static_assert((exp) == 1 && (inexact) == 1,                                     \
+#define RT_MATH(ID, name, kind, arity, rule, ew, f32, f64, d32, d64, exp, inexact, ...) \
+  _Static_assert((exp) == 1 && (inexact) == 1,                                          \
                  "rt_ops.def: RT_MATH row " #ID " must have exp 1 and inexact 1");
 #define RT_OP(...)
 #include "rt_ops.def"
@@ -75,6 +78,14 @@ MlirOperation rt_kernel_func(MlirContext ctx, MlirLocation loc, const char *name
   free(in);
   free(out);
   return mlirOperationCreate(&fs);
+}
+
+bool rt_op_has_attr(MlirOperation op, const char *name) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str(name)));
+}
+
+bool rt_func_is_kernel(MlirOperation op) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str("rt.kernel")));
 }
 
 MlirAttribute rt_dict_at(MlirContext ctx, MlirAttribute array, intptr_t i) {
@@ -154,9 +165,21 @@ bool rt_op_expensive(rt_op_id id) { return rt_ops[id].expensive; }
 bool rt_op_inexact(rt_op_id id) { return rt_ops[id].inexact; }
 rt_type_rule rt_op_rule(rt_op_id id) { return rt_ops[id].rule; }
 
+bool rt_op_is_view(rt_op_id id) { return rt_ops[id].view; }
+bool rt_op_is_alias(rt_op_id id) { return rt_ops[id].alias; }
+
+static const char *function_named(const char *name) { return strcmp(name, "0") ? name : NULL; }
+const char *rt_op_libm(rt_op_id id, bool wide) { return function_named(rt_ops[id].libm[wide]); }
+const char *rt_op_libdevice(rt_op_id id, bool wide) {
+  return function_named(rt_ops[id].libdevice[wide]);
+}
+
 const char *rt_op_kind_name(rt_op_kind kind) {
-  static const char *names[] = {"none",   "elementwise", "compare",    "reduction", "matmul",
-                                "random", "collective",  "structural", "indexing",  "extern"};
+  static const char *names[RT_KIND_COUNT] = {[RT_KIND_NONE] = "none",
+#define RT_KIND_NAME(ID, name) [RT_KIND_##ID] = name,
+                                             RT_OP_KINDS(RT_KIND_NAME, RT_KIND_NAME)
+#undef RT_KIND_NAME
+  };
   return names[kind];
 }
 

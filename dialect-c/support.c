@@ -188,3 +188,47 @@ double remat_now_ms(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
+
+char *remat_read_all(FILE *f, size_t *len) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (ferror(f))
+      break;
+    if (n < cap) { /* the end: room for the NUL */
+      buf[n] = 0;
+      if (len)
+        *len = n;
+      return buf;
+    }
+    char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+    if (!grown)
+      break;
+    buf = grown;
+    cap *= 2;
+  }
+  free(buf);
+  return NULL;
+}
+
+bool remat_is_decimal(const char *s, bool fraction) {
+  const char *p = s + (*s == '-');
+  size_t digits = strspn(p, "0123456789");
+  p += digits;
+  if (fraction && *p == '.') {
+    size_t more = strspn(p + 1, "0123456789");
+    digits += more;
+    p += 1 + more;
+  }
+  if (!digits)
+    return false;
+  if (fraction && (*p == 'e' || *p == 'E')) {
+    p += 1 + (p[1] == '-' || p[1] == '+');
+    size_t exp = strspn(p, "0123456789");
+    if (!exp)
+      return false;
+    p += exp;
+  }
+  return !*p;
+}

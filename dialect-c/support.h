@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- internal errors ---------------------------------------------------------------- */
 
@@ -60,6 +61,23 @@ char *remat_xasprintf_at(const char *file, int line, const char *fmt, ...)
 
 /* Milliseconds of the monotonic clock (for the reports' and benchmarks' times). */
 double remat_now_ms(void);
+
+/* ---- numbers and files ---------------------------------------------------------------- */
+
+/* A + B, or UINT64_MAX when the sum overflows: totals of bytes and costs that saturate. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+/* All of F from where it stands to its end, NUL-terminated (the caller frees), its length
+ * in *LEN (LEN may be NULL). NULL with errno set on a read error, or when memory runs out:
+ * a file's size is the user's, so that is an error to report, not an internal one. */
+char *remat_read_all(FILE *f, size_t *len);
+
+/* ---- numbers in option text ------------------------------------------------------- */
+
+/* Whether S is a decimal number as pass options write them: an optional '-', digits,
+ * and with FRACTION a '.' with digits and an exponent. No '+', no space, no 0x (base-0
+ * strtoll read peak-budget=0x10 as 16 and 010 as 8), no inf or nan. */
+bool remat_is_decimal(const char *s, bool fraction);
 
 /* ---- errors returned to a caller ------------------------------------------------------ */
 

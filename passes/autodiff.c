@@ -1,19 +1,8 @@
 /* autodiff.c: --remat-autodiff, reverse-mode automatic differentiation of forward
  * functions into joint forward+backward functions.
  *
- * Contract (docs/design.md "Autodiff"):
- *   requires: IR that passed rt_verify. A function to differentiate is a func.func marked
- *             `rt.autodiff` (a unit attribute, or a dictionary `{wrt = [i, j, ...]}`)
- *             with one block of rt and arith ops ending in func.return, and no
- *             rt.num_outputs or rt.tangent yet. Other functions are not touched.
- *   keeps:    the function's name, location, forward ops (attributes such as rt.policy,
- *             locations, order), argument attributes (rt.param) and result attributes.
- *   breaks:   the signature: one `{rt.tangent}` argument per floating-point tensor result
- *             is appended, and one gradient result per differentiated argument (`wrt`, by
- *             default every floating-point tensor argument, in argument order);
- *             rt.num_outputs = the number of forward results; rt.autodiff is removed. The
- *             backward ops are inserted before the return, each at the location of the
- *             forward op it differentiates.
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Autodiff" is generated from it).
  *
  * How: (1) number the values (arguments, op results) and check the ops; (2) activity, a
  * forward walk: a value is active when it is a floating-point tensor computed through
@@ -36,6 +25,19 @@
 #include "report.h"
 #include "rt.h"
 #include "rt_graph.h"
+
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR; a function to differentiate is a func.func marked rt.autodiff "
+    "(a unit attribute, or {wrt = [i, j, ...]}) with one block of rt and arith ops ending in "
+    "func.return, and no rt.num_outputs or rt.tangent yet; other functions are not touched. "
+    "keeps: its name, location, forward ops (their attributes such as rt.policy, locations "
+    "and order), argument attributes (rt.param) and result attributes. breaks: the "
+    "signature: one {rt.tangent} argument per floating-point tensor result is appended, and "
+    "one gradient result per differentiated argument (wrt, by default every floating-point "
+    "tensor argument, in argument order); rt.num_outputs = the number of forward results; "
+    "rt.autodiff is removed; the backward ops are inserted before the return, each at the "
+    "location of the forward op it differentiates";
 
 /* The dims of a static tensor type into DIMS (RT_MAX_RANK entries); returns the rank. */
 static int dims_of(MlirType t, int64_t *dims) {
@@ -262,7 +264,8 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_ABS:
   case RT_OP_SIN:
   case RT_OP_COS:
-  case RT_OP_LOG1P: return true;
+  case RT_OP_LOG1P:
+  case RT_OP_SOFTPLUS: return true;
   case RT_OP_LT:
   case RT_OP_LE:
   case RT_OP_GT:
@@ -942,6 +945,13 @@ static void vjp(ad *a, int i) {
   case RT_OP_LOG1P: /* g / (x + 1) */
     acc(a, x, ew(a, "rt.div", g, ew(a, "rt.add", xv, cst(a, e, 1.0))), false);
     return;
+  case RT_OP_SOFTPLUS: { /* torch: x > threshold ? g : g * z / (z + 1), z = exp(x) */
+    MlirValue z = un(a, "rt.exp", xv);
+    MlirValue big = ew(a, "rt.gt", xv, cst(a, e, RT_SOFTPLUS_THRESHOLD));
+    MlirValue s = ew(a, "rt.div", ew(a, "rt.mul", g, z), ew(a, "rt.add", z, cst(a, e, 1.0)));
+    acc(a, x, sel(a, big, g, s, gt), false);
+    return;
+  }
   case RT_OP_TANH: { /* g * (1 - y*y) */
     MlirValue yy = ew(a, "rt.mul", out, out);
     acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.sub", cst(a, e, 1.0), yy)), false);
@@ -1251,11 +1261,6 @@ static MlirPass create(const void *options) {
                            sizeof(RematAutodiffOptions));
 }
 
-REMAT_PASS_INFO(remat_autodiff_pass, RematAutodiffOptions, REMAT_AUTODIFF_OPTIONS, "remat-autodiff",
+REMAT_PASS_INFO(autodiff, Autodiff, REMAT_AUTODIFF_OPTIONS,
                 "reverse-mode autodiff: each rt.autodiff function becomes a joint function",
-                "requires verified rt IR; a forward function marked rt.autodiff (or "
-                "rt.autodiff = {wrt = [i, ...]}) of one block of rt and arith ops; keeps its "
-                "name, forward ops, tags, locations, rt.param; appends one {rt.tangent} "
-                "argument per float tensor result and one gradient result per differentiated "
-                "argument (wrt, default every float tensor argument), sets rt.num_outputs",
-                NULL, create)
+                contract, NULL, create)

@@ -6,11 +6,8 @@
  * The definitions (forward, recomputable, live set, cost units) are in docs/design.md,
  * "Checkpoint tagging".
  *
- * Contract: requires verified rt IR; keeps every op and value, and every tag the input
- * already carries except the ones a previous run of this pass wrote (those with
- * rt.ac_reason), which it recomputes; writes rt.policy, rt.ac_region and rt.ac_reason on
- * forward ops of functions with rt.num_outputs; other functions are left alone. Breaks
- * nothing. */
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Checkpoint tagging" is generated from it). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +22,13 @@
 #include "rt.h"
 #include "rt_graph.h"
 #include "union_knapsack.h"
+
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR. keeps: every op and value; every tag the input carries "
+    "except those a previous run of this pass wrote (with rt.ac_reason), which it "
+    "recomputes; functions without rt.num_outputs. breaks: nothing; writes rt.policy, "
+    "rt.ac_region and rt.ac_reason on forward ops of functions with rt.num_outputs";
 
 /* ---- options -------------------------------------------------------------------------- */
 
@@ -99,7 +103,7 @@ static int make_plan(const checkpoint_options *o, plan *p, char **err) {
   else {
     char *end;
     double g = strtod(o->ac, &end);
-    if (!*o->ac || *end || !isfinite(g) || !(g > 0)) {
+    if (!remat_is_decimal(o->ac, true) || *end || !isfinite(g) || !(g > 0)) {
       remat_error_add(err,
                       "invalid value '%s' for option 'ac': expected none, auto or a "
                       "stage size in GiB > 0",
@@ -204,10 +208,6 @@ typedef struct graph {
   int *src; /* every node's operand sources, in node order */
 } graph;
 
-static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(op, rt_str(name)));
-}
-
 /* Source of value V of the view (-1: not of the block): its op's index, -1 - argument
  * number, or INT32_MIN when from elsewhere. */
 static int source_of(const rt_graph *view, int v) {
@@ -245,7 +245,7 @@ static void graph_build(graph *g, MlirOperation func, int64_t num_outputs) {
     node *n = &g->n[i];
     n->op = v->ops[i];
     n->id = i < v->nops ? (rt_op_id)v->opid[i] : rt_op_lookup(v->ret);
-    if (has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
+    if (rt_op_has_attr(n->op, "rt.ac_reason")) { /* our own tag from an earlier run */
       rt_policy_set(n->op, RT_POLICY_NONE);
       mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_region"));
       mlirOperationRemoveDiscardableAttributeByName(n->op, rt_str("rt.ac_reason"));
@@ -355,11 +355,6 @@ typedef struct fsdp_chain {
   int last_non_view; /* position in ops of the last op after the gather that is no view */
 } fsdp_chain;
 
-/* Views: ops that PyTorch would express as an alias of their input. */
-static bool is_view(rt_op_id id) {
-  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
-}
-
 /* The operand an FSDP chain follows through op I: an rt op, not a collective, whose
  * operands are one tensor plus any scalars and constants (an FX node's immediates:
  * rt.mul(%p, %c2) with %c2 an arith.constant is a single-input op of %p, as
@@ -416,7 +411,7 @@ static bool fsdp_find(const graph *g, int w, fsdp_chain *c) {
     if (j < 0 || !g->n[j].forward || mlirOperationGetNumResults(g->n[j].op) != 1 ||
         (k = chain_operand(g, j)) < 0 || g->n[j].in[k] != cur)
       break;
-    if (!is_view(g->n[j].id))
+    if (!rt_op_is_view(g->n[j].id))
       c->last_non_view = c->n;
     c->ops[c->n++] = cur = j;
   }
@@ -662,8 +657,6 @@ static uint64_t op_cost(const graph *g, int i) {
   }
   return c;
 }
-
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
 /* Why a needed value is saved whatever the choice (fixed bytes). */
 enum fixed_why {
@@ -1242,10 +1235,6 @@ static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   }
 }
 
-static const char contract[] =
-    "requires verified rt IR; tags forward ops of joint functions (rt.policy, rt.ac_region, "
-    "rt.ac_reason); keeps user tags; replaces only its own earlier tags";
-
 static MlirPass create(const void *options) {
   plan p;
   char *err = NULL;
@@ -1254,7 +1243,6 @@ static MlirPass create(const void *options) {
   return remat_pass_create(&remat_checkpoint_pass, "RematCheckpoint", run, &p, sizeof p);
 }
 
-REMAT_PASS_INFO(remat_checkpoint_pass, RematCheckpointOptions, REMAT_CHECKPOINT_OPTIONS,
-                "remat-checkpoint",
+REMAT_PASS_INFO(checkpoint, Checkpoint, REMAT_CHECKPOINT_OPTIONS,
                 "tag activation-checkpoint policies (FSDP gathers, save list, stages, budget)",
                 contract, check_options, create)

@@ -1,13 +1,7 @@
 /* fuse.c: --remat-fuse, outlining of fused work into kernel functions.
  *
- * Requires: rt IR that passed rematVerify (static shapes). Runs on every func.func of the
- *   module that is not a kernel (no rt.kernel attribute) and has a body: joint functions,
- *   the @f_fwd / @f_bwd of --remat-mincut, plain functions.
- * Keeps: the meaning of every function, bit for bit; the order of the ops left in the host
- *   function; rt.policy / rt.ac_region tags and locations of fused ops.
- * Breaks: fused ops leave the host function; scalar arith.constants used only by fused ops
- *   are cloned into the kernels and erased from the host; a transpose feeding rt.matmul
- *   becomes the matmul's transpose_a / transpose_b.
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Fusion" is generated from it).
  *
  * The kernel form (the contract with the codegen and the runtime):
  *   func.func private @<fn>_k<N>(args...) -> (results...) attributes {rt.kernel}
@@ -57,6 +51,19 @@
 #include "passes.h"
 #include "report.h"
 
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR (static shapes); runs on every func.func with a body that is "
+    "not a kernel (no rt.kernel): joint functions, the @f_fwd and @f_bwd of --remat-mincut, "
+    "plain functions. keeps: the meaning of every function, bit for bit; the order of the "
+    "ops left in the host function; rt.policy and rt.ac_region tags and locations of fused "
+    "ops. breaks: fused ops leave the host function for kernels, func.func private "
+    "@<fn>_k<N> {rt.kernel} called with func.call (loop fusion by index, reductions as row "
+    "kernels with their producers and epilogues, views as index maps, cheap producers "
+    "recomputed per consumer); scalar arith.constants used only by fused ops are cloned "
+    "into the kernels and erased from the host; a transpose feeding rt.matmul becomes the "
+    "matmul's transpose_a or transpose_b";
+
 /* ---- the pass ---- */
 
 static bool shape_grouping(const fuse_options *o) { return !strcmp(o->grouping, "shape"); }
@@ -104,10 +111,7 @@ static int fuse_block(MlirSymbolTable symbols, MlirOperation fn, MlirBlock block
 }
 
 /* A host function to fuse: not a kernel (rt.kernel). */
-static bool is_host_function(MlirOperation func) {
-  return mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-      func, mlirStringRefCreateFromCString("rt.kernel")));
-}
+static bool is_host_function(MlirOperation func) { return !rt_func_is_kernel(func); }
 
 static void fuse_run(MlirOperation module, MlirExternalPass pass, void *ud) {
   const fuse_options *o = ud;
@@ -184,16 +188,10 @@ static int fuse_check_options(const void *opts, char *error, size_t cap) {
   return 0;
 }
 
-static const char fuse_contract[] =
-    "requires verified rt IR; outlines kernels (loop fusion by index, reductions as row "
-    "kernels with their producers and epilogues, views as index maps, cheap producers "
-    "recomputed per consumer) as func.func private @<fn>_k<N> {rt.kernel} called with "
-    "func.call; folds transposes into rt.matmul; keeps host op order, tags and locations";
-
 static MlirPass fuse_create(const void *opts) {
   return remat_pass_create(&remat_fuse_pass, "RematFuse", fuse_run, opts, sizeof(fuse_options));
 }
 
-REMAT_PASS_INFO(remat_fuse_pass, RematFuseOptions, REMAT_FUSE_OPTIONS, "remat-fuse",
+REMAT_PASS_INFO(fuse, Fuse, REMAT_FUSE_OPTIONS,
                 "outline fused work (elementwise, views, reductions) into rt.kernel functions",
-                fuse_contract, fuse_check_options, fuse_create)
+                contract, fuse_check_options, fuse_create)

@@ -93,7 +93,7 @@ void fuse_simplify_views(MlirBlock block) {
         erase_if_dead(inner);
       }
     }
-    if (fuse_is_view_id(id) && mlirOperationGetNumOperands(op) == 1 && is_identity_view(op, id)) {
+    if (rt_op_is_view(id) && mlirOperationGetNumOperands(op) == 1 && is_identity_view(op, id)) {
       mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetOperand(op, 0));
       mlirOperationDestroy(op);
     }

@@ -23,10 +23,6 @@ uint64_t fuse_value_bytes(MlirValue v) {
   return b;
 }
 
-bool fuse_is_view_id(rt_op_id id) {
-  return id == RT_OP_RESHAPE || id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
-}
-
 /* shape_mode: the previous grouping's classes (views are ordinary fused ops, reductions
  * stay in the host). */
 op_class fuse_classify(MlirOperation op, bool shape_mode) {
@@ -44,7 +40,7 @@ op_class fuse_classify(MlirOperation op, bool shape_mode) {
   case RT_KIND_ELEMENTWISE:
   case RT_KIND_COMPARE:
   case RT_KIND_RANDOM: return C_EW;
-  case RT_KIND_STRUCTURAL: return fuse_is_view_id(id) && !shape_mode ? C_VIEW : C_EW;
+  case RT_KIND_STRUCTURAL: return rt_op_is_view(id) && !shape_mode ? C_VIEW : C_EW;
   case RT_KIND_REDUCTION: return shape_mode ? C_HOST : C_RED;
   case RT_KIND_NONE:
   case RT_KIND_MATMUL:

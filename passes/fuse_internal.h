@@ -30,7 +30,6 @@ typedef enum op_class {
 
 /* Bytes a tensor value moves (0 for scalars: free in the traffic model). */
 uint64_t fuse_value_bytes(MlirValue v);
-bool fuse_is_view_id(rt_op_id id);
 op_class fuse_classify(MlirOperation op, bool shape_mode);
 
 /* ---- the block being fused (fuse_group.c) ---- */

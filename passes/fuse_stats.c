@@ -70,7 +70,7 @@ void fuse_host_stats(blk *b, stats *s) {
     if (id == RT_OP_SUM || id == RT_OP_AMAX)
       s->host_reductions++;
     stats_count_op(s, op);
-    if (!fuse_is_view_id(id))
+    if (!rt_op_is_view(id))
       s->host_bytes += op_traffic(op);
   }
 }
@@ -82,7 +82,7 @@ void fuse_kernel_stats(blk *b, kernel *ks, int nk, stats *s) {
     int computing = 0;
     for (int bi = 0; bi < ks[k].nbody; bi++) {
       int i = ks[k].body[bi];
-      computing += !fuse_is_view_id(rt_op_lookup(b->ops[i]));
+      computing += !rt_op_is_view(rt_op_lookup(b->ops[i]));
       s->inlined_clones += b->grp[i] < 0;
     }
     s->view_kernels += computing == 0;

@@ -1,20 +1,8 @@
 /* mincut.c: --remat-mincut, the min-cut split of joint forward+backward functions into a
  * forward that saves values and a backward that reads or recomputes them.
  *
- * Contract (docs/design.md, "Min-cut"):
- *   requires: IR that passed rt_verify; each joint function (a func.func with
- *             rt.num_outputs) has one block of rt and arith ops ending in func.return,
- *             at least one rt.tangent argument, and forward outputs that do not depend
- *             on a tangent.
- *   keeps:    other functions; the forward ops' relative order and the backward ops'
- *             (those that depend on a tangent), locations and attributes (rt.policy);
- *             argument attributes (rt.param, rt.tangent).
- *   breaks:   replaces each joint @f by @f_fwd(primals...) -> (outputs..., saved...)
- *             {rt.num_outputs, rt.saved_bytes} and @f_bwd(saved..., tangents...) ->
- *             (grads...) {rt.forward = @f_fwd}; saved values in value order (primal
- *             arguments first, then op results in op order); dead ops are dropped;
- *             @f_bwd runs each forward op it needs just before its first backward use
- *             (remat_bwd_order, the order the peak estimate simulates).
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it, and
+ * docs/design.md "Min-cut" is generated from it).
  *
  * How (one function at a time, every walk a loop over the op array, so 10^5-op functions
  * need no recursion and no use-list scans):
@@ -45,6 +33,20 @@
 #include "rt.h"
 #include "rt_graph.h"
 #include "show.h"
+#include "split_view.h"
+
+/* What the pass requires, keeps and breaks. */
+static const char contract[] =
+    "requires: verified rt IR; each joint function (a func.func with rt.num_outputs) has "
+    "one block of rt and arith ops ending in func.return, at least one rt.tangent argument, "
+    "and forward outputs that do not depend on a tangent. keeps: other functions; the "
+    "forward ops' relative order and the backward ops' (those that depend on a tangent), "
+    "locations and attributes (rt.policy); argument attributes (rt.param, rt.tangent). "
+    "breaks: replaces each joint @f by @f_fwd(primals...) -> (outputs..., saved...) "
+    "{rt.num_outputs, rt.saved_bytes} and @f_bwd(saved..., tangents...) -> (grads...) "
+    "{rt.forward = @f_fwd}; saved values in value order (primal arguments first, then op "
+    "results in op order); dead ops are dropped; @f_bwd runs each forward op it needs just "
+    "before its first backward use (the order the peak estimate simulates)";
 
 /* The time since *T, which becomes now. */
 static double lap_ms(double *t) {
@@ -107,7 +109,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
       continue;
     }
     bool kind_found = false;
-    for (int k = RT_KIND_ELEMENTWISE; k <= RT_KIND_EXTERN; k++)
+    for (int k = RT_KIND_NONE + 1; k < RT_KIND_COUNT; k++)
       if (!strcmp(item, rt_op_kind_name((rt_op_kind)k))) {
         kind_found = true;
         for (int i = 1; i < RT_OP_COUNT; i++)
@@ -115,10 +117,7 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
             banned[i] = true;
       }
     if (!kind_found) {
-      remat_error_add(err,
-                      "ban: '%s' is neither an rt op nor an op kind (matmul, reduction, "
-                      "collective, random, elementwise, compare, structural, indexing, "
-                      "extern)",
+      remat_error_add(err, "ban: '%s' is neither an rt op nor an op kind (" RT_KIND_NAMES ")",
                       item);
       return -1;
     }
@@ -128,33 +127,6 @@ static int parse_ban(const char *list, bool ban_random, bool banned[RT_OP_COUNT]
 
 /* ---- the joint function as arrays ------------------------------------------------- */
 
-enum { /* value flags */
-       V_TANGENT = 1 << 0,
-       V_BW = 1 << 1,    /* depends on a tangent */
-       V_CONST = 1 << 2, /* result of a constant op: recomputed wherever needed */
-       V_PARAM = 1 << 3,
-       V_OUT_NEED = 1 << 4, /* the forward outputs need it */
-       V_BW_READ = 1 << 5,  /* read by a live backward op or returned as a gradient */
-       V_REACH = 1 << 6,    /* candidate from which the backward is reachable: in the network */
-       V_SAVED = 1 << 7,
-       V_BNEED = 1 << 8, /* the backward function needs it */
-       V_FNEED = 1 << 9, /* the forward function needs it */
-};
-
-enum { /* op flags */
-       O_BW = 1 << 0,
-       O_CONST = 1 << 1,
-       O_BANNED = 1 << 2,
-       O_SAVE_TAG = 1 << 3,      /* must_save, prefer_save */
-       O_RECOMPUTE_TAG = 1 << 4, /* must_recompute, prefer_recompute */
-       O_IN_BWD = 1 << 5,        /* cloned into the backward */
-       O_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
-       O_IN_FWD = 1 << 7,
-       O_SINK_SIDE = 1 << 8, /* a result's in-node is on the sink side of the cut */
-       O_CONST_OP = 1 << 9,  /* rt.full, rt.iota, arith.constant without operands (load) */
-       O_FORWARD = 1 << 10,  /* an rt.extern with recompute = "forward" that the forward runs */
-};
-
 typedef struct joint {
   /* the function (rt_graph.h): func, ret, nargs, nops, nvals, nret, ops, opid, op_res,
    * opnd_start, opnd, vals, val_op, vtype, ret_val, types */
@@ -162,8 +134,8 @@ typedef struct joint {
   void *block; /* holds vf, of and node (load) */
   MlirContext ctx;
   int64_t num_outputs;
-  unsigned *vf; /* V_* */
-  unsigned *of; /* O_* */
+  unsigned *vf; /* RV_* (split_view.h) */
+  unsigned *of; /* RO_* */
   int *node;    /* in-node of a value in the network (out-node = in-node + 1), or -1 */
   /* results */
   int nsaved;
@@ -194,11 +166,6 @@ static void joint_free(joint *j) {
   free(j->peak);
 }
 
-#define FOR_OPERANDS(j, i, v)                                                                     \
-  for (int _k = (j)->opnd_start[i], v; _k < (j)->opnd_start[(i) + 1] && ((v) = (j)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(j, i, v) for (int v = (j)->op_res[i]; v < (j)->op_res[(i) + 1]; v++)
-
 /* Reads the body of J->func into arrays (rt_graph_load) and adds the pass's own: flags
  * and the network's node of each value. 0, or -1 after a diagnostic. */
 static int load(joint *j) {
@@ -214,15 +181,15 @@ static int load(joint *j) {
   j->node = (int *)(at + nops + nvals);
   memset(j->vf, 0, nvals * sizeof *j->vf);
   for (int i = 0; i < j->nops; i++)
-    j->of[i] = j->constant[i] ? O_CONST_OP : 0;
+    j->of[i] = j->constant[i] ? RO_CONST_OP : 0;
   for (int a = 0; a < j->nargs; a++) {
     if (rt_func_arg_has_attr(j->func, a, "rt.tangent"))
-      j->vf[a] |= V_TANGENT;
+      j->vf[a] |= RV_TANGENT;
     /* a buffer (rt.buffer: running statistics, masks) is persistent state like a
      * parameter, only without a gradient */
     if (rt_func_arg_has_attr(j->func, a, "rt.param") ||
         rt_func_arg_has_attr(j->func, a, "rt.buffer"))
-      j->vf[a] |= V_PARAM;
+      j->vf[a] |= RV_PARAM;
   }
   return 0;
 }
@@ -247,8 +214,8 @@ static int classify(joint *j, const mincut_pass *p) {
   MlirStringRef fname = rt_func_name(j->func);
   bool any_tangent = false;
   for (int a = 0; a < j->nargs; a++)
-    if (j->vf[a] & V_TANGENT) {
-      j->vf[a] |= V_BW;
+    if (j->vf[a] & RV_TANGENT) {
+      j->vf[a] |= RV_BW;
       any_tangent = true;
     }
   if (!any_tangent) {
@@ -263,19 +230,22 @@ static int classify(joint *j, const mincut_pass *p) {
     rt_op_id id = (rt_op_id)j->opid[i];
     rt_policy pol = rt_policy_get(op);
     bool bw = false;
-    FOR_OPERANDS(j, i, v) bw |= (j->vf[v] & V_BW) != 0;
-    unsigned f = (bw ? O_BW : 0) | (j->of[i] & O_CONST_OP);
+    FOR_OPERANDS(j, i, v) bw |= (j->vf[v] & RV_BW) != 0;
+    unsigned f = (bw ? RO_BW : 0) | (j->of[i] & RO_CONST_OP);
     if (rt_policy_is_save(pol))
-      f |= O_SAVE_TAG;
+      f |= RO_SAVE_TAG;
     if (rt_policy_is_recompute(pol))
-      f |= O_RECOMPUTE_TAG;
-    if (!bw && !(f & O_SAVE_TAG) && (f & O_CONST_OP))
-      f |= O_CONST;
+      f |= RO_RECOMPUTE_TAG;
+    if (!bw && !(f & RO_SAVE_TAG) && (f & RO_CONST_OP))
+      f |= RO_CONST;
     /* rt.extern: banned unless recompute = "pure" (and ban does not name it) */
     rt_extern_recompute rc = id == RT_OP_EXTERN ? rt_extern_recompute_of(op) : RT_EXTERN_PURE;
+    /* a recompute tag lifts the ban, as in PyTorch's partitioner; a constant is cloned
+     * where it is used whatever the ban (ban=elementwise names rt.full) */
     if (id != RT_OP_NONE && (p->banned[id] || rc != RT_EXTERN_PURE) &&
-        !rt_policy_is_recompute(pol) && !cheap_reduction(j, i, p->opts.reduction_ratio))
-      f |= O_BANNED; /* a recompute tag lifts the ban, as in PyTorch's partitioner */
+        !rt_policy_is_recompute(pol) && !(f & RO_CONST) &&
+        !cheap_reduction(j, i, p->opts.reduction_ratio))
+      f |= RO_BANNED;
     if (rc == RT_EXTERN_FORWARD && !bw) {
       if (rt_policy_is_recompute(pol)) {
         MlirStringRef n = rt_op_label(op);
@@ -285,7 +255,7 @@ static int classify(joint *j, const mincut_pass *p) {
                       (int)fname.length, fname.data, (int)n.length, n.data, rt_policy_name(pol));
         return -1;
       }
-      f |= O_FORWARD;
+      f |= RO_FORWARD;
     }
     if (bw && pol == RT_POLICY_MUST_SAVE) {
       MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
@@ -296,10 +266,10 @@ static int classify(joint *j, const mincut_pass *p) {
       return -1;
     }
     j->of[i] = f;
-    FOR_RESULTS(j, i, v) j->vf[v] |= (bw ? V_BW : 0) | (f & O_CONST ? V_CONST : 0);
+    FOR_RESULTS(j, i, v) j->vf[v] |= (bw ? RV_BW : 0) | (f & RO_CONST ? RV_CONST : 0);
   }
   for (int r = 0; r < j->num_outputs; r++)
-    if (j->vf[j->ret_val[r]] & V_BW) {
+    if (j->vf[j->ret_val[r]] & RV_BW) {
       rt_emit_error(j->ret,
                     "forward output #%d of '@%.*s' depends on a tangent: forward "
                     "outputs must be computable without the cotangents",
@@ -307,40 +277,40 @@ static int classify(joint *j, const mincut_pass *p) {
       return -1;
     }
   /* Live backward ops (reverse walk from the gradients): what they read from the forward
-   * side is V_BW_READ. V_BNEED marks the live backward values for now. */
+   * side is RV_BW_READ. RV_BNEED marks the live backward values for now. */
   for (int r = (int)j->num_outputs; r < j->nret; r++) {
     int v = j->ret_val[r];
-    j->vf[v] |= (j->vf[v] & V_BW) ? V_BNEED : (j->vf[v] & V_CONST) ? 0 : V_BW_READ;
+    j->vf[v] |= (j->vf[v] & RV_BW) ? RV_BNEED : (j->vf[v] & RV_CONST) ? 0 : RV_BW_READ;
   }
   for (int i = j->nops - 1; i >= 0; i--) {
-    if (!(j->of[i] & O_BW))
+    if (!(j->of[i] & RO_BW))
       continue;
     bool live = false;
-    FOR_RESULTS(j, i, v) live |= (j->vf[v] & V_BNEED) != 0;
+    FOR_RESULTS(j, i, v) live |= (j->vf[v] & RV_BNEED) != 0;
     if (!live)
       continue;
     FOR_OPERANDS(j, i, v) {
-      if (j->vf[v] & V_BW)
-        j->vf[v] |= V_BNEED;
-      else if (!(j->vf[v] & V_CONST))
-        j->vf[v] |= V_BW_READ;
+      if (j->vf[v] & RV_BW)
+        j->vf[v] |= RV_BNEED;
+      else if (!(j->vf[v] & RV_CONST))
+        j->vf[v] |= RV_BW_READ;
     }
   }
   for (int v = 0; v < j->nvals; v++)
-    j->vf[v] &= ~V_BNEED;
+    j->vf[v] &= ~RV_BNEED;
   /* Candidates from which the backward is reachable, and what the forward outputs need. */
   for (int r = 0; r < j->num_outputs; r++)
-    j->vf[j->ret_val[r]] |= V_OUT_NEED;
+    j->vf[j->ret_val[r]] |= RV_OUT_NEED;
   for (int v = 0; v < j->nvals; v++)
-    if (j->vf[v] & V_BW_READ)
-      j->vf[v] |= V_REACH;
+    if (j->vf[v] & RV_BW_READ)
+      j->vf[v] |= RV_REACH;
   for (int i = j->nops - 1; i >= 0; i--) {
-    if (j->of[i] & (O_BW | O_CONST))
+    if (j->of[i] & (RO_BW | RO_CONST))
       continue;
     unsigned any = 0;
-    FOR_RESULTS(j, i, v) any |= j->vf[v] & (V_REACH | V_OUT_NEED);
+    FOR_RESULTS(j, i, v) any |= j->vf[v] & (RV_REACH | RV_OUT_NEED);
     FOR_OPERANDS(j, i, v) {
-      if (!(j->vf[v] & V_CONST))
+      if (!(j->vf[v] & RV_CONST))
         j->vf[v] |= any;
     }
   }
@@ -363,8 +333,8 @@ static bool has_source_edge(const joint *j, int v) {
   if (op < 0)
     return true; /* a primal argument */
   unsigned f = j->of[op], out = 0;
-  FOR_RESULTS(j, op, r) out |= j->vf[r] & V_OUT_NEED; /* the forward runs the op */
-  return (f & (O_SAVE_TAG | O_FORWARD)) || ((f & O_BANNED) && out);
+  FOR_RESULTS(j, op, r) out |= j->vf[r] & RV_OUT_NEED; /* the forward runs the op */
+  return (f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && out);
 }
 
 /* A banned op runs once. The plain network lets the cut put a banned op b on the sink
@@ -390,19 +360,19 @@ static size_t network_edges(const joint *j, const remat_cost_model *model, const
     if (j->node[v] < 0)
       continue;
     int in = j->node[v], out = in + 1, op = j->val_op[v];
-    double w = j->vf[v] & V_PARAM ? remat_type_weight(model, j->types[j->vtype[v]].type, true)
-                                  : tw[j->vtype[v]];
+    double w = j->vf[v] & RV_PARAM ? remat_type_weight(model, j->types[j->vtype[v]].type, true)
+                                   : tw[j->vtype[v]];
     if (w < 0)
       remat_fatal("value without a byte size after rt_verify");
     add_edge(net, &n, in, out, w);
-    if (j->vf[v] & V_BW_READ)
+    if (j->vf[v] & RV_BW_READ)
       add_edge(net, &n, out, SINK, FLOW_INFINITY);
     if (has_source_edge(j, v))
       add_edge(net, &n, SOURCE, in, FLOW_INFINITY);
     if (op < 0)
       continue;
     unsigned f = j->of[op];
-    if (f & O_RECOMPUTE_TAG)
+    if (f & RO_RECOMPUTE_TAG)
       add_edge(net, &n, in, SINK, FLOW_INFINITY);
     FOR_OPERANDS(j, op, u) {
       if (j->node[u] >= 0)
@@ -412,13 +382,13 @@ static size_t network_edges(const joint *j, const remat_cost_model *model, const
     }
     if (anode[v] >= 0) {
       add_edge(net, &n, in, anode[v], FLOW_INFINITY);
-      if (f & O_BANNED)
+      if (f & RO_BANNED)
         add_edge(net, &n, anode[v], in, FLOW_INFINITY);
     }
     /* A banned op of several results (an rt.extern) runs once for all of them: their
      * in-nodes are on one side (a cycle through those in the network). */
     int next = v;
-    if (f & O_BANNED)
+    if (f & RO_BANNED)
       do
         next = next + 1 < j->op_res[op + 1] ? next + 1 : j->op_res[op];
       while (j->node[next] < 0);
@@ -428,7 +398,7 @@ static size_t network_edges(const joint *j, const remat_cost_model *model, const
   return n;
 }
 
-/* Builds the network, solves it and marks V_SAVED. 0, or -1 after a diagnostic. */
+/* Builds the network, solves it and marks RV_SAVED. 0, or -1 after a diagnostic. */
 static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   remat_cost_model model = {p->opts.scalar_factor, p->opts.params_free};
   double *tw = xmalloc((size_t)j->ntypes * sizeof *tw); /* weight of each type */
@@ -437,7 +407,7 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   int nodes = 2;
   for (int v = 0; v < j->nvals; v++) {
     j->node[v] = -1;
-    if (j->vf[v] & V_REACH) {
+    if (j->vf[v] & RV_REACH) {
       j->node[v] = nodes;
       nodes += 2;
     }
@@ -447,7 +417,7 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
   for (int v = 0; v < j->nvals; v++)
     anode[v] = -1;
   for (int i = 0; i < j->nops; i++) {
-    bool below = (j->of[i] & O_BANNED) != 0;
+    bool below = (j->of[i] & RO_BANNED) != 0;
     FOR_OPERANDS(j, i, v) below |= anode[v] >= 0;
     FOR_RESULTS(j, i, u) {
       if (below && j->node[u] >= 0)
@@ -486,11 +456,11 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
     if (in < 0)
       continue;
     if (side[in] && !side[in + 1])
-      j->vf[v] |= V_SAVED;
-    if ((j->vf[v] & V_BW_READ) && side[in + 1])
+      j->vf[v] |= RV_SAVED;
+    if ((j->vf[v] & RV_BW_READ) && side[in + 1])
       remat_fatal("a value the backward reads is on the source side");
     if (!side[in] && j->val_op[v] >= 0)
-      j->of[j->val_op[v]] |= O_SINK_SIDE; /* may be recomputed in the backward */
+      j->of[j->val_op[v]] |= RO_SINK_SIDE; /* may be recomputed in the backward */
   }
   free(side);
   flow_network_destroy(net);
@@ -501,23 +471,23 @@ static int cut(joint *j, const mincut_pass *p, FILE *dump) {
  * recomputing the rest (ops whose in-node the cut left on the sink side, and constants). */
 static void plan_backward(joint *j) {
   for (int v = 0; v < j->nvals; v++)
-    j->vf[v] &= ~V_BNEED;
+    j->vf[v] &= ~RV_BNEED;
   for (int r = (int)j->num_outputs; r < j->nret; r++)
-    j->vf[j->ret_val[r]] |= V_BNEED;
+    j->vf[j->ret_val[r]] |= RV_BNEED;
   for (int i = j->nops - 1; i >= 0; i--) {
-    unsigned f = j->of[i] & ~(O_IN_BWD | O_RECOMPUTE);
+    unsigned f = j->of[i] & ~(RO_IN_BWD | RO_RECOMPUTE);
     bool need = false;
-    FOR_RESULTS(j, i, v) need |= (j->vf[v] & V_BNEED) && !(j->vf[v] & V_SAVED);
+    FOR_RESULTS(j, i, v) need |= (j->vf[v] & RV_BNEED) && !(j->vf[v] & RV_SAVED);
     j->of[i] = f;
     if (!need)
       continue;
-    if (!(f & (O_BW | O_CONST | O_SINK_SIDE)))
+    if (!(f & (RO_BW | RO_CONST | RO_SINK_SIDE)))
       remat_fatal("the backward needs a value that is neither saved nor recomputed");
-    j->of[i] |= O_IN_BWD | (f & O_BW ? 0 : O_RECOMPUTE);
-    FOR_OPERANDS(j, i, v) j->vf[v] |= V_BNEED;
+    j->of[i] |= RO_IN_BWD | (f & RO_BW ? 0 : RO_RECOMPUTE);
+    FOR_OPERANDS(j, i, v) j->vf[v] |= RV_BNEED;
   }
   for (int a = 0; a < j->nargs; a++)
-    if ((j->vf[a] & V_BNEED) && !(j->vf[a] & (V_SAVED | V_TANGENT)))
+    if ((j->vf[a] & RV_BNEED) && !(j->vf[a] & (RV_SAVED | RV_TANGENT)))
       remat_fatal("the backward needs a primal argument that is not saved");
 }
 
@@ -526,33 +496,33 @@ static void plan_backward(joint *j) {
 static void plan(joint *j) {
   plan_backward(j);
   for (int v = 0; v < j->nvals; v++)
-    if (j->vf[v] & V_SAVED)
-      j->vf[v] |= V_FNEED;
+    if (j->vf[v] & RV_SAVED)
+      j->vf[v] |= RV_FNEED;
   for (int r = 0; r < j->num_outputs; r++)
-    j->vf[j->ret_val[r]] |= V_FNEED;
+    j->vf[j->ret_val[r]] |= RV_FNEED;
   for (int i = j->nops - 1; i >= 0; i--) {
-    if (j->of[i] & O_BW)
+    if (j->of[i] & RO_BW)
       continue;
     bool need = false;
-    FOR_RESULTS(j, i, v) need |= (j->vf[v] & V_FNEED) != 0;
+    FOR_RESULTS(j, i, v) need |= (j->vf[v] & RV_FNEED) != 0;
     if (!need)
       continue;
-    j->of[i] |= O_IN_FWD;
-    FOR_OPERANDS(j, i, v) j->vf[v] |= V_FNEED;
+    j->of[i] |= RO_IN_FWD;
+    FOR_OPERANDS(j, i, v) j->vf[v] |= RV_FNEED;
   }
   j->saved = xcalloc(j->nvals, sizeof *j->saved);
   for (int v = 0; v < j->nvals; v++)
-    if (j->vf[v] & V_SAVED)
+    if (j->vf[v] & RV_SAVED)
       j->saved[j->nsaved++] = v;
   /* @f_bwd's order: recomputation just in time, the order the estimate simulates */
   unsigned char *bw = xcalloc((size_t)j->nops + 1, 1), *in_b = xcalloc((size_t)j->nops + 1, 1);
   unsigned char *saved = xcalloc((size_t)j->nvals + 1, 1);
   for (int i = 0; i < j->nops; i++) {
-    bw[i] = (j->of[i] & O_BW) != 0;
-    in_b[i] = (j->of[i] & O_IN_BWD) != 0;
+    bw[i] = (j->of[i] & RO_BW) != 0;
+    in_b[i] = (j->of[i] & RO_IN_BWD) != 0;
   }
   for (int v = 0; v < j->nvals; v++)
-    saved[v] = (j->vf[v] & V_SAVED) != 0;
+    saved[v] = (j->vf[v] & RV_SAVED) != 0;
   j->bwd_order = xcalloc((size_t)j->nops + 1, sizeof *j->bwd_order);
   j->nbwd =
       remat_bwd_order(j->nops, j->val_op, j->opnd_start, j->opnd, bw, in_b, saved, j->bwd_order);
@@ -561,10 +531,10 @@ static void plan(joint *j) {
   free(saved);
   for (int i = 0; i < j->nops; i++) {
     unsigned f = j->of[i];
-    if ((f & O_BANNED) && (f & O_RECOMPUTE) && (f & O_IN_FWD))
+    if ((f & RO_BANNED) && (f & RO_RECOMPUTE) && (f & RO_IN_FWD))
       remat_fatal("a banned op runs in both functions");
-    if ((f & O_RECOMPUTE) && !(f & O_CONST))
-      (f & O_IN_FWD) ? j->recomputed++ : j->moved++;
+    if ((f & RO_RECOMPUTE) && !(f & RO_CONST))
+      (f & RO_IN_FWD) ? j->recomputed++ : j->moved++;
   }
 }
 
@@ -706,7 +676,7 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
             j->val_op[v] < 0 ? rt_dict_at(ctx, arg_attrs, v) : mlirDictionaryAttrGet(ctx, 0, NULL));
   }
   for (int a = 0; a < j->nargs; a++)
-    if (j->vf[a] & V_TANGENT)
+    if (j->vf[a] & RV_TANGENT)
       sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), rt_dict_at(ctx, arg_attrs, a));
   for (int r = (int)j->num_outputs; r < j->nret; r++)
     sig_add(&res, mlirValueGetType(j->vals[j->ret_val[r]]), value_loc(j, j->ret_val[r]),
@@ -723,17 +693,17 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   for (int s = 0; s < j->nsaved; s++)
     map[j->saved[s]] = mlirBlockGetArgument(bb, k++);
   for (int a = 0; a < j->nargs; a++)
-    if (j->vf[a] & V_TANGENT)
+    if (j->vf[a] & RV_TANGENT)
       map[a] = mlirBlockGetArgument(bb, k++);
   for (int k = 0; k < j->nbwd; k++) {
     int i = j->bwd_order[k];
     unsigned f = j->of[i];
     MlirOperation op = j->ops[i];
-    if (f & O_IN_FWD) { /* recomputed, and the forward runs it too */
+    if (f & RO_IN_FWD) { /* recomputed, and the forward runs it too */
       op = mlirOperationClone(op);
       int r = 0;
       FOR_RESULTS(j, i, v) { /* a saved result of several stays the saved one */
-        if (!(j->vf[v] & V_SAVED))
+        if (!(j->vf[v] & RV_SAVED))
           map[v] = mlirOperationGetResult(op, r);
         r++;
       }
@@ -752,7 +722,7 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
   sig_init(&args, cap);
   sig_init(&res, cap);
   for (int a = 0; a < j->nargs; a++)
-    if (!(j->vf[a] & V_TANGENT))
+    if (!(j->vf[a] & RV_TANGENT))
       sig_add(&args, mlirValueGetType(j->vals[a]), value_loc(j, a), rt_dict_at(ctx, arg_attrs, a));
   int *fwd_ret = xcalloc(cap, sizeof *fwd_ret), nfwd_ret = 0;
   for (int r = 0; r < j->num_outputs; r++) {
@@ -796,11 +766,11 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
  * (dead ops, last user first) and its tangent arguments. */
 static void finish_rewrite(joint *j) {
   for (int i = j->nops - 1; i >= 0; i--)
-    if (!(j->of[i] & (O_IN_FWD | O_IN_BWD)))
+    if (!(j->of[i] & (RO_IN_FWD | RO_IN_BWD)))
       mlirOperationDestroy(j->ops[i]);
   MlirBlock fb = mlirRegionGetFirstBlock(mlirOperationGetRegion(j->func, 0));
   for (int a = j->nargs - 1; a >= 0; a--)
-    if (j->vf[a] & V_TANGENT)
+    if (j->vf[a] & RV_TANGENT)
       mlirBlockEraseArgument(fb, (unsigned)a);
 }
 
@@ -859,9 +829,9 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
         name = xasprintf("%.*s#%d", (int)n.length, n.data, v - j->op_res[op]);
       else
         name = xasprintf("%.*s", (int)n.length, n.data);
-      if (j->of[op] & O_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
+      if (j->of[op] & RO_SAVE_TAG) /* "policy", or the rule of --remat-checkpoint */
         why = remat_report_tag_why(j->ops[op], whybuf, sizeof whybuf);
-      else if (j->of[op] & O_FORWARD)
+      else if (j->of[op] & RO_FORWARD)
         why = "forward";
     }
     remat_report_row(f, s, name, j->vals[v], j->types[j->vtype[v]].bytes, why);
@@ -889,10 +859,10 @@ static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,
 static int count_bytes(joint *j) {
   for (int v = 0; v < j->nvals; v++) {
     uint64_t b = j->types[j->vtype[v]].bytes;
-    if ((j->vf[v] & V_SAVED) && (j->vf[v] & V_PARAM))
+    if ((j->vf[v] & RV_SAVED) && (j->vf[v] & RV_PARAM))
       j->param_bytes += b; /* <= saved_bytes, checked below */
-    if (((j->vf[v] & V_SAVED) && __builtin_add_overflow(j->saved_bytes, b, &j->saved_bytes)) ||
-        ((j->vf[v] & V_BW_READ) &&
+    if (((j->vf[v] & RV_SAVED) && __builtin_add_overflow(j->saved_bytes, b, &j->saved_bytes)) ||
+        ((j->vf[v] & RV_BW_READ) &&
          __builtin_add_overflow(j->baseline_bytes, b, &j->baseline_bytes)) ||
         j->saved_bytes > (uint64_t)INT64_MAX) {
       rt_emit_error(j->func, "saved bytes overflow a 64-bit integer");
@@ -914,53 +884,22 @@ static bool symbol_exists(MlirBlock module_body, const char *name) {
 }
 
 /* The split as lib/analysis/split_view.h shows it: the report's memory lines, --remat-dot and
- * --remat-timeline (lib/view/show.c); EMITTED: with @f_bwd's order. Its flag arrays are
- * the caller's (split_view_free). */
+ * --remat-timeline (lib/view/show.c); EMITTED: with @f_bwd's order. It reads J's graph and
+ * flags: nothing to free. */
 static remat_split_view split_view_of(const joint *j, const char *name, const char *fwd_name,
                                       const char *bwd_name, bool emitted) {
-  unsigned *vf = xcalloc(j->nvals, sizeof *vf), *of = xcalloc(j->nops, sizeof *of);
-  for (int v = 0; v < j->nvals; v++) {
-    unsigned f = j->vf[v];
-    vf[v] = (f & V_TANGENT ? RV_TANGENT : 0) | (f & V_PARAM ? RV_PARAM : 0) |
-            (f & V_BW ? RV_BW : 0) | (f & V_CONST ? RV_CONST : 0) |
-            (f & V_BW_READ ? RV_BW_READ : 0) | (f & V_SAVED ? RV_SAVED : 0);
-  }
-  for (int i = 0; i < j->nops; i++) {
-    unsigned f = j->of[i];
-    of[i] = (f & O_BW ? RO_BW : 0) | (f & O_CONST ? RO_CONST : 0) | (f & O_BANNED ? RO_BANNED : 0) |
-            (f & O_IN_FWD ? RO_IN_FWD : 0) | (f & O_IN_BWD ? RO_IN_BWD : 0) |
-            (f & (O_SAVE_TAG | O_FORWARD) ? RO_SAVE_TAG : 0) |
-            (f & O_RECOMPUTE_TAG ? RO_RECOMPUTE_TAG : 0);
-  }
-  remat_split_view view = {j->func,
-                           name,
-                           fwd_name,
-                           bwd_name,
-                           j->nargs,
-                           j->nops,
-                           j->nvals,
-                           j->nret,
-                           (int)j->num_outputs,
-                           j->ops,
-                           j->vals,
-                           j->val_op,
-                           j->op_res,
-                           j->opnd_start,
-                           j->opnd,
-                           j->ret_val,
-                           vf,
-                           of,
-                           emitted ? j->bwd_order : NULL,
-                           emitted ? j->nbwd : 0,
-                           emitted ? j->fwd_order : NULL,
-                           emitted ? j->nfwd : 0};
+  remat_split_view view = {.g = j->g,
+                           .name = name,
+                           .fwd_name = fwd_name,
+                           .bwd_name = bwd_name,
+                           .num_outputs = (int)j->num_outputs,
+                           .vflags = j->vf,
+                           .oflags = j->of,
+                           .bwd_order = emitted ? j->bwd_order : NULL,
+                           .nbwd = emitted ? j->nbwd : 0,
+                           .fwd_order = emitted ? j->fwd_order : NULL,
+                           .nfwd = emitted ? j->nfwd : 0};
   return view;
-}
-
-/* Frees what split_view_of allocated. */
-static void split_view_free(remat_split_view *view) {
-  free((void *)view->vflags);
-  free((void *)view->oflags);
 }
 
 static void show_split(remat_show *show, const joint *j, MlirStringRef fname, const char *fwd_name,
@@ -969,23 +908,21 @@ static void show_split(remat_show *show, const joint *j, MlirStringRef fname, co
   remat_split_view view = split_view_of(j, name, fwd_name, bwd_name, true);
   remat_show_split(show, &view);
   free(name);
-  split_view_free(&view);
 }
 
-/* objective=peak: replaces the min-cut's saved set (V_SAVED) by the one lib/peak_search.c
+/* objective=peak: replaces the min-cut's saved set (RV_SAVED) by the one lib/peak_search.c
  * finds, which the plan then emits. 0, or -1 after a diagnostic. */
 static int choose_for_peak(joint *j, const mincut_pass *p) {
   MlirStringRef fname = rt_func_name(j->func);
   remat_split_view view = split_view_of(j, "", "", "", false);
   unsigned char *bytes_saved = xcalloc((size_t)j->nvals + 1, 1);
   for (int v = 0; v < j->nvals; v++)
-    bytes_saved[v] = (j->vf[v] & V_SAVED) != 0;
+    bytes_saved[v] = (j->vf[v] & RV_SAVED) != 0;
   remat_peak_problem pb = {&view, bytes_saved, (uint64_t)p->opts.peak_budget, p->search};
   j->peak = xcalloc(1, sizeof *j->peak);
   char *err = NULL;
   int rc = remat_peak_search(&pb, j->peak, &err);
   free(bytes_saved);
-  split_view_free(&view);
   const remat_peak_result *r = j->peak;
   if (rc < 0) {
     rt_emit_error(j->func, "cannot split '@%.*s' for the peak: %s", (int)fname.length, fname.data,
@@ -1004,10 +941,10 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
     return -1;
   }
   for (int v = 0; v < j->nvals; v++)
-    j->vf[v] = r->saved[v] ? j->vf[v] | V_SAVED : j->vf[v] & ~V_SAVED;
+    j->vf[v] = r->saved[v] ? j->vf[v] | RV_SAVED : j->vf[v] & ~RV_SAVED;
   for (int i = 0; i < j->nops; i++)
-    if (!(j->of[i] & O_BW))
-      j->of[i] |= O_SINK_SIDE; /* the plan recomputes what the saved set leaves */
+    if (!(j->of[i] & RO_BW))
+      j->of[i] |= RO_SINK_SIDE; /* the plan recomputes what the saved set leaves */
   return 0;
 }
 
@@ -1020,10 +957,10 @@ static void order_for_peak(joint *j) {
   unsigned char *saved = xcalloc((size_t)j->nvals + 1, 1);
   unsigned char *in_f = xcalloc((size_t)j->nops + 1, 1), *in_b = xcalloc((size_t)j->nops + 1, 1);
   for (int v = 0; v < j->nvals; v++)
-    saved[v] = (j->vf[v] & V_SAVED) != 0;
+    saved[v] = (j->vf[v] & RV_SAVED) != 0;
   for (int i = 0; i < j->nops; i++) {
-    in_f[i] = (j->of[i] & O_IN_FWD) != 0;
-    in_b[i] = (j->of[i] & O_IN_BWD) != 0;
+    in_f[i] = (j->of[i] & RO_IN_FWD) != 0;
+    in_b[i] = (j->of[i] & RO_IN_BWD) != 0;
   }
   remat_mem_sim *m = remat_mem_sim_new(&view);
   j->fwd_order = xcalloc((size_t)j->nops + 1, sizeof *j->fwd_order);
@@ -1059,7 +996,6 @@ static void order_for_peak(joint *j) {
   free(saved);
   free(in_f);
   free(in_b);
-  split_view_free(&view);
 }
 
 /* Splits one joint function. 0, or -1 after a diagnostic. */
@@ -1196,6 +1132,12 @@ static int check_options(const void *opts, char *err, size_t cap) {
     snprintf(err, cap, "scalar-factor must be >= 0, got %g", o->scalar_factor);
     return -1;
   }
+  if (o->scalar_factor > REMAT_SCALAR_FACTOR_MAX) { /* cost_model.h */
+    snprintf(err, cap,
+             "scalar-factor must be at most 1e9 (a scalar then outweighs any tensor), got %g",
+             o->scalar_factor);
+    return -1;
+  }
   if (o->reduction_ratio < 0) {
     snprintf(err, cap, "reduction-ratio must be >= 0, got %lld", (long long)o->reduction_ratio);
     return -1;
@@ -1222,9 +1164,6 @@ static MlirPass create(const void *options) {
   return remat_pass_create(&remat_mincut_pass, "RematMincut", run, &p, sizeof p);
 }
 
-REMAT_PASS_INFO(remat_mincut_pass, RematMincutOptions, REMAT_MINCUT_OPTIONS, "remat-mincut",
-                "min-cut split of joint functions into @f_fwd and @f_bwd",
-                "requires verified rt IR, joint functions of rt/arith ops with rt.tangent "
-                "arguments; keeps op order (@f_bwd recomputes each value just before its "
-                "first use), locations, tags; replaces each joint @f by @f_fwd and @f_bwd",
-                check_options, create)
+REMAT_PASS_INFO(mincut, Mincut, REMAT_MINCUT_OPTIONS,
+                "min-cut split of joint functions into @f_fwd and @f_bwd", contract, check_options,
+                create)

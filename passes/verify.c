@@ -5,9 +5,12 @@
  * through the plugin: mlir-opt --load-pass-plugin=libRematPlugin.so
  * -p 'builtin.module(remat-verify)'.
  *
- * Contract: requires a module; keeps everything (changes no IR); fails with one diagnostic
- * per problem. */
+ * Contract: `contract` below (the one text of it: remat-opt --help prints it). */
 #include "passes.h"
+
+/* What the pass requires, keeps and breaks. */
+static const char contract[] = "requires: a module. keeps: all IR (changes nothing). breaks: "
+                               "nothing; fails with one diagnostic per problem";
 
 static void run(MlirOperation module, MlirExternalPass pass, void *state) {
   (void)state;
@@ -20,9 +23,7 @@ static MlirPass create(const void *options) {
   return remat_pass_create(&remat_verify_pass, "RematVerify", run, NULL, 0);
 }
 
-REMAT_PASS_INFO_NO_OPTIONS(remat_verify_pass, "remat-verify",
+REMAT_PASS_INFO_NO_OPTIONS(verify,
                            "check rt IR beyond IRDL: shapes of every rt op, static shapes, "
                            "joint functions",
-                           "requires a module; keeps all IR (changes nothing); fails with one "
-                           "diagnostic per problem",
-                           create)
+                           contract, create)

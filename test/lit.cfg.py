@@ -46,6 +46,12 @@ for name in sorted(config.remat_layers, key=len, reverse=True):
     dirs += config.mlir_includes
     config.substitutions.append(("%layer_" + name, " ".join("-I" + d for d in dirs)))
 
+# %layer_links: every layer as NAME=ARCHIVE:SEES, for test/layers/Inputs/link_check.py.
+config.substitutions.append(("%layer_links", " ".join(
+    "%s=%s:%s" % (name, os.path.join(config.remat_lib_dir, "layers", "libremat_%s.a" % name),
+                  ",".join(config.remat_layer_sees[name]))
+    for name in config.remat_layer_sees)))
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

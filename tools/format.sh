@@ -3,7 +3,7 @@
 # .clang-format. With --check it changes nothing: it lists the files that formatting would
 # change and exits 1 when there is one.
 #
-# The files: *.c and *.h under dialect-c lib passes tools test/unit test/fuzz include. Not
+# The files: *.c and *.h under dialect-c lib passes api tools test/unit test/fuzz include. Not
 # the .def tables (X-macro rows laid out as columns by hand), not bench/ or examples/, not
 # the build directories' generated files.
 # Environment: CLANG_FORMAT (default clang-format; the style was tuned with version 14).
@@ -17,7 +17,7 @@ case ${1-} in
 esac
 cf=${CLANG_FORMAT:-clang-format}
 command -v "$cf" >/dev/null || { echo "format.sh: $cf not found (apt-get install clang-format)" >&2; exit 2; }
-files=$(find dialect-c lib passes tools test/unit test/fuzz include -name '*.[ch]' | LC_ALL=C sort)
+files=$(find dialect-c lib passes api tools test/unit test/fuzz include -name '*.[ch]' | LC_ALL=C sort)
 if [ $check = 0 ]; then
   # $files is split on white space: no source file name in the tree has any
   # shellcheck disable=SC2086

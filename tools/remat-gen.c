@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+
 typedef enum values { VALUES_UNIT, VALUES_WIDE, VALUES_SPECIAL } values;
 
 typedef struct gen {
@@ -388,39 +390,30 @@ int main(int argc, char **argv) {
   long count = 1;
   values values = VALUES_UNIT;
   bool indexing = false;
+  cli_prog = "remat-gen";
   for (int i = 1; i < argc; i++) {
-    char *end = NULL;
-    if (!strcmp(argv[i], "--indexing")) {
+    const char *a = argv[i], *v;
+    unsigned long long u;
+    if (cli_flag(a, "--indexing"))
       indexing = true;
-      continue;
-    }
-    if (!strncmp(argv[i], "--values=", 9)) {
-      const char *v = argv[i] + 9;
-      if (!strcmp(v, "unit") || !strcmp(v, "wide") || !strcmp(v, "special")) {
-        values = !strcmp(v, "unit")   ? VALUES_UNIT
-                 : !strcmp(v, "wide") ? VALUES_WIDE
-                                      : VALUES_SPECIAL;
-        continue;
+    else if (cli_value(argc, argv, &i, "--values", &v)) {
+      if (strcmp(v, "unit") && strcmp(v, "wide") && strcmp(v, "special")) {
+        fprintf(stderr, "remat-gen: error: --values expects unit, wide or special\n");
+        return 1;
       }
-      fprintf(stderr, "remat-gen: error: --values expects unit, wide or special\n");
-      return 1;
-    }
-    bool takes = !strcmp(argv[i], "--seed") || !strcmp(argv[i], "--count");
-    if (takes && i + 1 == argc) {
-      fprintf(stderr, "remat-gen: error: '%s' needs a value\n", argv[i]);
-      return 1;
-    }
-    /* strtoull would take "-1" as 2^64-1: a sign is an error, as are empty values */
-    if (takes && (!argv[i + 1][0] || strchr(argv[i + 1], '-') || strchr(argv[i + 1], '+'))) {
-      fprintf(stderr, "remat-gen: error: '%s' expects a non-negative number\n", argv[i]);
-      return 1;
-    }
-    errno = 0;
-    if (!strcmp(argv[i], "--seed"))
-      seed = strtoull(argv[++i], &end, 0);
-    else if (!strcmp(argv[i], "--count"))
-      count = strtol(argv[++i], &end, 0);
-    else if (!strcmp(argv[i], "--help")) {
+      values = !strcmp(v, "unit") ? VALUES_UNIT : !strcmp(v, "wide") ? VALUES_WIDE : VALUES_SPECIAL;
+    } else if (cli_value(argc, argv, &i, "--seed", &v)) {
+      if (!cli_u64(v, &seed)) {
+        fprintf(stderr, "remat-gen: error: --seed expects a non-negative number\n");
+        return 1;
+      }
+    } else if (cli_value(argc, argv, &i, "--count", &v)) {
+      if (!cli_u64(v, &u) || u < 1 || u > 100000) {
+        fprintf(stderr, "remat-gen: error: --count must be in 1..100000\n");
+        return 1;
+      }
+      count = (long)u;
+    } else if (cli_flag(a, "--help") || cli_flag(a, "-h")) {
       printf("usage: remat-gen [--seed N] [--count K] [--values=unit|wide|special] "
              "[--indexing]\n\n"
              "Writes K random joint forward+backward functions @g0..@g{K-1} (rt IR) to\n"
@@ -429,20 +422,12 @@ int main(int argc, char **argv) {
              "of that name and adds f16/bf16/f64 graphs, div, pow (exponents 0.5, 2, -1,\n"
              "3), log, log1p, sqrt, rsqrt, erf and functions of constants.\n"
              "--indexing adds rt.argmax, rt.gather (forward) and rt.scatter_add\n"
-             "(backward).\n");
+             "(backward). Options with a value take it as --opt=VALUE or --opt VALUE.\n");
       return 0;
     } else {
-      fprintf(stderr, "remat-gen: error: unknown option '%s' (see --help)\n", argv[i]);
+      fprintf(stderr, "remat-gen: error: unknown option '%s' (see --help)\n", a);
       return 1;
     }
-    if (end && (*end || errno)) {
-      fprintf(stderr, "remat-gen: error: '%s' expects a non-negative number\n", argv[i - 1]);
-      return 1;
-    }
-  }
-  if (count < 1 || count > 100000) {
-    fprintf(stderr, "remat-gen: error: --count must be in 1..100000\n");
-    return 1;
   }
   gen g = {seed, 0, 1, 1, stdout, values, indexing};
   int ops = 0;

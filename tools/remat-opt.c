@@ -7,17 +7,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "mlir-c/RegisterEverything.h"
 #include "remat-c/Remat.h"
+#include "support.h"
 #include "verify_diagnostics.h"
 
 static void usage(FILE *f) {
   fprintf(f, "usage: remat-opt [options] [input.mlir | -]\n\n"
              "Reads rt IR (a file or stdin), verifies it, runs the selected passes in the\n"
              "order given and prints the result.\n\n"
-             "options:\n"
+             "options (a value as --opt VALUE or --opt=VALUE; a pass's options only as\n"
+             "--remat-NAME=OPTIONS):\n"
              "  -o FILE                   write the output to FILE (default: stdout)\n"
              "  --pass-pipeline=PIPELINE  upstream MLIR passes, e.g.\n"
              "                            'builtin.module(canonicalize,cse)'\n"
@@ -57,19 +60,20 @@ static void usage(FILE *f) {
 
 static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
 
+/* One pipeline flag, in command-line order: a pass flag ("remat-mincut=OPTIONS", the
+ * flag without its dashes) or the text of a --pass-pipeline. */
+typedef struct step {
+  const char *pass, *pipeline;
+} step;
+
 typedef struct options {
   const char *input, *output;
   bool ir_after_all, debuginfo, timing, split_input, verify_diagnostics, threads;
   const char *report;         /* NULL: none; "-": stderr; else a file */
   const char *dot, *timeline; /* --remat-dot=FILE, --remat-timeline=FILE, or NULL */
+  step *steps;
+  int nsteps;
 } options;
-
-/* Tool flags that set a pass's string option of the same name when the pass's own
- * option text leaves it empty. */
-static bool is_tool_flag(const char *a) {
-  return !strcmp(a, "--remat-report") || !strncmp(a, "--remat-dot=", 12) ||
-         !strncmp(a, "--remat-timeline=", 17);
-}
 
 /* Builds a remat pass from its option text with rematCreatePass; each string option
  * "report", "dot" and "timeline" of the pass takes the tool's flag unless the text sets
@@ -93,7 +97,7 @@ static MlirPass create_pass(const RematPassInfo *p, const char *text, const opti
                     : !strcmp(o->name, "dot")      ? tool->dot
                     : !strcmp(o->name, "timeline") ? tool->timeline
                                                    : NULL;
-    if (!v || o->type != REMAT_OPTION_STRING)
+    if (!v || o->type != REMAT_OPTION_FILE)
       continue;
     if (strchr(v, '"') || strlen(v) >= REMAT_OPTION_STRING_MAX) {
       fprintf(stderr,
@@ -206,10 +210,10 @@ static int add_pipeline(MlirPassManager pm, const char *pipe, const options *too
 }
 
 /* Adds one pipeline flag to pm. Returns 0, or -1 after printing an error. */
-static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
-  if (!strncmp(arg, "--pass-pipeline=", 16))
-    return add_pipeline(pm, arg + 16, tool);
-  const char *name = arg + 2, *eq = strchr(name, '=');
+static int add_flag(MlirPassManager pm, const step *st, const options *tool) {
+  if (st->pipeline)
+    return add_pipeline(pm, st->pipeline, tool);
+  const char *name = st->pass, *eq = strchr(name, '=');
   char *pass_name = strndup(name, eq ? (size_t)(eq - name) : strlen(name));
   if (!pass_name) {
     fprintf(stderr, "remat-opt: error: out of memory\n");
@@ -218,7 +222,7 @@ static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
   const RematPassInfo *info = rematLookupPass(pass_name);
   free(pass_name);
   if (!info) {
-    fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", arg);
+    fprintf(stderr, "remat-opt: error: unknown option '--%s' (see --help)\n", name);
     return -1;
   }
   MlirPass pass = create_pass(info, eq ? eq + 1 : "", tool);
@@ -229,11 +233,9 @@ static int add_flag(MlirPassManager pm, const char *arg, const options *tool) {
 }
 
 /* The pipeline flags of the command line, in order. 0, or 1 after an error. */
-static int add_passes(MlirPassManager pm, const options *o, int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (((!strncmp(argv[i], "--remat-", 8) && !is_tool_flag(argv[i])) ||
-         !strncmp(argv[i], "--pass-pipeline=", 16)) &&
-        add_flag(pm, argv[i], o))
+static int add_passes(MlirPassManager pm, const options *o) {
+  for (int i = 0; i < o->nsteps; i++)
+    if (add_flag(pm, &o->steps[i], o))
       return 1;
   return 0;
 }
@@ -275,8 +277,7 @@ static int sink_close(sink *s) {
 }
 
 /* Verifies MODULE, runs the pipeline the flags give on it and prints it to OUT. */
-static int process(MlirContext ctx, MlirModule module, const options *o, int argc, char **argv,
-                   sink *out) {
+static int process(MlirContext ctx, MlirModule module, const options *o, sink *out) {
   MlirOperation top = mlirModuleGetOperation(module);
   if (mlirLogicalResultIsFailure(rematVerify(top)))
     return 1;
@@ -291,7 +292,7 @@ static int process(MlirContext ctx, MlirModule module, const options *o, int arg
   }
   if (o->timing)
     mlirPassManagerEnableTiming(pm);
-  int rc = add_passes(pm, o, argc, argv);
+  int rc = add_passes(pm, o);
   if (rc == 0 && mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, top)))
     rc = 1;
   mlirPassManagerDestroy(pm); /* prints the timing report */
@@ -311,30 +312,11 @@ static int process(MlirContext ctx, MlirModule module, const options *o, int arg
 /* The whole input, NUL-terminated; NULL after an error message. */
 static char *read_input(const char *path) {
   FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-  if (!f) {
-    fprintf(stderr, "remat-opt: error: cannot read '%s'\n", path);
-    return NULL;
-  }
-  size_t len = 0, cap = 1 << 16;
-  char *s = malloc(cap);
-  for (size_t n; s && (n = fread(s + len, 1, cap - len - 1, f)) > 0;) {
-    len += n;
-    if (len + 1 == cap) {
-      char *t = realloc(s, cap *= 2);
-      if (!t)
-        free(s);
-      s = t;
-    }
-  }
-  bool failed = ferror(f) || !s;
-  if (f != stdin)
+  char *s = f ? remat_read_all(f, NULL) : NULL;
+  if (f && f != stdin)
     fclose(f);
-  if (failed) {
+  if (!s)
     fprintf(stderr, "remat-opt: error: cannot read '%s'\n", path);
-    free(s);
-    return NULL;
-  }
-  s[len] = 0;
   return s;
 }
 
@@ -377,7 +359,7 @@ static bool is_split_line(const char *line) { return !strncmp(line, "// -----", 
 
 /* --split-input-file and --verify-diagnostics: the input read whole, parsed part by part.
  */
-static int run_parts(MlirContext ctx, const options *o, int argc, char **argv, sink *out) {
+static int run_parts(MlirContext ctx, const options *o, sink *out) {
   char *input = read_input(o->input);
   if (!input)
     return 1;
@@ -402,7 +384,7 @@ static int run_parts(MlirContext ctx, const options *o, int argc, char **argv, s
       continue;
     }
     MlirModule m = parse_chunk(ctx, name, start, (size_t)(p - start), first);
-    rc |= mlirModuleIsNull(m) ? 1 : process(ctx, m, o, argc, argv, out);
+    rc |= mlirModuleIsNull(m) ? 1 : process(ctx, m, o, out);
     if (!mlirModuleIsNull(m))
       mlirModuleDestroy(m);
     if (!*p)
@@ -423,21 +405,31 @@ static int run_parts(MlirContext ctx, const options *o, int argc, char **argv, s
   return rc;
 }
 
-static int run(MlirContext ctx, const options *o, int argc, char **argv) {
+static int run(MlirContext ctx, const options *o) {
   /* Bad pass options are reported before the input is read: parsing 10^6 ops takes
    * seconds. The check's manager is thrown away; each module gets a fresh one. */
   MlirPassManager check = mlirPassManagerCreate(ctx);
-  int bad = add_passes(check, o, argc, argv);
+  int bad = add_passes(check, o);
   mlirPassManagerDestroy(check);
   if (bad)
     return 1;
+  if (o->report && strcmp(o->report, "-")) {
+    /* Passes append to the file: start it empty, and fail early if it cannot be written
+     * (after the passes' options accepted its name: report=123 creates no file). */
+    FILE *f = fopen(o->report, "w");
+    if (!f || fclose(f)) {
+      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing: %s\n", o->report,
+              strerror(errno));
+      return 1;
+    }
+  }
   sink out = {o->output, NULL, 0};
   int rc;
   if (o->split_input || o->verify_diagnostics)
-    rc = run_parts(ctx, o, argc, argv, &out);
+    rc = run_parts(ctx, o, &out);
   else {
     MlirModule module = rematParseFile(ctx, o->input); /* nesting checked first */
-    rc = mlirModuleIsNull(module) ? 1 : process(ctx, module, o, argc, argv, &out);
+    rc = mlirModuleIsNull(module) ? 1 : process(ctx, module, o, &out);
     if (!mlirModuleIsNull(module))
       mlirModuleDestroy(module);
   }
@@ -480,87 +472,88 @@ static int check_files(const options *o, bool input_named) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  options o = {"-", NULL, false, false, false, false, false, false, NULL, NULL, NULL};
+/* Reads the command line into O (O->steps has room for argc steps). 0, 1 after an
+ * error, or -1 for --help (printed). */
+static int parse_args(int argc, char **argv, options *o) {
   int inputs = 0;
   bool draws = false; /* a pass that writes --remat-dot and --remat-timeline files */
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *a = argv[i], *v;
+#define VALUE(flag) cli_value(argc, argv, &i, flag, &v)
+    if (cli_flag(a, "--help") || cli_flag(a, "-h")) {
       usage(stdout);
-      return 0;
-    } else if (!strcmp(a, "-o")) {
-      if (i + 1 == argc || !argv[i + 1][0]) {
-        fprintf(stderr, "remat-opt: error: -o needs a file name\n");
-        return 1;
-      }
-      o.output = argv[++i];
-    } else if (!strcmp(a, "--print-ir-after-all"))
-      o.ir_after_all = true;
-    else if (!strcmp(a, "--print-debuginfo"))
-      o.debuginfo = true;
-    else if (!strcmp(a, "--timing"))
-      o.timing = true;
-    else if (!strcmp(a, "--threads"))
-      o.threads = true;
-    else if (!strcmp(a, "--split-input-file"))
-      o.split_input = true;
-    else if (!strcmp(a, "--verify-diagnostics"))
-      o.verify_diagnostics = true;
-    else if (!strcmp(a, "--remat-report")) {
-      if (!o.report)
-        o.report = "-";
-    } else if (!strncmp(a, "--report=", 9) && a[9])
-      o.report = a + 9;
-    else if (!strncmp(a, "--remat-dot=", 12) || !strncmp(a, "--remat-timeline=", 17)) {
-      const char *file = strchr(a, '=') + 1;
-      if (!*file) {
-        fprintf(stderr, "remat-opt: error: %s needs a file name\n", a);
-        return 1;
-      }
-      if (a[8] == 'd')
-        o.dot = file;
-      else
-        o.timeline = file;
-    } else if (!strcmp(a, "--remat-mincut") || !strncmp(a, "--remat-mincut=", 15) ||
-               (!strncmp(a, "--pass-pipeline=", 16) && strstr(a, "remat-mincut")))
-      draws = true;
-    else if (!strncmp(a, "--remat-", 8) || !strncmp(a, "--pass-pipeline=", 16))
-      continue; /* pipeline flags: added in order once the context exists */
-    else if (a[0] == '-' && a[1] != 0) {
+      return -1;
+    } else if (VALUE("-o"))
+      o->output = v;
+    else if (cli_flag(a, "--print-ir-after-all"))
+      o->ir_after_all = true;
+    else if (cli_flag(a, "--print-debuginfo"))
+      o->debuginfo = true;
+    else if (cli_flag(a, "--timing"))
+      o->timing = true;
+    else if (cli_flag(a, "--threads"))
+      o->threads = true;
+    else if (cli_flag(a, "--split-input-file"))
+      o->split_input = true;
+    else if (cli_flag(a, "--verify-diagnostics"))
+      o->verify_diagnostics = true;
+    else if (cli_flag(a, "--remat-report")) {
+      if (!o->report)
+        o->report = "-";
+    } else if (VALUE("--report"))
+      o->report = v;
+    else if (VALUE("--remat-dot"))
+      o->dot = v;
+    else if (VALUE("--remat-timeline"))
+      o->timeline = v;
+    else if (VALUE("--pass-pipeline")) {
+      o->steps[o->nsteps++] = (step){NULL, v};
+      draws |= strstr(v, "remat-mincut") != NULL;
+    } else if (!strncmp(a, "--remat-", 8)) {
+      /* a pass: its options only as --remat-NAME=OPTIONS, as getopt_long takes an
+       * optional value (a next argument would be the input file) */
+      o->steps[o->nsteps++] = (step){a + 2, NULL};
+      draws |= !strcmp(a, "--remat-mincut") || !strncmp(a, "--remat-mincut=", 15);
+    } else if (a[0] == '-' && a[1] != 0) {
       fprintf(stderr, "remat-opt: error: unknown option '%s' (see --help)\n", a);
       return 1;
     } else {
-      o.input = a;
+      o->input = a;
       inputs++;
     }
+#undef VALUE
   }
   if (inputs > 1) {
     fprintf(stderr, "remat-opt: error: more than one input file\n");
     return 1;
   }
-  if ((o.dot || o.timeline) && !draws) {
+  if ((o->dot || o->timeline) && !draws) {
     fprintf(stderr,
             "remat-opt: error: --remat-%s draws what --remat-mincut decides: add "
             "--remat-mincut\n",
-            o.dot ? "dot" : "timeline");
+            o->dot ? "dot" : "timeline");
     return 1;
   }
-  if (check_files(&o, inputs == 1))
+  return check_files(o, inputs == 1) ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  options o = {.input = "-", .steps = calloc((size_t)argc, sizeof(step))};
+  cli_prog = "remat-opt";
+  if (!o.steps) {
+    fprintf(stderr, "remat-opt: error: out of memory\n");
     return 1;
-  if (o.report && strcmp(o.report, "-")) {
-    /* Passes append to the file: start it empty, and fail early if it cannot be written. */
-    FILE *f = fopen(o.report, "w");
-    if (!f || fclose(f)) {
-      fprintf(stderr, "remat-opt: error: cannot open '%s' for writing: %s\n", o.report,
-              strerror(errno));
-      return 1;
-    }
+  }
+  int rc = parse_args(argc, argv, &o);
+  if (rc) {
+    free(o.steps);
+    return rc < 0 ? 0 : 1;
   }
   mlirRegisterAllPasses(); /* upstream passes for --pass-pipeline */
   MlirContext ctx = rematContextCreate(stderr, NULL);
   if (mlirContextIsNull(ctx)) {
     fprintf(stderr, "remat-opt: error: cannot load the rt dialect\n");
+    free(o.steps);
     return 1;
   }
   /* remat's passes run on the whole module; MLIR's threads would only verify the
@@ -568,7 +561,8 @@ int main(int argc, char **argv) {
    * ms inside the first pass, 5-50x the split of a small graph (bench/RESULTS.md, "Pass
    * speed"), so one thread unless asked. */
   mlirContextEnableMultithreading(ctx, o.threads);
-  int rc = run(ctx, &o, argc, argv);
+  rc = run(ctx, &o);
   mlirContextDestroy(ctx);
+  free(o.steps);
   return rc;
 }

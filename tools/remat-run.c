@@ -4,11 +4,13 @@
  * success, 1 on any error or mismatch. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 #include "report.h"
@@ -44,7 +46,7 @@ static void usage(FILE *f) {
              "       remat-run --device=cuda --device-info\n\n"
              "Runs function NAME of FILE on the CPU (or the GPU) and prints its results. Under\n"
              "mpirun every rank runs it on its own inputs and the collectives go through MPI.\n\n"
-             "options:\n"
+             "options (a value as --opt VALUE or --opt=VALUE):\n"
              "  --fn NAME            the function to run\n"
              "  --seed N             random inputs from seed N (default 0), drawn from\n"
              "                       --values; i1 0/1, integer scalars (seeds, offsets)\n"
@@ -171,6 +173,14 @@ static void print_errors_of(const char *what, char *err) {
 
 static void print_errors(char *err) { print_errors_of("", err); }
 
+/* rtr_ranks_agree, its messages printed: 0 when every rank of C is ready. */
+static int ranks_agree(rtr_coll *c, int mine, const char *what) {
+  char *err = NULL;
+  int rc = rtr_ranks_agree(c, mine, what, &err);
+  print_errors(err);
+  return rc;
+}
+
 static MlirModule parse(MlirContext ctx, const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -243,7 +253,7 @@ static int run_fn(MlirOperation module, const options *o, const rtr_interp_optio
   }
   if (in)
     ready = 0;
-  if (c ? rtr_ranks_agree(c, ready, "not running") : ready) {
+  if (c ? ranks_agree(c, ready, "not running") : ready) {
     rtr_buffers_free(in, nin);
     return 1;
   }
@@ -365,8 +375,7 @@ static int check_compiled(MlirOperation module, const options *o, const rtr_chec
       continue;
     MlirStringRef name = rt_func_name(f);
     char *fn = xstrndup(name.data, name.length), *err = NULL;
-    bool kernel = !mlirAttributeIsNull(
-        mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("rt.kernel")));
+    bool kernel = rt_func_is_kernel(f);
     if (o->split_all ? kernel || mlirBlockIsNull(rt_func_entry_block(f))
                      : strcmp(fn, o->check_compiled)) {
       free(fn);
@@ -624,11 +633,16 @@ static int check_sharded(MlirContext ctx, const options *o, rtr_coll *c) {
       executor(mlirModuleGetOperation(m), o->file, o, &cj, &sc.joint_run) == 0 &&
       (!o->split || executor(mlirModuleGetOperation(s), o->split, o, &cs, &sc.split_run) == 0))
     ready = 0;
-  if (!rtr_ranks_agree(c, ready, "not checking")) {
+  if (!ranks_agree(c, ready, "not checking")) {
     sc.sharded = mlirModuleGetOperation(m);
     sc.unsharded = mlirModuleGetOperation(u);
     sc.split = o->split ? mlirModuleGetOperation(s) : (MlirOperation){NULL};
-    rc = rtr_check_sharded(&sc, &co) ? 1 : 0;
+    char *err = NULL;
+    int verdict = rtr_check_sharded(&sc, &co, &err);
+    print_errors(err);
+    if (verdict == 3) /* failed while the ranks communicate: others may wait in one */
+      c->abort(c, 1);
+    rc = verdict ? 1 : 0;
   }
   rtr_compiled_destroy(cs);
   rtr_compiled_destroy(cj);
@@ -648,7 +662,7 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
   MlirModule m = parse(ctx, o->file), s = {NULL};
   if (mlirModuleIsNull(m)) {
     if (rk)
-      rtr_ranks_agree(rk, -1, "not running");
+      ranks_agree(rk, -1, "not running");
     return 1;
   }
   MlirOperation top = mlirModuleGetOperation(m);
@@ -670,7 +684,7 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
   if (executor(o->check_split ? mlirModuleGetOperation(s) : top,
                o->check_split ? o->split : o->file, o, &c, &co.run) != 0) {
     if (rk)
-      rtr_ranks_agree(rk, -1, "not running");
+      ranks_agree(rk, -1, "not running");
   } else {
     if (o->check_split) {
       rtr_split_stats st = {0, 0, 0};
@@ -699,173 +713,171 @@ static int run(MlirContext ctx, const options *o, rtr_coll *rk) {
   return rc;
 }
 
-static bool parse_u64(const char *s, unsigned long long *v) {
-  char *end;
-  errno = 0;
-  *v = strtoull(s, &end, 0);
-  return *s && !*end && !errno && *s != '-';
-}
-
 int main(int argc, char **argv) {
   options o = {0};
   o.print = "summary";
   o.jit_opt = 3;
   o.atol = 1e-4;
   o.rtol = 1e-3;
+  cli_prog = "remat-run";
   int files = 0;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    const char *a = argv[i], *val;
     unsigned long long u;
-#define TAKES(flag) (!strcmp(a, flag) && val && (i++, true))
-    if (!strncmp(a, "--device=", 9) || TAKES("--device")) {
-      o.device = a[8] == '=' ? a + 9 : val;
+#define VALUE(flag) cli_value(argc, argv, &i, flag, &val)
+    if (VALUE("--device")) {
+      o.device = val;
       if (strcmp(o.device, "cpu") && strcmp(o.device, "cuda")) {
         fprintf(stderr, "remat-run: error: --device expects cpu or cuda\n");
         return 1;
       }
-    } else if (TAKES("--check-device"))
+    } else if (VALUE("--check-device"))
       o.check_device = val;
-    else if (!strcmp(a, "--device-info"))
+    else if (cli_flag(a, "--device-info"))
       o.device_info = true;
-    else if (TAKES("--bench")) {
-      if (!parse_u64(val, &u) || u < 1 || u > 100000) {
+    else if (VALUE("--bench")) {
+      if (!cli_u64(val, &u) || u < 1 || u > 100000) {
         fprintf(stderr, "remat-run: error: --bench expects a number of runs (1 to 100000)\n");
         return 1;
       }
       o.bench = (int)u;
-    } else if (TAKES("--sm")) {
-      if (!parse_u64(val, &u) || u > 1000) {
+    } else if (VALUE("--sm")) {
+      if (!cli_u64(val, &u) || u > 1000) {
         fprintf(stderr, "remat-run: error: --sm expects a compute capability such as 90\n");
         return 1;
       }
       o.sm = (int)u;
-    } else if (TAKES("--device-ulp")) {
-      if (!parse_u64(val, &o.device_ulp) || !o.device_ulp) {
+    } else if (VALUE("--device-ulp")) {
+      if (!cli_u64(val, &o.device_ulp) || !o.device_ulp) {
         fprintf(stderr, "remat-run: error: --device-ulp expects a positive integer\n");
         return 1;
       }
-    } else if (TAKES("--peak-gbs")) {
+    } else if (VALUE("--peak-gbs")) {
       char *end;
       o.peak_gbs = strtod(val, &end);
       if (*end || !(o.peak_gbs > 0)) {
         fprintf(stderr, "remat-run: error: --peak-gbs expects a bandwidth in GB/s\n");
         return 1;
       }
-    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-
+    } else if (cli_flag(a, "--help") || cli_flag(a, "-h")) {
       usage(stdout);
       return 0;
-    } else if (TAKES("--fn")) {
+    } else if (VALUE("--fn")) {
       if (o.nfns == (int)(sizeof o.fns / sizeof *o.fns)) {
         fprintf(stderr, "remat-run: error: too many --fn\n");
         return 1;
       }
       o.fn = o.fn ? o.fn : val;
       o.fns[o.nfns++] = val;
-    } else if (TAKES("--seed")) {
-      if (!parse_u64(val, &o.seed)) {
+    } else if (VALUE("--seed")) {
+      if (!cli_u64(val, &o.seed)) {
         fprintf(stderr, "remat-run: error: --seed expects a non-negative integer\n");
         return 1;
       }
-    } else if (TAKES("--values")) {
+    } else if (VALUE("--values")) {
       if (!rtr_values_parse(val, &o.values)) {
         fprintf(stderr, "remat-run: error: --values expects unit, wide or special\n");
         return 1;
       }
-    } else if (TAKES("--inputs"))
+    } else if (VALUE("--inputs"))
       o.inputs = val;
-    else if (TAKES("--outputs"))
+    else if (VALUE("--outputs"))
       o.outputs = val;
-    else if (TAKES("--check-split"))
+    else if (VALUE("--check-split"))
       o.check_split = val;
-    else if (TAKES("--split"))
+    else if (VALUE("--split"))
       o.split = val;
-    else if (TAKES("--check-fd"))
+    else if (VALUE("--check-fd"))
       o.check_fd = val;
-    else if (TAKES("--check-sharded"))
+    else if (VALUE("--check-sharded"))
       o.check_sharded = val;
-    else if (TAKES("--unsharded"))
+    else if (VALUE("--unsharded"))
       o.unsharded = val;
-    else if (TAKES("--repeat")) {
-      if (!parse_u64(val, &u) || u < 1 || u > 1000000) {
+    else if (VALUE("--repeat")) {
+      if (!cli_u64(val, &u) || u < 1 || u > 1000000) {
         fprintf(stderr, "remat-run: error: --repeat expects a count from 1 to 1000000\n");
         return 1;
       }
       o.repeat = (int)u;
-    } else if (TAKES("--jit-opt")) {
+    } else if (VALUE("--jit-opt")) {
       if (strcmp(val, "0") && strcmp(val, "3")) {
         fprintf(stderr, "remat-run: error: --jit-opt expects 0 or 3\n");
         return 1;
       }
       o.jit_opt = atoi(val);
       o.jit_opt_set = true;
-    } else if (TAKES("-j")) {
-      if (!parse_u64(val, &u) || u < 1 || u > 1024) {
+    } else if (VALUE("-j")) {
+      if (!cli_u64(val, &u) || u < 1 || u > 1024) {
         fprintf(stderr, "remat-run: error: -j expects a number of threads from 1 to 1024\n");
         return 1;
       }
       o.jit_jobs = (int)u;
-    } else if (TAKES("--check-compiled"))
+    } else if (VALUE("--check-compiled"))
       o.check_compiled = val;
-    else if (TAKES("--wrt"))
+    else if (VALUE("--wrt"))
       o.wrt = val;
-    else if (TAKES("--max-ulp")) {
-      if (!parse_u64(val, &u)) {
+    else if (VALUE("--max-ulp")) {
+      if (!cli_u64(val, &u) || u > INT64_MAX) {
         fprintf(stderr, "remat-run: error: --max-ulp expects a non-negative integer\n");
         return 1;
       }
       o.max_ulp = (long long)u;
       o.max_ulp_set = true;
-    } else if (TAKES("--fd-sample")) {
-      if (!parse_u64(val, &u) || u == 0 || u > INT64_MAX) {
+    } else if (VALUE("--fd-sample")) {
+      if (!cli_u64(val, &u) || u == 0 || u > INT64_MAX) {
         fprintf(stderr, "remat-run: error: --fd-sample expects a positive number of "
                         "elements\n");
         return 1;
       }
       o.fd_sample = (long long)u;
-    } else if (TAKES("--fd-tol")) {
-      if (sscanf(val, "%lf,%lf", &o.atol, &o.rtol) != 2 || !(o.atol >= 0) || !(o.rtol >= 0)) {
+    } else if (VALUE("--fd-tol")) {
+      char *end;
+      o.atol = strtod(val, &end);
+      o.rtol = *end == ',' ? strtod(end + 1, &end) : -1;
+      if (*end || !(o.atol >= 0) || !(o.rtol >= 0) || !isfinite(o.atol) || !isfinite(o.rtol)) {
         fprintf(stderr, "remat-run: error: --fd-tol expects ATOL,RTOL\n");
         return 1;
       }
       o.fd_tol = true;
-    } else if (!strcmp(a, "--reference"))
+    } else if (cli_flag(a, "--reference"))
       o.reference = true;
-    else if (!strcmp(a, "--check-compiled-all"))
+    else if (cli_flag(a, "--check-compiled-all"))
       o.split_all = true, o.quiet = true, o.check_compiled = "*";
-    else if (!strcmp(a, "--check-split-all"))
+    else if (cli_flag(a, "--check-split-all"))
       o.split_all = true, o.quiet = true, o.check_split = "*";
-    else if (!strcmp(a, "--quiet"))
+    else if (cli_flag(a, "--quiet"))
       o.quiet = true;
-    else if (!strcmp(a, "--peak"))
+    else if (cli_flag(a, "--peak"))
       o.peak = true;
-    else if (!strcmp(a, "--dense-views"))
+    else if (cli_flag(a, "--dense-views"))
       o.dense_views = true;
-    else if (!strncmp(a, "--cache-dir=", 12) && a[12])
-      o.cache_dir = a + 12;
-    else if (!strcmp(a, "--no-cache"))
+    else if (VALUE("--cache-dir"))
+      o.cache_dir = val;
+    else if (cli_flag(a, "--no-cache"))
       o.no_cache = true;
-    else if (!strcmp(a, "--jit-stats"))
+    else if (cli_flag(a, "--jit-stats"))
       o.jit_stats = true;
-    else if (!strncmp(a, "--print=", 8)) {
-      o.print = a + 8;
+    else if (VALUE("--print")) {
+      o.print = val;
       o.print_set = true;
       if (strcmp(o.print, "summary") && strcmp(o.print, "full") && strcmp(o.print, "none")) {
         fprintf(stderr, "remat-run: error: --print expects summary, full or none\n");
         return 1;
       }
     } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "remat-run: error: unknown or incomplete option '%s' (see --help)\n", a);
+      fprintf(stderr, "remat-run: error: unknown option '%s' (see --help)\n", a);
       return 1;
     } else {
       o.file = a;
       files++;
     }
-#undef TAKES
+#undef VALUE
   }
-  if (!o.cache_dir && getenv("REMAT_CACHE_DIR") && *getenv("REMAT_CACHE_DIR"))
+  cli_check_cache_dir(o.no_cache ? NULL : o.cache_dir, "--cache-dir");
+  if (!o.cache_dir && getenv("REMAT_CACHE_DIR") && *getenv("REMAT_CACHE_DIR")) {
     o.cache_dir = getenv("REMAT_CACHE_DIR");
+    cli_check_cache_dir(o.no_cache ? NULL : o.cache_dir, "$REMAT_CACHE_DIR");
+  }
   if (o.no_cache)
     o.cache_dir = NULL;
   bool cuda = o.device && !strcmp(o.device, "cuda");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
 #include "remat-c/Translate.h"
@@ -15,7 +16,7 @@ static void usage(FILE *f) {
   fprintf(f, "usage: remat-translate [options] [input.mlir | -]\n\n"
              "Lowers every rt.kernel function and every rt.sum/rt.amax of the host functions\n"
              "of a module through LLVM, into one LLVM IR or PTX module.\n\n"
-             "options:\n"
+             "options (a value as --opt VALUE or --opt=VALUE):\n"
              "  --emit=llvm|ptx           output LLVM IR or PTX (default: ptx for nvptx64,\n"
              "                            llvm for host)\n"
              "  --target=nvptx64|host     target (default: nvptx64; ptx needs nvptx64)\n"
@@ -51,44 +52,39 @@ static int parse_args(int argc, char **argv, options *o) {
   int inputs = 0;
   bool sm_given = false;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *a = argv[i], *v;
+#define VALUE(flag) cli_value(argc, argv, &i, flag, &v)
+    if (cli_flag(a, "--help") || cli_flag(a, "-h")) {
       usage(stdout);
       exit(0);
-    } else if (!strcmp(a, "-o")) {
-      if (i + 1 == argc || !argv[i + 1][0]) {
-        fprintf(stderr, "remat-translate: error: -o needs a file name\n");
-        return -1;
-      }
-      o->output = argv[++i];
-    } else if (!strncmp(a, "--emit=", 7)) {
-      if (strcmp(a + 7, "llvm") && strcmp(a + 7, "ptx")) {
+    } else if (VALUE("-o"))
+      o->output = v;
+    else if (VALUE("--emit")) {
+      if (strcmp(v, "llvm") && strcmp(v, "ptx")) {
         fprintf(stderr,
                 "remat-translate: error: invalid --emit value '%s' (expected llvm "
                 "or ptx)\n",
-                a + 7);
+                v);
         return -1;
       }
-      o->cg.emit = !strcmp(a + 7, "ptx") ? REMAT_TRANSLATE_PTX : REMAT_TRANSLATE_LLVM_IR;
+      o->cg.emit = !strcmp(v, "ptx") ? REMAT_TRANSLATE_PTX : REMAT_TRANSLATE_LLVM_IR;
       o->emit_given = true;
-    } else if (!strncmp(a, "--target=", 9)) {
-      if (strcmp(a + 9, "nvptx64") && strcmp(a + 9, "host")) {
+    } else if (VALUE("--target")) {
+      if (strcmp(v, "nvptx64") && strcmp(v, "host")) {
         fprintf(stderr,
                 "remat-translate: error: invalid --target value '%s' (expected "
                 "nvptx64 or host)\n",
-                a + 9);
+                v);
         return -1;
       }
-      o->cg.target = !strcmp(a + 9, "host") ? REMAT_TRANSLATE_HOST : REMAT_TRANSLATE_NVPTX64;
-    } else if (!strcmp(a, "-O0") || !strcmp(a, "-O3"))
+      o->cg.target = !strcmp(v, "host") ? REMAT_TRANSLATE_HOST : REMAT_TRANSLATE_NVPTX64;
+    } else if (cli_flag(a, "-O0") || cli_flag(a, "-O3"))
       o->cg.opt_level = a[2] - '0';
-    else if (!strncmp(a, "--manifest=", 11) && a[11])
-      o->manifest = a + 11;
-    else if (!strncmp(a, "-j", 2)) {
-      const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
-      char *end;
-      long j = strtol(v, &end, 10);
-      if (end == v || *end || j < 1 || j > 1024) {
+    else if (VALUE("--manifest"))
+      o->manifest = v;
+    else if (VALUE("-j")) {
+      unsigned long long j;
+      if (!cli_u64(v, &j) || j < 1 || j > 1024) {
         fprintf(stderr,
                 "remat-translate: error: invalid -j value '%s' (expected a number "
                 "of threads from 1 to 1024)\n",
@@ -96,20 +92,19 @@ static int parse_args(int argc, char **argv, options *o) {
         return -1;
       }
       o->cg.jobs = (int)j;
-    } else if (!strncmp(a, "--cache-dir=", 12) && a[12])
-      o->cg.cache_dir = a + 12;
-    else if (!strcmp(a, "--no-cache"))
+    } else if (VALUE("--cache-dir"))
+      o->cg.cache_dir = v;
+    else if (cli_flag(a, "--no-cache"))
       o->no_cache = true;
-    else if (!strcmp(a, "--stats"))
+    else if (cli_flag(a, "--stats"))
       o->stats = true;
-    else if (!strncmp(a, "--sm=", 5)) {
-      char *end;
-      long sm = strtol(a + 5, &end, 10);
-      if (end == a + 5 || *end || !rematTranslateSmIsValid((int)sm)) {
+    else if (VALUE("--sm")) {
+      unsigned long long sm;
+      if (!cli_u64(v, &sm) || sm > 1000 || !rematTranslateSmIsValid((int)sm)) {
         fprintf(stderr,
                 "remat-translate: error: invalid --sm value '%s' (expected a "
                 "compute capability such as 80, 89, 90)\n",
-                a + 5);
+                v);
         return -1;
       }
       o->cg.sm = (int)sm;
@@ -121,13 +116,17 @@ static int parse_args(int argc, char **argv, options *o) {
       o->input = a;
       inputs++;
     }
+#undef VALUE
   }
   if (inputs > 1) {
     fprintf(stderr, "remat-translate: error: more than one input file\n");
     return -1;
   }
-  if (!o->cg.cache_dir && getenv("REMAT_CACHE_DIR") && *getenv("REMAT_CACHE_DIR"))
+  cli_check_cache_dir(o->no_cache ? NULL : o->cg.cache_dir, "--cache-dir");
+  if (!o->cg.cache_dir && getenv("REMAT_CACHE_DIR") && *getenv("REMAT_CACHE_DIR")) {
     o->cg.cache_dir = getenv("REMAT_CACHE_DIR");
+    cli_check_cache_dir(o->no_cache ? NULL : o->cg.cache_dir, "$REMAT_CACHE_DIR");
+  }
   if (o->no_cache)
     o->cg.cache_dir = NULL;
   if (!o->emit_given)
@@ -233,6 +232,7 @@ static int translate(MlirContext ctx, const options *o) {
 
 int main(int argc, char **argv) {
   options o = {.input = "-"};
+  cli_prog = "remat-translate";
   rematTranslateOptionsInit(&o.cg);
   if (parse_args(argc, argv, &o))
     return 1;

@@ -13,9 +13,12 @@
  * defaults rematXxxOptionsInit sets, the rows remat-opt --help prints and the textual
  * syntax (remat-opt --remat-fuse=max-ops=8, mlir-opt -p
  * 'builtin.module(remat-fuse{max-ops=8})', rematCreatePass) all come from it, so both ways
- * build the same pass. TYPE is BOOL (bool), INT (int64_t), DOUBLE (double) or STRING (a
+ * build the same pass. TYPE is BOOL (bool), INT (int64_t), DOUBLE (double), STRING (a
  * NUL-terminated char array of REMAT_OPTION_STRING_MAX bytes; a comma list is kept as
- * written); "default" is the value in the textual syntax.
+ * written) or FILE (the same array, naming a file); "default" is the value in the
+ * textual syntax. A help text may name a macro of remat's private headers
+ * (RT_KIND_NAMES: the op kinds of the dialect's table): the registry's rows are generated
+ * where they are defined, and REMAT_OPTION_FIELD reads no help text.
  *
  * Conventions (as in remat-c/Remat.h): a constructor copies the options; it checks them
  * and returns a null MlirPass (pass.ptr == NULL) with a NUL-terminated message in
@@ -38,20 +41,13 @@ extern "C" {
 #define REMAT_OPTION_FIELD_INT(field) int64_t field;
 #define REMAT_OPTION_FIELD_DOUBLE(field) double field;
 #define REMAT_OPTION_FIELD_STRING(field) char field[REMAT_OPTION_STRING_MAX];
+#define REMAT_OPTION_FIELD_FILE(field) char field[REMAT_OPTION_STRING_MAX];
 
 /* ---- --remat-autodiff: forward functions (rt.autodiff) become joint functions ------ */
 
 #define REMAT_AUTODIFF_OPTIONS(X, S) \
-  X(S, report, "report", STRING, "", \
+  X(S, report, "report", FILE, "",   \
     "write the report: - for stderr, or a file to append to; empty: none")
-
-typedef struct RematAutodiffOptions {
-  REMAT_AUTODIFF_OPTIONS(REMAT_OPTION_FIELD, RematAutodiffOptions)
-} RematAutodiffOptions;
-
-REMAT_API void rematAutodiffOptionsInit(RematAutodiffOptions *options);
-REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, char *error,
-                                           size_t error_cap);
 
 /* ---- --remat-checkpoint: tag activation-checkpoint policies (rt.policy) ------------ */
 
@@ -71,18 +67,10 @@ REMAT_API MlirPass rematCreateAutodiffPass(const RematAutodiffOptions *options, 
     "replaces save-ops; -1: off")                                                               \
   X(S, budget_greedy, "budget-greedy", BOOL, "false",                                           \
     "use the heuristic budget choice even where the exact one is affordable")                   \
-  X(S, budget_dump, "budget-dump", STRING, "",                                                  \
+  X(S, budget_dump, "budget-dump", FILE, "",                                                    \
     "append each budget problem and its choice to this file, for bench/ilp; empty: none")       \
-  X(S, report, "report", STRING, "",                                                            \
+  X(S, report, "report", FILE, "",                                                              \
     "write the report: - for stderr, or a file to append to; empty: none")
-
-typedef struct RematCheckpointOptions {
-  REMAT_CHECKPOINT_OPTIONS(REMAT_OPTION_FIELD, RematCheckpointOptions)
-} RematCheckpointOptions;
-
-REMAT_API void rematCheckpointOptionsInit(RematCheckpointOptions *options);
-REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *options, char *error,
-                                             size_t error_cap);
 
 /* ---- --remat-fuse: outline fusible groups into rt.kernel functions ----------------- */
 
@@ -98,16 +86,8 @@ REMAT_API MlirPass rematCreateCheckpointPass(const RematCheckpointOptions *optio
     "recompute cheap producers in each consumer kernel when that moves fewer bytes")    \
   X(S, dedup, "dedup", BOOL, "true",                                                    \
     "one definition per structurally equal kernel, called by the copies' calls")        \
-  X(S, report, "report", STRING, "",                                                    \
+  X(S, report, "report", FILE, "",                                                      \
     "write the report: - for stderr, or a file to append to; empty: none")
-
-typedef struct RematFuseOptions {
-  REMAT_FUSE_OPTIONS(REMAT_OPTION_FIELD, RematFuseOptions)
-} RematFuseOptions;
-
-REMAT_API void rematFuseOptionsInit(RematFuseOptions *options);
-REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *error,
-                                       size_t error_cap);
 
 /* ---- --remat-mincut: min-cut split of joint functions into @f_fwd and @f_bwd ------- */
 
@@ -116,9 +96,8 @@ REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *er
     "weight of scalars and 0-d values per byte, >= 0")                                      \
   X(S, params_free, "params-free", BOOL, "true", "rt.param arguments cost nothing to save") \
   X(S, ban, "ban", STRING, "matmul,reduction,collective",                                   \
-    "ops never recomputed: op names (rt.matmul or matmul) and kind names (matmul, "         \
-    "reduction, collective, random, elementwise, compare, structural, indexing, extern: "   \
-    "every rt.extern; those not recompute=pure are banned anyway); none: nothing")          \
+    "ops never recomputed: op names (rt.matmul or matmul) and kind names (" RT_KIND_NAMES   \
+    ": every rt.extern; those not recompute=pure are banned anyway); none: nothing")        \
   X(S, ban_random, "ban-random", BOOL, "false",                                             \
     "also ban rt.uniform_philox: save masks instead of seeds")                              \
   X(S, reduction_ratio, "reduction-ratio", INT, "0",                                        \
@@ -134,22 +113,42 @@ REMAT_API MlirPass rematCreateFusePass(const RematFuseOptions *options, char *er
     "objective=peak: auto (exact up to 32 candidate values, else heuristic), exact "        \
     "(branch and bound, up to 64), heuristic, enumerate (every subset, up to 20: the "      \
     "exact search's check)")                                                                \
-  X(S, report, "report", STRING, "",                                                        \
+  X(S, report, "report", FILE, "",                                                          \
     "write the report: - for stderr, or a file to append to; empty: none")                  \
-  X(S, dot, "dot", STRING, "", "write a Graphviz picture of each split to this file")       \
-  X(S, timeline, "timeline", STRING, "",                                                    \
+  X(S, dot, "dot", FILE, "", "write a Graphviz picture of each split to this file")         \
+  X(S, timeline, "timeline", FILE, "",                                                      \
     "write an SVG chart of live bytes per step, no remat against the split, to this file")  \
-  X(S, dump_network, "dump-network", STRING, "",                                            \
+  X(S, dump_network, "dump-network", FILE, "",                                              \
     "write each joint function's flow network to this file in the DIMACS max-flow "         \
     "format, for other solvers")
 
-typedef struct RematMincutOptions {
-  REMAT_MINCUT_OPTIONS(REMAT_OPTION_FIELD, RematMincutOptions)
-} RematMincutOptions;
+/* ---- every pass ---------------------------------------------------------------------- */
 
-REMAT_API void rematMincutOptionsInit(RematMincutOptions *options);
-REMAT_API MlirPass rematCreateMincutPass(const RematMincutOptions *options, char *error,
-                                         size_t error_cap);
+/* Every pass, in pipeline order (the order of rematGetPassInfo and --help): X(name, Name,
+ * LIST) for a pass with the option list LIST above, NONE(name) for one without options.
+ * Its flag is --remat-<name>, its registry entry is defined at the bottom of
+ * passes/<name>.c (REMAT_PASS_INFO), and for a pass with options this list declares
+ * below its options struct RematNameOptions, rematNameOptionsInit and
+ * rematCreateNamePass (RematMincutOptions, rematMincutOptionsInit,
+ * rematCreateMincutPass, ...); the registry (rematGetPassInfo) comes from it too. A new
+ * pass is its row here (and its option list) and its file. remat-verify is a check, not
+ * a stage: usable anywhere in a pipeline. */
+#define REMAT_PASSES(X, NONE)                         \
+  X(autodiff, Autodiff, REMAT_AUTODIFF_OPTIONS)       \
+  X(checkpoint, Checkpoint, REMAT_CHECKPOINT_OPTIONS) \
+  X(mincut, Mincut, REMAT_MINCUT_OPTIONS)             \
+  X(fuse, Fuse, REMAT_FUSE_OPTIONS)                   \
+  NONE(verify)
+
+#define REMAT_PASS_NONE(name)
+#define REMAT_PASS_TYPED_API(name, Name, LIST)                                                 \
+  typedef struct Remat##Name##Options {                                                        \
+    LIST(REMAT_OPTION_FIELD, Remat##Name##Options)                                             \
+  } Remat##Name##Options;                                                                      \
+  REMAT_API void remat##Name##OptionsInit(Remat##Name##Options *options);                      \
+  REMAT_API MlirPass rematCreate##Name##Pass(const Remat##Name##Options *options, char *error, \
+                                             size_t error_cap);
+REMAT_PASSES(REMAT_PASS_TYPED_API, REMAT_PASS_NONE)
 
 #ifdef __cplusplus
 }

@@ -115,6 +115,9 @@ typedef enum RematOptionType {
   REMAT_OPTION_INT,    /* int64_t */
   REMAT_OPTION_DOUBLE, /* double */
   REMAT_OPTION_STRING, /* char[REMAT_OPTION_STRING_MAX]; a comma list is kept as written */
+  REMAT_OPTION_FILE,   /* a STRING that names a file ("-": stderr, where the help says so;
+                          "": none); a value that reads as a number or a boolean
+                          (report=1) is refused: ./1 names a file "1" */
 } RematOptionType;
 
 #define REMAT_OPTION_STRING_MAX 256
@@ -174,7 +177,8 @@ REMAT_API MlirPass rematCreatePassFromOptions(const RematPassInfo *pass, const v
 /* Parses SOURCE, rt text held in memory, after rematCheckNesting (NAME names the text in
  * its diagnostics; the ops' own loc(...) attributes locate them). Errors are emitted as
  * diagnostics; returns a null module then. The module is the caller's
- * (mlirModuleDestroy); SOURCE is not kept. */
+ * (mlirModuleDestroy); SOURCE is not kept and need not be NUL-terminated (MLIR's
+ * parser, which needs the NUL, reads a terminated copy). */
 REMAT_API MlirModule rematParseString(MlirContext ctx, MlirStringRef source, MlirStringRef name);
 
 /* Runs PM on OP as mlirPassManagerRunOnOp does. When REPORT is not NULL, what remat's

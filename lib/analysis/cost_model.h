@@ -12,6 +12,13 @@
 
 #include "mlir-c/IR.h"
 
+/* The largest scalar_factor: a scalar's weight (at most 8 bytes x the factor) stays
+ * finite, since the flow network reserves infinity for edges no cut may cross (1e308
+ * overflowed there), and a weight of one byte stays above the network's tolerance
+ * (FLOW_RELATIVE_TOLERANCE x the largest weight). At 1e9 a scalar already outweighs
+ * the largest buffer remat-run holds (4 GiB). */
+#define REMAT_SCALAR_FACTOR_MAX 1e9
+
 typedef struct remat_cost_model {
   double scalar_factor; /* multiplies the bytes of scalars and 0-d tensors */
   bool params_free;     /* rt.param arguments weigh 0 */

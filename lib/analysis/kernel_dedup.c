@@ -168,10 +168,7 @@ static bool is_func(MlirOperation op) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func");
 }
 
-static bool is_kernel(MlirOperation op) {
-  return is_func(op) && !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
-                            op, mlirStringRefCreateFromCString("rt.kernel")));
-}
+static bool is_kernel(MlirOperation op) { return is_func(op) && rt_func_is_kernel(op); }
 
 static bool is_private(MlirOperation fn) {
   MlirAttribute v =

@@ -17,13 +17,6 @@
 #include "rt.h"
 #include "support.h"
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 const char *remat_mem_case_name(remat_mem_case c) {
   switch (c) {
   case REMAT_MEM_NO_REMAT: return "no remat";

@@ -24,11 +24,6 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 struct remat_peak_bound {
   const remat_split_view *v;
   const uint64_t *bytes;
@@ -121,7 +116,7 @@ remat_peak_bound *remat_peak_bound_new(const remat_split_view *v, const uint64_t
       continue;
     }
     unsigned of = v->oflags[op];
-    b->unrec[x] = (of & RO_SAVE_TAG) || ((of & RO_BANNED) && b->fwd_need[op]);
+    b->unrec[x] = (of & (RO_SAVE_TAG | RO_FORWARD)) || ((of & RO_BANNED) && b->fwd_need[op]);
     b->free_[x] = !b->unrec[x] && (bytes[x] == 0 || v->opnd_start[op] == v->opnd_start[op + 1]);
   }
   for (int x = 0; x < v->nvals; x++)

@@ -34,11 +34,6 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 enum {                       /* heuristic limits */
        MOVES_PER_GROUP = 48, /* toggles tried per round at the peak, and savings for cost */
        MAX_ROUNDS = 64,
@@ -128,7 +123,7 @@ static bool valid(const search *s, const unsigned char *saved) {
     unsigned f = v->oflags[i];
     if (!s->in_b[i] || (f & (RO_BW | RO_CONST)))
       continue;
-    if ((f & RO_SAVE_TAG) || ((f & RO_BANNED) && s->in_f[i]))
+    if ((f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && s->in_f[i]))
       return false;
   }
   return true;
@@ -207,7 +202,8 @@ static void init_sets(search *s) {
     if (op < 0 || (v->vflags[x] & (RV_BW | RV_CONST)))
       continue;
     unsigned f = v->oflags[op];
-    s->never[x] = (f & RO_RECOMPUTE_TAG) || (rnd[x] && !(f & RO_BANNED));
+    /* a save tag wins over the random-value rule, as a ban does (docs/design.md) */
+    s->never[x] = (f & RO_RECOMPUTE_TAG) || (rnd[x] && !(f & (RO_BANNED | RO_SAVE_TAG)));
     s->cand[x] = reach[x] && !s->never[x] && s->bytes[x] > 0;
     s->ncand += s->cand[x];
   }
@@ -261,7 +257,8 @@ static bool apply_op(const search *s, int i, dfs_state *st, uint64_t *cost_bytes
     in_b |= st->nb[r] && !st->sv[r];
     in_f |= !(f & RO_BW) && (st->nf[r] || st->sv[r]);
   }
-  if (in_b && !(f & (RO_BW | RO_CONST)) && ((f & RO_SAVE_TAG) || ((f & RO_BANNED) && in_f)))
+  if (in_b && !(f & (RO_BW | RO_CONST)) &&
+      ((f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && in_f)))
     return false;
   if (in_b && in_f && !(f & (RO_BW | RO_CONST)))
     *cost_flops += remat_mem_sim_op_cost(s->sim, i, cost_bytes);
@@ -523,7 +520,7 @@ static bool repair(search *s, unsigned char *saved) {
     for (int i = 0; i < v->nops; i++) {
       unsigned f = v->oflags[i];
       if (!s->in_b[i] || (f & (RO_BW | RO_CONST)) ||
-          !((f & RO_SAVE_TAG) || ((f & RO_BANNED) && s->in_f[i])))
+          !((f & (RO_SAVE_TAG | RO_FORWARD)) || ((f & RO_BANNED) && s->in_f[i])))
         continue;
       FOR_RESULTS(v, i, r) {
         if (!s->need_b[r] || saved[r])

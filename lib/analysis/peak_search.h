@@ -13,11 +13,12 @@
  * their matmul FLOPs / REMAT_PEAK_FLOPS_PER_BYTE.
  *
  * Rules every split the search returns keeps (its seeds included): an op with a save
- * tag (RO_SAVE_TAG) never runs in the backward (what the backward needs of it is saved);
+ * tag (RO_SAVE_TAG, or RO_FORWARD) never runs in the backward (what the backward needs of
+ * it is saved);
  * a banned op (RO_BANNED) never runs in both functions; a value with a recompute tag is
  * never saved; nor is a random value (an rt.uniform_philox result, and what elementwise
- * ops compute from random values and scalars alone: dropout masks) whose op is not
- * banned: the backward recomputes it from the seed.
+ * ops compute from random values and scalars alone: dropout masks) whose op is neither
+ * banned nor save-tagged: the backward recomputes it from the seed.
  *
  * Ownership: the problem's arrays are the caller's; remat_peak_search allocates
  * res->saved, which the caller frees (free). Errors: none are diagnosed here; an exact

@@ -1,57 +1,65 @@
 /* split_view.h: a read-only view of one joint function and of the split --remat-mincut
  * chose for it, for the code that explains the split: the peak-memory estimate
  * (memory.c), the Graphviz picture (dot.c) and the memory timeline (timeline.c), driven
- * by show.c.
+ * by show.c, and the search for the least peak (peak_search.c).
  *
- * The pass fills it from its own arrays after planning the split and before erasing the
- * joint function, so the MLIR handles in it are valid while the view is used. Nothing
- * here owns anything: the arrays belong to the pass.
- *
- * Values are numbered as the pass numbers them: the arguments 0..nargs-1, then the op
- * results in op order. Ops are the joint function's ops in block order, without its
- * func.return. */
+ * The function is the pass's rt_graph (rt_graph.h), and the flags are the pass's own:
+ * the view is the min-cut's state, read through these names, with nothing translated.
+ * The pass fills it after planning the split and before erasing the joint function, so
+ * the MLIR handles in it are valid while the view is used. Nothing here owns anything:
+ * the graph's arrays and the flags belong to the pass (the graph is a shallow copy of its
+ * rt_graph, never freed through the view). */
 #ifndef REMAT_SPLIT_VIEW_H
 #define REMAT_SPLIT_VIEW_H
 
 #include <stdint.h>
 
 #include "mlir-c/IR.h"
+#include "rt_graph.h"
 
-enum { /* value flags (vflags) */
-       RV_TANGENT = 1 << 0,
-       RV_PARAM = 1 << 1,
-       RV_BW = 1 << 2,      /* depends on a tangent */
-       RV_CONST = 1 << 3,   /* result of a constant op (no operands): cloned where used */
-       RV_BW_READ = 1 << 4, /* a forward value a live backward op reads or a gradient returns */
-       RV_SAVED = 1 << 5,   /* the split's forward returns it for the backward */
+/* The flags of a value (vflags) and of an op (oflags): the one vocabulary of the min-cut
+ * (passes/mincut.c sets them) and of what reads its split. The code of lib/ reads those
+ * marked "read"; the others are the pass's working state. */
+enum {
+  RV_TANGENT = 1 << 0,  /* read: an rt.tangent argument */
+  RV_BW = 1 << 1,       /* read: depends on a tangent */
+  RV_CONST = 1 << 2,    /* read: result of a constant op (no operands): cloned where used */
+  RV_PARAM = 1 << 3,    /* read: rt.param or rt.buffer argument */
+  RV_OUT_NEED = 1 << 4, /* the forward outputs need it */
+  RV_BW_READ = 1 << 5,  /* read: a forward value a live backward op reads or a gradient
+                           returns */
+  RV_REACH = 1 << 6,    /* candidate from which the backward is reachable: in the network */
+  RV_SAVED = 1 << 7,    /* read: the split's forward returns it for the backward */
+  RV_BNEED = 1 << 8,    /* the backward function needs it */
+  RV_FNEED = 1 << 9,    /* the forward function needs it */
 };
 
-enum {                            /* op flags (oflags) */
-       RO_BW = 1 << 0,            /* depends on a tangent */
-       RO_CONST = 1 << 1,         /* a constant op (see RV_CONST) */
-       RO_BANNED = 1 << 2,        /* never recomputed (the ban list, not lifted by a tag) */
-       RO_IN_FWD = 1 << 3,        /* the split's forward runs it */
-       RO_IN_BWD = 1 << 4,        /* the split's backward runs it */
-       RO_SAVE_TAG = 1 << 5,      /* rt.policy must_save / prefer_save, or an rt.extern
-                                     with recompute = "forward": never in the backward */
-       RO_RECOMPUTE_TAG = 1 << 6, /* rt.policy must_recompute / prefer_recompute */
+enum {
+  RO_BW = 1 << 0,            /* read: depends on a tangent */
+  RO_CONST = 1 << 1,         /* read: a constant op (see RV_CONST) */
+  RO_BANNED = 1 << 2,        /* read: never recomputed (the ban list, not lifted by a tag) */
+  RO_SAVE_TAG = 1 << 3,      /* read: rt.policy must_save / prefer_save */
+  RO_RECOMPUTE_TAG = 1 << 4, /* read: rt.policy must_recompute / prefer_recompute */
+  RO_IN_BWD = 1 << 5,        /* read: the split's backward runs it */
+  RO_RECOMPUTE = 1 << 6,     /* a forward op cloned into the backward */
+  RO_IN_FWD = 1 << 7,        /* read: the split's forward runs it */
+  RO_SINK_SIDE = 1 << 8,     /* a result's in-node is on the sink side of the cut */
+  RO_CONST_OP = 1 << 9,      /* rt.full, rt.iota, arith.constant without operands (load) */
+  RO_FORWARD = 1 << 10,      /* read: an rt.extern with recompute = "forward" that the
+                                forward runs: like RO_SAVE_TAG, never in the backward */
 };
 
 typedef struct remat_split_view {
-  MlirOperation func;                     /* the joint function */
+  /* the joint function: func, nargs, nops, nvals, nret, ops, vals, val_op, op_res,
+   * opnd_start, opnd, ret_val (returned values: outputs, then gradients), ... */
+  RT_GRAPH_MEMBERS(g);
   const char *name, *fwd_name, *bwd_name; /* "f", "f_fwd", "f_bwd" */
-  int nargs, nops, nvals, nret, num_outputs;
-  const MlirOperation *ops;     /* [nops] */
-  const MlirValue *vals;        /* [nvals] */
-  const int *val_op;            /* [nvals] defining op, -1 for an argument */
-  const int *op_res;            /* [nops+1] first result of each op */
-  const int *opnd_start, *opnd; /* operands of op i: opnd[opnd_start[i]..[i+1]) */
-  const int *ret_val;           /* [nret] returned values: outputs, then gradients */
-  const unsigned *vflags;       /* [nvals] RV_* */
-  const unsigned *oflags;       /* [nops] RO_* */
-  const int *bwd_order;         /* [nbwd] the ops of @f_bwd in its emitted order */
+  int num_outputs;
+  const unsigned *vflags; /* [nvals] RV_* */
+  const unsigned *oflags; /* [nops] RO_* */
+  const int *bwd_order;   /* [nbwd] the ops of @f_bwd in its emitted order */
   int nbwd;
-  const int *fwd_order; /* [nfwd] the ops of @f_fwd in its emitted order; NULL: program order */
+  const int *fwd_order;   /* [nfwd] the ops of @f_fwd in its emitted order; NULL: program order */
   int nfwd;
 } remat_split_view;
 

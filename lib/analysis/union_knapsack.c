@@ -24,8 +24,6 @@
 
 #include "support.h"
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
-
 /* ---- problem structure ---------------------------------------------------------------- */
 
 typedef struct uk {

@@ -102,11 +102,6 @@ static bool is_func(MlirOperation op) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func");
 }
 
-static bool is_kernel(MlirOperation func) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.kernel")));
-}
-
 /* The reductions of a host function, in order: `<fn>_r<N>`; its indexing ops (gather,
  * scatter_add, argmax): `<fn>_i<N>`. */
 static int lower_reductions(remat_codegen *cg, MlirOperation func) {
@@ -155,7 +150,7 @@ remat_codegen *remat_codegen_create(MlirOperation module, const remat_codegen_op
        op = mlirOperationGetNextInBlock(op)) {
     if (!is_func(op))
       continue;
-    if (is_kernel(op)) {
+    if (rt_func_is_kernel(op)) {
       MlirStringRef name = rt_func_name(op);
       char *cname = xstrndup(name.data, name.length);
       cg_module *u;

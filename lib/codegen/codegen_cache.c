@@ -10,6 +10,7 @@
  * which is then rebuilt. Entries are written to a temporary file in dir and renamed, so
  * concurrent compilations never read half an entry. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +53,19 @@ cg_cache_result cg_cache_get(const char *dir, const char *key, size_t key_len, c
   *out = NULL;
   *len = 0;
   char *path = entry_path(dir, key, key_len);
-  FILE *f = fopen(path, "rb");
+  /* Only a regular file is an entry. O_NONBLOCK: opening a named pipe (or a device)
+   * put there must not wait for a writer; such an entry is corrupt, and the rename of
+   * the rebuilt one replaces it. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   free(path);
-  if (!f)
+  if (fd < 0)
     return CG_CACHE_MISS;
+  struct stat st;
+  FILE *f = NULL;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+    close(fd);
+    return CG_CACHE_CORRUPT;
+  }
   cg_cache_result r = CG_CACHE_CORRUPT;
   char header[256], sum[65], want[65];
   unsigned long long klen, dlen;

@@ -62,11 +62,21 @@ static LLVMValueRef int_div(cg_module *m, LLVMValueRef a, LLVMValueRef b) {
   return LLVMBuildSelect(m->b, is0, zero, q, "");
 }
 
-/* A float function of an RT_MATH row: its libm name on the host, libdevice on nvptx64. */
-static LLVMValueRef math(cg_module *m, bool fl, const char *name, LLVMValueRef x) {
+/* The float function of op ID's row (rt_ops.def) in the element type's width: its libm
+ * function on the host, its libdevice one on nvptx64, called on ARGS. */
+static LLVMValueRef row_fn(cg_module *m, rt_op_id id, bool wide, LLVMValueRef *args, unsigned n) {
+  const char *name = m->target == REMAT_TARGET_HOST ? rt_op_libm(id, wide)
+                                                    : rt_op_libdevice(id, wide);
+  if (!name)
+    remat_fatal("rt_ops.def: row '%s' names no function for this target", rt_op_name(id));
+  return cg_call_float(m, name, args, n);
+}
+
+/* A float function of an RT_MATH row. */
+static LLVMValueRef math(cg_module *m, bool fl, rt_op_id id, bool wide, LLVMValueRef x) {
   if (!fl)
-    remat_fatal("float function %s on an integer (the verifier rejects it)", name);
-  return cg_call_float(m, name, &x, 1);
+    remat_fatal("float function %s on an integer (the verifier rejects it)", rt_op_name(id));
+  return row_fn(m, id, wide, &x, 1);
 }
 
 /* One element of an RT_EW or RT_MATH op (rt_ops.def) from its operands' values X, Y (Y
@@ -88,7 +98,7 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
     return cg_intrinsic(m, fl ? "llvm.minimum" : i1 ? "llvm.umin" : "llvm.smin", t, xy, 2);
   case RT_OP_POW:
     if (fl)
-      return cg_libm(m, wide ? "pow" : "powf", xy, 2);
+      return row_fn(m, id, wide, xy, 2);
     if (i1) /* a^0 = 1, a^1 = a */
       return LLVMBuildOr(m->b, x, LLVMBuildNot(m->b, y, ""), "");
     return cg_ipow(m, x, y);
@@ -110,12 +120,20 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
     if (!fl)
       break;
     if (!host)
-      return cg_libm(m, wide ? "rsqrt" : "rsqrtf", &x, 1);
+      return row_fn(m, id, wide, &x, 1);
     return LLVMBuildFDiv(m->b, LLVMConstReal(t, 1.0), cg_intrinsic(m, "llvm.sqrt", t, &x, 1), "");
+  case RT_OP_SOFTPLUS: { /* x above the threshold, else log1p(exp(x)): the rows' functions */
+    if (!fl)
+      break;
+    LLVMValueRef above =
+        LLVMBuildFCmp(m->b, LLVMRealOGT, x, LLVMConstReal(t, RT_SOFTPLUS_THRESHOLD), "");
+    LLVMValueRef ex = row_fn(m, RT_OP_EXP, wide, &x, 1);
+    return LLVMBuildSelect(m->b, above, x, row_fn(m, RT_OP_LOG1P, wide, &ex, 1), "");
+  }
   case RT_OP_SELECT: /* cg_elementwise */ break;
-#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, d32, d64, ...) \
-  case RT_OP_##ID:                                                        \
-    return math(m, fl, host ? (wide ? #m64 : #m32) : (wide ? #d64 : #d32), x);
+#define RT_MATH(ID, ...) \
+  case RT_OP_##ID:       \
+    return math(m, fl, id, wide, x);
 #define RT_OP(...)
 #include "rt_ops.def"
 #define RT_EW(...)

@@ -97,9 +97,6 @@ LLVMValueRef cg_intrinsic(cg_module *m, const char *name, LLVMTypeRef overload, 
 /* A call of the float function NAME (a libm or libdevice symbol) on n arguments of one
  * float type, returning that type. */
 LLVMValueRef cg_call_float(cg_module *m, const char *name, LLVMValueRef *args, unsigned n);
-/* A float function by libm name ("powf", "pow", ...): libm on the host, libdevice
- * (__nv_<name>) on nvptx64. */
-LLVMValueRef cg_libm(cg_module *m, const char *name, LLVMValueRef *args, unsigned n);
 /* Integer power a^b (wrapping; b < 0: 1, +-1 or 0), through an internal helper. */
 LLVMValueRef cg_ipow(cg_module *m, LLVMValueRef a, LLVMValueRef b);
 

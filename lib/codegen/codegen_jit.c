@@ -18,17 +18,15 @@ struct remat_jit {
   LLVMOrcLLJITRef jit;
 };
 
-/* The functions of the RT_MATH rows (rt_ops.def) and those other lowerings call. */
+/* The libm functions of the rows (rt_ops.def's f32 and f64 columns): those the kernels
+ * call, and those LLVM may lower an intrinsic to. A row's 0 gives {"0", NULL}, left out. */
 static const struct {
   const char *name;
   void *addr;
 } libm_symbols[] = {
-#define RT_MATH(ID, name, kind, arity, rule, ew, m32, m64, ...) \
+#define RT_OP(ID, name, kind, arity, rule, ew, m32, m64, ...) \
   {#m32, (void *)m32}, {#m64, (void *)m64},
-#define RT_OP(...)
 #include "rt_ops.def"
-    {"powf", (void *)powf}, {"sqrtf", (void *)sqrtf}, {"fmaf", (void *)fmaf},
-    {"pow", (void *)pow},   {"sqrt", (void *)sqrt},   {"fma", (void *)fma},
 };
 
 static void error_text(LLVMErrorRef e, const char *what, char **err) {
@@ -57,14 +55,19 @@ remat_jit *remat_jit_create(remat_codegen *cg, char **err) {
     j = NULL;
   } else {
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j->jit);
-    size_t ns = sizeof libm_symbols / sizeof *libm_symbols;
+    size_t ns = 0;
     LLVMOrcCSymbolMapPair pairs[sizeof libm_symbols / sizeof *libm_symbols];
-    for (size_t i = 0; i < ns; i++) {
-      pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, libm_symbols[i].name);
-      pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)libm_symbols[i].addr;
-      pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
-                                        LLVMJITSymbolGenericFlagsCallable;
-      pairs[i].Sym.Flags.TargetFlags = 0;
+    for (size_t i = 0; i < sizeof libm_symbols / sizeof *libm_symbols; i++) {
+      bool seen = !libm_symbols[i].addr; /* a row's 0, or a name an earlier row bound */
+      for (size_t k = 0; k < i && !seen; k++)
+        seen = !strcmp(libm_symbols[k].name, libm_symbols[i].name);
+      if (seen)
+        continue;
+      pairs[ns].Name = LLVMOrcLLJITMangleAndIntern(j->jit, libm_symbols[i].name);
+      pairs[ns].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)libm_symbols[i].addr;
+      pairs[ns].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                         LLVMJITSymbolGenericFlagsCallable;
+      pairs[ns++].Sym.Flags.TargetFlags = 0;
     }
     LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, ns);
     if ((e = LLVMOrcJITDylibDefine(jd, mu))) {

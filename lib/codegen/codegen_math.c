@@ -53,15 +53,6 @@ LLVMValueRef cg_call_float(cg_module *m, const char *name, LLVMValueRef *args, u
   return call;
 }
 
-LLVMValueRef cg_libm(cg_module *m, const char *name, LLVMValueRef *args, unsigned n) {
-  if (m->target == REMAT_TARGET_HOST)
-    return cg_call_float(m, name, args, n);
-  char *full = xasprintf("__nv_%s", name);
-  LLVMValueRef r = cg_call_float(m, full, args, n);
-  free(full);
-  return r;
-}
-
 /* Builds `internal iN @remat.ipow.iN(iN a, iN b)`: square-and-multiply for b >= 0
  * (wrapping); for b < 0 the integer part of a^b: 1 for a = 1, +-1 for a = -1, else 0. */
 static LLVMValueRef ipow_helper(cg_module *m, LLVMTypeRef t) {

@@ -146,16 +146,6 @@ int rtr_check_no_extern(MlirOperation module) {
   return -1;
 }
 
-MlirOperation rtr_interp_lookup(MlirOperation module, const char *name) {
-  MlirRegion r = mlirOperationGetRegion(module, 0);
-  MlirBlock b = mlirRegionGetFirstBlock(r);
-  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
-    if (rt_op_named(op, "func.func") && rt_str_eq(rt_func_name(op), name))
-      return op;
-  return (MlirOperation){NULL};
-}
-
 static MlirAttribute attr(MlirOperation op, const char *name) {
   return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
 }
@@ -480,103 +470,28 @@ static int exec_op(interp *in, MlirOperation op, rtr_buffer *const *args, int na
   return -1;
 }
 
-static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer *const *args,
-                      int nargs, rtr_buffer **res, int nres);
-
+/* func.call OP: its callee walked like any function (rtr_callee, rtr_check_returned:
+ * walk.c's checks), or handed to call_kernel when it is a kernel. */
 static int exec_call(interp *in, MlirOperation op, rtr_buffer *const *args, int nargs,
                      rtr_buffer **res, int nres) {
-  MlirAttribute callee = attr(op, "callee");
-  if (!mlirAttributeIsAFlatSymbolRef(callee)) {
-    rt_emit_error(op, "func.call without a flat 'callee' symbol");
+  MlirOperation f = rtr_callee(in->module, op);
+  if (mlirOperationIsNull(f))
     return -1;
-  }
-  MlirStringRef cs = mlirFlatSymbolRefAttrGetValue(callee);
-  char *name = xstrndup(cs.data, cs.length);
-  int rc = call_named(in, op, name, args, nargs, res, nres);
-  free(name);
-  return rc;
-}
-
-static int call_named(interp *in, MlirOperation op, const char *name, rtr_buffer *const *args,
-                      int nargs, rtr_buffer **res, int nres) {
-  MlirOperation f = rtr_interp_lookup(in->module, name);
-  if (mlirOperationIsNull(f) || mlirBlockIsNull(rt_func_entry_block(f))) {
-    rt_emit_error(op, "call to '@%s', which is not a function defined in this module", name);
-    return -1;
-  }
-  if (in->opts->call_kernel && !mlirAttributeIsNull(attr(f, "rt.kernel")))
+  if (in->opts->call_kernel && rt_func_is_kernel(f))
     return in->opts->call_kernel(in->opts->ctx, op, f, (const rtr_buffer *const *)args, nargs, res,
                                  nres);
   rtr_buffer **outs = NULL;
   int nouts = 0;
   if (call_func(in, f, args, nargs, &outs, &nouts, op))
     return -1;
-  if (nouts != nres) {
+  if (rtr_check_returned(op, f, (const rtr_buffer *const *)outs, nouts,
+                         (const rtr_buffer *const *)res, nres)) {
     rtr_buffers_free(outs, nouts);
-    rt_emit_error(op, "'@%s' returned %d values, the call expects %d", name, nouts, nres);
     return -1;
   }
-  for (int k = 0; k < nres; k++) {
-    if (!rtr_buffer_same_type(outs[k], res[k])) {
-      rtr_buffers_free(outs, nouts);
-      rt_emit_error(op, "result #%d of '@%s' does not match the call's type", k, name);
-      return -1;
-    }
+  for (int k = 0; k < nres; k++)
     memcpy(res[k]->data, outs[k]->data, (size_t)res[k]->numel * rtr_elem_size(res[k]->elem));
-  }
   rtr_buffers_free(outs, nouts);
-  return 0;
-}
-
-int rtr_check_no_regions(MlirOperation op) {
-  if (mlirOperationGetNumRegions(op) == 0)
-    return 0;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  rt_emit_error(op, "cannot execute '%.*s': operations with regions are not supported",
-                (int)name.length, name.data);
-  return -1;
-}
-
-/* Checks that ARGS match FUNC's argument types; emits at AT (the call) or FUNC. */
-int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
-                   int depth, MlirOperation at) {
-  MlirBlock entry = rt_func_entry_block(func);
-  MlirStringRef fname = rt_func_name(func);
-  if (mlirBlockIsNull(entry)) {
-    rt_emit_error(at, "'@%.*s' is a declaration without a body", (int)fname.length, fname.data);
-    return -1;
-  }
-  intptr_t want = mlirBlockGetNumArguments(entry);
-  if (want != nargs) {
-    rt_emit_error(at, "'@%.*s' takes %ld arguments, got %d", (int)fname.length, fname.data,
-                  (long)want, nargs);
-    return -1;
-  }
-  for (int k = 0; k < nargs; k++) {
-    MlirType t = mlirValueGetType(mlirBlockGetArgument(entry, k));
-    rtr_buffer expect; /* the type only: nothing is allocated to compare */
-    char a[128], b[128];
-    if (!rtr_buffer_describe(t, &expect)) {
-      rt_emit_error(at,
-                    "argument #%d of '@%.*s' has a type the runtime does not support: "
-                    "'%s'",
-                    k, (int)fname.length, fname.data, rt_type_str(t, a, sizeof a));
-      return -1;
-    }
-    if (promote_f64 && rtr_elem_is_float(expect.elem))
-      expect.elem = RTR_F64;
-    if (!rtr_buffer_same_type(&expect, args[k])) {
-      rt_emit_error(at, "argument #%d of '@%.*s' must be '%s', got '%s'", k, (int)fname.length,
-                    fname.data, rtr_buffer_type_str(&expect, a, sizeof a),
-                    rtr_buffer_type_str(args[k], b, sizeof b));
-      return -1;
-    }
-  }
-  if (depth >= RTR_MAX_CALL_DEPTH) {
-    rt_emit_error(at, "calls nested deeper than %d (recursion is not supported)",
-                  RTR_MAX_CALL_DEPTH);
-    return -1;
-  }
   return 0;
 }
 
@@ -648,9 +563,7 @@ static bool borrows(const interp *in, MlirOperation op) {
       !mlirTypeIsARankedTensor(mlirValueGetType(mlirOperationGetOperand(op, 0))))
     return false;
   rt_op_id id = rt_op_lookup(op);
-  return id == RT_OP_RESHAPE ||
-         (in->opts->lazy_views &&
-          (id == RT_OP_TRANSPOSE || id == RT_OP_SLICE || id == RT_OP_BROADCAST));
+  return id == RT_OP_RESHAPE || (in->opts->lazy_views && rt_op_is_view(id));
 }
 
 /* When each value of a block dies: DEAD[T] holds the values whose last use is op T (a
@@ -822,9 +735,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
   rtr_buffer **ops = c->ops, **res = c->res, **copies = c->copies;
   int rc = 0;
   rt_op_id vid = rt_op_lookup(op);
-  if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar &&
-      (vid == RT_OP_TRANSPOSE || vid == RT_OP_SLICE || vid == RT_OP_BROADCAST ||
-       (vid == RT_OP_RESHAPE && ops[0]->view_map))) {
+  if (in->opts->lazy_views && no == 1 && nr == 1 && !ops[0]->is_scalar && rt_op_is_view(vid) &&
+      (vid != RT_OP_RESHAPE || ops[0]->view_map)) {
     res[0] = make_view(in, op, ops[0]);
     if (!res[0])
       return -1;

@@ -17,6 +17,7 @@
 
 #include "mlir-c/IR.h"
 #include "buffer.h"
+#include "walk.h" /* the calls' lookup and checks (rtr_interp_lookup, rtr_check_call) */
 
 typedef struct rtr_interp_options {
   /* Compute every f32/f16/bf16 value in f64 (buffers of those types become f64; inputs
@@ -78,24 +79,6 @@ typedef struct rtr_peak {
  * and the compiled path report alike. */
 struct rtr_index_error;
 int rtr_index_error_report(MlirOperation op, const struct rtr_index_error *e);
-
-/* How deep calls may nest in a run (the interpreter's and the executors' walks). */
-#define RTR_MAX_CALL_DEPTH 64
-
-/* The checks before a walk enters FUNC, called at AT (the func.call, or FUNC itself for
- * the function a run starts with) from DEPTH calls deep: FUNC has a body, takes NARGS
- * arguments, argument k has ARGS[k]'s type (float elements as f64 when PROMOTE_F64; only
- * the header of each buffer is read), and DEPTH is below RTR_MAX_CALL_DEPTH. 0, or -1
- * after a located error at AT. */
-int rtr_check_call(MlirOperation func, rtr_buffer *const *args, int nargs, bool promote_f64,
-                   int depth, MlirOperation at);
-
-/* The check before a walk executes OP: it has no regions (the walks run straight-line
- * bodies only). 0, or -1 after a located error at OP. */
-int rtr_check_no_regions(MlirOperation op);
-
-/* The func.func named NAME in MODULE, or a null operation. */
-MlirOperation rtr_interp_lookup(MlirOperation module, const char *name);
 
 /* The buffer an argument or result of this type needs (f32/f16/bf16 as f64 when
  * promote_f64); NULL when the type is not a static tensor or scalar of a supported

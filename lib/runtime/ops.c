@@ -9,6 +9,7 @@
 #include "half.h"
 #include "philox.h"
 #include "reduce_order.h"
+#include "rt.h"
 
 typedef enum domain { DOM_F32, DOM_F64, DOM_INT } domain;
 
@@ -86,6 +87,7 @@ static float ew_f32(rtr_ew op, float a, float b) {
   case RTR_EW_SQRT: return sqrtf(a);
   case RTR_EW_RSQRT: return 1.0f / sqrtf(a);
   case RTR_EW_ABS: return fabsf(a);
+  case RTR_EW_SOFTPLUS: return a > (float)RT_SOFTPLUS_THRESHOLD ? a : log1pf(expf(a));
   case RTR_EW_AND:
   case RTR_EW_OR:
   case RTR_EW_XOR:
@@ -108,6 +110,7 @@ static double ew_f64(rtr_ew op, double a, double b) {
   case RTR_EW_SQRT: return sqrt(a);
   case RTR_EW_RSQRT: return 1.0 / sqrt(a);
   case RTR_EW_ABS: return fabs(a);
+  case RTR_EW_SOFTPLUS: return a > RT_SOFTPLUS_THRESHOLD ? a : log1p(exp(a));
   case RTR_EW_AND:
   case RTR_EW_OR:
   case RTR_EW_XOR:
@@ -150,6 +153,7 @@ static int64_t ew_int(rtr_ew op, int64_t a, int64_t b) {
   case RTR_EW_ABS: return a < 0 ? (int64_t)(0 - ua) : a;
   case RTR_EW_SQRT:
   case RTR_EW_RSQRT:
+  case RTR_EW_SOFTPLUS:
   case RTR_EW_SELECT: break;
   }
   remat_fatal("elementwise op %d on integers", (int)op);

@@ -34,6 +34,7 @@ typedef enum rtr_ew {
   RTR_EW_SQRT,
   RTR_EW_RSQRT,
   RTR_EW_ABS,
+  RTR_EW_SOFTPLUS,
   /* ternary: select(cond, a, b) */
   RTR_EW_SELECT,
 } rtr_ew;

@@ -115,7 +115,7 @@ int rtr_check_groups(MlirOperation module, const rtr_coll *c) {
   return bad;
 }
 
-int rtr_ranks_agree(rtr_coll *c, int mine, const char *what) {
+int rtr_ranks_agree(rtr_coll *c, int mine, const char *what, char **err) {
   int n = c->size > 0 ? c->size : 1;
   int *all = xcalloc((size_t)n, sizeof *all);
   int rc = c->exchange(c, &mine, sizeof mine, all);
@@ -127,15 +127,13 @@ int rtr_ranks_agree(rtr_coll *c, int mine, const char *what) {
     }
   free(all);
   if (rc) {
-    fprintf(stderr, "remat-run: error: rank %d: the ranks could not exchange their status\n",
-            c->rank);
+    remat_error_add(err, "rank %d: the ranks could not exchange their status", c->rank);
     return -1;
   }
   if (!failed[0])
     return 0;
   if (!mine)
-    fprintf(stderr, "remat-run: error: rank %d: %s: rank %s failed (see its message)\n", c->rank,
-            what, failed);
+    remat_error_add(err, "rank %d: %s: rank %s failed (see its message)", c->rank, what, failed);
   return -1;
 }
 

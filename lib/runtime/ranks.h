@@ -34,10 +34,10 @@ struct rtr_coll;
 int rtr_check_groups(MlirOperation module, const struct rtr_coll *c);
 
 /* Every rank tells every other whether it is ready (MINE = 0) before they communicate:
- * returns 0 when all are; otherwise -1 on every rank, and a rank that was ready prints
- * "remat-run: error: rank R: WHAT: rank Q failed (see its message)" (the failed rank has
- * printed its own error), so every rank reports and none waits in a collective. */
-int rtr_ranks_agree(struct rtr_coll *c, int mine, const char *what);
+ * returns 0 when all are; otherwise -1 on every rank, and a rank that was ready adds
+ * "rank R: WHAT: rank Q failed (see its message)" to *ERR (the failed rank has its own
+ * error), so every rank reports and none waits in a collective. */
+int rtr_ranks_agree(struct rtr_coll *c, int mine, const char *what, char **err);
 
 /* True when this process was started by an MPI launcher (mpirun/mpiexec of OpenMPI,
  * MPICH or a PMIx launcher: OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK is set). A plain

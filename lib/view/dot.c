@@ -15,11 +15,6 @@
 #include "rt.h"
 #include "support.h"
 
-#define FOR_OPERANDS(v, i, u)                                                                     \
-  for (int _k = (v)->opnd_start[i], u; _k < (v)->opnd_start[(i) + 1] && ((u) = (v)->opnd[_k], 1); \
-       _k++)
-#define FOR_RESULTS(v, i, r) for (int r = (v)->op_res[i]; r < (v)->op_res[(i) + 1]; r++)
-
 typedef enum kind {         /* what a node is, which decides its colour */
                     K_NONE, /* not drawn */
                     K_ARG,
@@ -228,8 +223,7 @@ static bool same_key(const char *a, const char *b) {
 static bool chainable(MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
   rt_op_kind k = rt_op_kind_of(id);
-  return k == RT_KIND_ELEMENTWISE || k == RT_KIND_COMPARE || id == RT_OP_RESHAPE ||
-         id == RT_OP_TRANSPOSE || id == RT_OP_BROADCAST || id == RT_OP_SLICE;
+  return k == RT_KIND_ELEMENTWISE || k == RT_KIND_COMPARE || rt_op_is_view(id);
 }
 
 /* Chains of single-use chainable ops of one kind, side and cluster: op b takes the

@@ -1,6 +1,7 @@
-/* fuzz_common.h: what the pass harnesses (fuzz_ir.c, fuzz_options.c) share: their MLIR
- * context, the handler that counts the diagnostics bad input is expected to produce, and
- * the invariants of a pipeline that succeeded. Header-only (static inline); anything
+/* fuzz_common.h: what the pass harnesses (fuzz_ir.c, fuzz_options.c, fuzz_pipeline.c)
+ * share: their MLIR context, the handler that counts the diagnostics bad input is expected
+ * to produce, the invariants of a pipeline that succeeded, and a pass built from fuzzed
+ * option text. Header-only (static inline); anything
  * unexpected aborts, which libFuzzer reports as a finding. */
 #ifndef REMAT_FUZZ_COMMON_H
 #define REMAT_FUZZ_COMMON_H
@@ -68,6 +69,38 @@ static inline void fuzz_check_output(MlirContext ctx, MlirOperation out, const c
   }
   mlirModuleDestroy(back);
   free(text);
+}
+
+/* Builds pass INFO from option TEXT as remat-opt does. A rejection must come with a
+ * NUL-terminated message (else abort); it returns a null pass. The options that name
+ * files (REMAT_OPTION_FILE) are sent to /dev/null when set, so that fuzzed values create
+ * no files; then ADJUST, when not NULL, sees each option's parsed value (USER: its
+ * data) before the pass is built. */
+static inline MlirPass fuzz_build_pass(const RematPassInfo *info, const char *text,
+                                       void (*adjust)(const RematOptionInfo *, void *, void *),
+                                       void *user) {
+  MlirPass pass = {NULL};
+  void *opts = calloc(1, info->options_size ? info->options_size : 1);
+  if (!opts)
+    abort();
+  info->init_options(opts);
+  char err[512];
+  memset(err, 'x', sizeof err);
+  if (rematParsePassOptions(info, text, opts, err, sizeof err) == 0) {
+    for (int k = 0; k < info->num_options; k++) {
+      const RematOptionInfo *o = &info->options[k];
+      char *value = (char *)opts + o->offset;
+      if (o->type == REMAT_OPTION_FILE && value[0])
+        strcpy(value, "/dev/null");
+      if (adjust)
+        adjust(o, value, user);
+    }
+    pass = rematCreatePassFromOptions(info, opts, err, sizeof err);
+  }
+  if (!pass.ptr && (!memchr(err, 0, sizeof err) || !err[0]))
+    abort(); /* a rejection comes with a message, NUL-terminated */
+  free(opts);
+  return pass;
 }
 
 #endif

@@ -1,6 +1,7 @@
 /* fuzz_ir: libFuzzer harness over remat's whole pipeline in one process.
  *
- * Each input is MLIR text. It goes through rematCheckNesting, the parser, rematVerify,
+ * Each input is MLIR text. It goes through rematParseString (rematCheckNesting, the
+ * parser), rematVerify,
  * then two pipelines on copies of the module:
  *   A  remat-autodiff, remat-checkpoint{ac=auto}, remat-mincut, remat-fuse, then the host
  *      codegen of the kernels (rematTranslate, LLVM IR at -O0);
@@ -73,35 +74,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MlirContext ctx = fuzz_context();
   int diagnostics = 0; /* the expected outcome of most inputs: counted, not printed */
   mlirContextAttachDiagnosticHandler(ctx, fuzz_swallow, &diagnostics, NULL);
-  MlirStringRef text = mlirStringRefCreate((const char *)data, size);
-  if (mlirLogicalResultIsSuccess(
-          rematCheckNesting(ctx, text, mlirStringRefCreateFromCString("fuzz")))) {
-    MlirModule m = mlirModuleCreateParse(ctx, text);
-    if (!mlirModuleIsNull(m)) {
-      MlirOperation top = mlirModuleGetOperation(m);
-      if (mlirLogicalResultIsSuccess(rematVerify(top))) {
-        MlirOperation a = run_pipeline(ctx, top, pipeline_a);
-        if (!mlirOperationIsNull(a)) {
-          fuzz_check_output(ctx, a, "fuzz_ir: pipeline A");
-          RematTranslateOptions o;
-          rematTranslateOptionsInit(&o);
-          o.target = REMAT_TRANSLATE_HOST;
-          o.emit = REMAT_TRANSLATE_LLVM_IR;
-          o.opt_level = 0;
-          char err[256], *manifest = NULL;
-          char *ir = rematTranslate(a, &o, &manifest, err, sizeof err);
-          rematStringFree(ir);
-          rematStringFree(manifest);
-          mlirOperationDestroy(a);
-        }
-        MlirOperation b = run_pipeline(ctx, top, pipeline_b);
-        if (!mlirOperationIsNull(b)) {
-          fuzz_check_output(ctx, b, "fuzz_ir: pipeline B");
-          mlirOperationDestroy(b);
-        }
+  /* the nesting check, then MLIR's parser on a NUL-terminated copy: the bytes libFuzzer
+   * hands over end without one, and MLIR's lexer reads to it (mlirModuleCreateParse on
+   * them read past the end of an identifier that ends the input) */
+  /* the nesting check, then MLIR's parser on a NUL-terminated copy: libFuzzer's bytes end
+   * without one, and MLIR's lexer reads to it (mlirModuleCreateParse on them read past
+   * the end of an identifier that ends the input) */
+  MlirModule m = rematParseString(ctx, mlirStringRefCreate((const char *)data, size),
+                                  mlirStringRefCreateFromCString("fuzz"));
+  if (!mlirModuleIsNull(m)) {
+    MlirOperation top = mlirModuleGetOperation(m);
+    if (mlirLogicalResultIsSuccess(rematVerify(top))) {
+      MlirOperation a = run_pipeline(ctx, top, pipeline_a);
+      if (!mlirOperationIsNull(a)) {
+        fuzz_check_output(ctx, a, "fuzz_ir: pipeline A");
+        RematTranslateOptions o;
+        rematTranslateOptionsInit(&o);
+        o.target = REMAT_TRANSLATE_HOST;
+        o.emit = REMAT_TRANSLATE_LLVM_IR;
+        o.opt_level = 0;
+        char err[256], *manifest = NULL;
+        char *ir = rematTranslate(a, &o, &manifest, err, sizeof err);
+        rematStringFree(ir);
+        rematStringFree(manifest);
+        mlirOperationDestroy(a);
       }
-      mlirModuleDestroy(m);
+      MlirOperation b = run_pipeline(ctx, top, pipeline_b);
+      if (!mlirOperationIsNull(b)) {
+        fuzz_check_output(ctx, b, "fuzz_ir: pipeline B");
+        mlirOperationDestroy(b);
+      }
     }
+    mlirModuleDestroy(m);
   }
   mlirContextDestroy(ctx);
   return 0;

@@ -8,8 +8,8 @@
  * never in a crash. As in fuzz_ir, a run that succeeds must leave IR that verifies and
  * parses back (else abort: a finding).
  *
- * Options that name files (a string option whose help says "file": report, budget-dump,
- * dot, timeline, dump-network) are set to /dev/null after parsing when they are set at
+ * Options that name files (REMAT_OPTION_FILE: report, budget-dump, dot, timeline,
+ * dump-network) are set to /dev/null after parsing when they are set at
  * all: the writers run, but the fuzzer must not create files wherever its inputs say
  * (a run that only cleared report and dump-network filled the working directory with
  * files named by fuzzed dot= values). The module is parsed once into a context
@@ -70,30 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(input);
     return 0;
   }
-  void *opts = calloc(1, info->options_size ? info->options_size : 1);
-  if (!opts)
-    abort();
-  info->init_options(opts);
-  char err[512];
-  memset(err, 'x', sizeof err);
-  if (rematParsePassOptions(info, eq ? eq + 1 : "", opts, err, sizeof err)) {
-    if (!memchr(err, 0, sizeof err) || !err[0])
-      abort(); /* a rejection comes with a message, NUL-terminated */
-  } else {
-    for (int k = 0; k < info->num_options; k++) {
-      const RematOptionInfo *o = &info->options[k];
-      char *value = (char *)opts + o->offset;
-      if (o->type == REMAT_OPTION_STRING && strstr(o->help, "file") && value[0])
-        strcpy(value, "/dev/null");
-    }
-    MlirPass pass = rematCreatePassFromOptions(info, opts, err, sizeof err);
-    if (pass.ptr) {
-      if (eq)
-        *eq = '=';
-      run(pass, input);
-    }
+  MlirPass pass = fuzz_build_pass(info, eq ? eq + 1 : "", NULL, NULL);
+  if (pass.ptr) {
+    if (eq)
+      *eq = '=';
+    run(pass, input);
   }
-  free(opts);
   free(input);
   return 0;
 }

@@ -10,11 +10,15 @@ case $harness in
   fuzz_ir) kind=ir max_len=32768 ;;
   fuzz_inputs) kind=inputs max_len=8192 ;;
   fuzz_options) kind=options max_len=1024 ;;
+  fuzz_pipeline) kind=pipeline max_len=2048 ;;
   *) echo "run.sh: unknown harness $harness" >&2; exit 2 ;;
 esac
+mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
 dict=
 [ "$kind" = options ] && dict=-dict=$src/options.dict
-mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
+# fuzz_pipeline: the options' words and its own (module paths, distributions)
+[ "$kind" = pipeline ] && cat "$src/options.dict" "$src/pipeline.dict" > "$work/dict" &&
+  dict=-dict=$work/dict
 python3 "$src/seeds.py" "$kind" "$src/../.." "$work/seeds"
 exec "$build/test/fuzz/$harness" -max_total_time="$seconds" -max_len=$max_len -timeout=20 \
   -rss_limit_mb=3072 -artifact_prefix="$work/artifacts/" -print_final_stats=1 $dict \

@@ -13,7 +13,8 @@
  * field, both signs, several mantissas). Results must be bit-identical, except that two
  * NaNs of any payload and sign are equal (NaN payloads are not part of the contract:
  * docs/design.md, "Exactness"). A new op of the table is swept without editing this file.
- * Driven by codegen_interp_test.test. */
+ * Driven by codegen_interp_test.test; with --module FILE it writes the module instead
+ * (test/ops/table-ptx.test). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -473,10 +474,21 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
   return bad;
 }
 
-int main(void) {
+/* codegen_interp_test: the sweep; codegen_interp_test --module FILE: only writes the
+ * module to FILE (test/ops/table-ptx.test lowers its kernels to PTX). */
+int main(int argc, char **argv) {
   text t = {malloc(1 << 16), 0, 1 << 16};
   t.s[0] = 0;
   collect_ops();
+  if (argc == 3 && !strcmp(argv[1], "--module")) {
+    gen_module(&t);
+    FILE *f = fopen(argv[2], "w");
+    bool ok = f && fwrite(t.s, 1, t.len, f) == t.len;
+    if (f)
+      ok = !fclose(f) && ok;
+    free(t.s);
+    return ok ? 0 : 1;
+  }
   printf("binary ops:");
   for (size_t k = 0; k < nbinary; k++)
     printf(" %s", binary[k]);

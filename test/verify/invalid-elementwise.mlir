@@ -62,6 +62,11 @@ func.func @g(%c: tensor<4xi64>) {
   %0 = "rt.log1p"(%c) : (tensor<4xi64>) -> tensor<4xi64>
   return
 }
+func.func @h(%c: tensor<4xi32>) {
+  // expected-error @+1 {{'rt.softplus' requires a floating-point element type}}
+  %0 = "rt.softplus"(%c) : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
 
 // -----
 

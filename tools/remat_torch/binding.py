@@ -361,7 +361,10 @@ def _add_passes(lib, pm, passes):
     it); RematError for invalid options."""
     for argument, options in passes:
         err = ctypes.create_string_buffer(1024)
-        p = lib.rematCreatePass(argument.encode(), _option_text(options).encode(), err, len(err))
+        text = _option_text(options)
+        if "\0" in text or "\0" in argument:  # C would see the text up to it only
+            raise RematError(f"--{argument}: the options contain a NUL character")
+        p = lib.rematCreatePass(argument.encode(), text.encode(), err, len(err))
         if not p:
             raise RematError(f"--{argument}: {err.value.decode()}")
         lib.mlirPassManagerAddOwnedPass(pm, p)

@@ -431,6 +431,19 @@ def sigmoid(w, node, x):
     return w.elementwise("rt.div", [1.0, d], shape, elem)
 
 
+def softplus(w, node, x, beta=1, threshold=20):
+    # torch: where(x * beta > threshold, x, log1p(exp(x * beta)) / beta), its
+    # decomposition's ops; with PyTorch's defaults, the one op rt.softplus (whose threshold
+    # is RT_SOFTPLUS_THRESHOLD), computed in f32 for f16/bf16 as torch's kernel does
+    shape, elem = meta(node)
+    if beta == 1 and threshold == 20:
+        return w.elementwise("rt.softplus", [x], shape, elem)
+    scaled = w.elementwise("rt.mul", [x, beta], shape, elem)
+    e = w.elementwise("rt.exp", [scaled], shape, elem)
+    rhs = w.elementwise("rt.div", [w.elementwise("rt.log1p", [e], shape, elem), beta], shape, elem)
+    return where(w, node, compare("rt.gt")(w, node, scaled, threshold), x, rhs)
+
+
 def relu(w, node, x):
     shape, elem = meta(node)
     return w.elementwise("rt.max", [x, 0.0 if elem in FLOATS else 0], shape, elem)
@@ -1012,6 +1025,7 @@ OPS = {
     aten.sin.default: unary("rt.sin"), aten.cos.default: unary("rt.cos"),
     aten.reciprocal.default: reciprocal, aten.sigmoid.default: sigmoid,
     aten.relu.default: relu, aten.log1p.default: unary("rt.log1p"),
+    aten.softplus.default: softplus,
     aten.clamp.default: clamp, aten.clamp_min.default: clamp_min,
     aten.clamp_max.default: clamp_max,
     aten.sgn.default: sgn, aten.sign.default: sgn,

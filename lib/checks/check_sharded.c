@@ -155,7 +155,7 @@ static void ranks_str(int n, char *buf, size_t cap) {
  * after an error (no memory for a rank's part of U). */
 static int compare_result(const rtr_check_options *o, const checked *ck, const rtr_buffer *u,
                           int dim, const unsigned char *all, size_t blob_len, int n,
-                          const rtr_buffer *shape) {
+                          const rtr_buffer *shape, char **err) {
   char ts[128], ls[64], rs[32];
   rtr_buffer_type_str(shape, ts, sizeof ts);
   layout_str(dim, ls, sizeof ls);
@@ -173,8 +173,8 @@ static int compare_result(const rtr_check_options *o, const checked *ck, const r
       start[dim] = (int64_t)r * shape->dims[dim];
       want = slice = rtr_buffer_new(shape->elem, shape->is_scalar, shape->rank, shape->dims);
       if (!slice) {
-        fprintf(stderr, "remat-run: error: out of memory for rank %d's part (%s) of %s #%d\n", r,
-                ts, ck->kind, ck->index);
+        remat_error_add(err, "out of memory for rank %d's part (%s) of %s #%d", r, ts, ck->kind,
+                        ck->index);
         return -1;
       }
       rtr_slice(slice, u, start, stride);
@@ -225,7 +225,7 @@ static void state_free(state *s) {
   free(s->primals);
 }
 
-int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
+int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o, char **err) {
   rtr_coll *c = s->coll;
   int n = c->size > 0 ? c->size : 1, me = c->rank;
   char fwd_name[300], bwd_name[300];
@@ -246,30 +246,30 @@ int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
   MlirOperation bf = split ? rtr_interp_lookup(s->split, bwd_name) : (MlirOperation){NULL};
   if (mlirOperationIsNull(jf) || mlirOperationIsNull(uf) ||
       (split && (mlirOperationIsNull(ff) || mlirOperationIsNull(bf)))) {
-    fprintf(stderr, "remat-run: error: no function '@%s' in the %s module\n",
-            mlirOperationIsNull(jf) || mlirOperationIsNull(uf) ? s->name
-            : mlirOperationIsNull(ff)                          ? fwd_name
-                                                               : bwd_name,
-            mlirOperationIsNull(jf)   ? "sharded"
-            : mlirOperationIsNull(uf) ? "unsharded"
-                                      : "split");
+    remat_error_add(err, "no function '@%s' in the %s module",
+                    mlirOperationIsNull(jf) || mlirOperationIsNull(uf) ? s->name
+                    : mlirOperationIsNull(ff)                          ? fwd_name
+                                                                       : bwd_name,
+                    mlirOperationIsNull(jf)   ? "sharded"
+                    : mlirOperationIsNull(uf) ? "unsharded"
+                                              : "split");
     goto ready;
   }
   if (!rt_func_num_outputs(jf, &num_out) || !rt_func_num_outputs(uf, &unum_out) ||
       num_out != unum_out) {
-    fprintf(stderr,
-            "remat-run: error: '@%s' must be a joint function (rt.num_outputs) with "
-            "the same number of outputs in the sharded and the unsharded module\n",
-            s->name);
+    remat_error_add(err,
+                    "'@%s' must be a joint function (rt.num_outputs) with "
+                    "the same number of outputs in the sharded and the unsharded module",
+                    s->name);
     goto ready;
   }
   nargs = (int)mlirBlockGetNumArguments(rt_func_entry_block(jf));
   nres = num_results(jf);
   if (nargs != (int)mlirBlockGetNumArguments(rt_func_entry_block(uf)) || nres != num_results(uf)) {
-    fprintf(stderr,
-            "remat-run: error: the sharded and the unsharded '@%s' differ in their "
-            "number of arguments or results\n",
-            s->name);
+    remat_error_add(err,
+                    "the sharded and the unsharded '@%s' differ in their "
+                    "number of arguments or results",
+                    s->name);
     goto ready;
   }
   if (rtr_check_groups(s->sharded, c) || (split && rtr_check_groups(s->split, c)))
@@ -283,50 +283,42 @@ int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o) {
       rt_type_str(arg_type(jf, k), tb, sizeof tb);
       rt_type_str(arg_type(uf, k), ub, sizeof ub);
       if (arg_dim[k] == -2)
-        fprintf(stderr,
-                "remat-run: error: argument #%d of '@%s': the unsharded '%s' is "
-                "neither '%s' nor %d shards of it along one dimension\n",
-                k, s->name, ub, tb, n);
+        remat_error_add(err,
+                        "argument #%d of '@%s': the unsharded '%s' is "
+                        "neither '%s' nor %d shards of it along one dimension",
+                        k, s->name, ub, tb, n);
       else
-        fprintf(stderr,
-                "remat-run: error: argument #%d of '@%s' is %s in the sharded "
-                "function ('%s') but the unsharded one takes '%s' (a shard is an "
-                "rt.param argument that reaches an rt.all_gather)\n",
-                k, s->name, shard ? "a shard" : "not a shard", tb, ub);
+        remat_error_add(err,
+                        "argument #%d of '@%s' is %s in the sharded "
+                        "function ('%s') but the unsharded one takes '%s' (a shard is an "
+                        "rt.param argument that reaches an rt.all_gather)",
+                        k, s->name, shard ? "a shard" : "not a shard", tb, ub);
       goto ready;
     }
   }
   for (int k = 0; k < nres; k++) {
     res_dim[k] = layout_of(result_type(jf, k), result_type(uf, k), n);
     if (res_dim[k] == -2) {
-      fprintf(stderr,
-              "remat-run: error: result #%d of '@%s': the unsharded '%s' is neither "
-              "'%s' nor %d shards of it along one dimension\n",
-              k, s->name, rt_type_str(result_type(uf, k), ub, sizeof ub),
-              rt_type_str(result_type(jf, k), tb, sizeof tb), n);
+      remat_error_add(err,
+                      "result #%d of '@%s': the unsharded '%s' is neither "
+                      "'%s' nor %d shards of it along one dimension",
+                      k, s->name, rt_type_str(result_type(uf, k), ub, sizeof ub),
+                      rt_type_str(result_type(jf, k), tb, sizeof tb), n);
       goto ready;
     }
   }
-  char *err = NULL;
+  /* Each rank says what it lacks (in *err, which every rank returns). */
   if (o->inputs) {
     char *path = rtr_rank_path(o->inputs, me);
-    st.in = rtr_inputs_read(jf, path, &st.nin, &err);
+    st.in = rtr_inputs_read(jf, path, &st.nin, err);
     free(path);
   } else
-    st.in = rtr_inputs_random_rank(jf, o->seed, o->values, me, &st.nin, &err);
-  /* Printed here, before the ranks agree: each rank says what it lacks. */
-  for (char *line = err, *next; line && *line; line = next) {
-    next = strchr(line, '\n');
-    if (next)
-      *next++ = 0;
-    fprintf(stderr, "remat-run: error: %s\n", line);
-  }
-  free(err);
+    st.in = rtr_inputs_random_rank(jf, o->seed, o->values, me, &st.nin, err);
   if (!st.in)
     goto ready;
   ready = 0;
 ready:
-  if (rtr_ranks_agree(c, ready, "not checking"))
+  if (rtr_ranks_agree(c, ready, "not checking", err))
     goto out;
 
   /* 2. Gradients are laid out like their parameters: gradient j belongs to the j-th
@@ -376,8 +368,8 @@ ready:
       goto fail_run;
     nsaved = st.nf - (int)num_out;
     if (nsaved < 0) {
-      fprintf(stderr, "remat-run: error: '@%s' returns fewer values than the %lld outputs\n",
-              fwd_name, (long long)num_out);
+      remat_error_add(err, "'@%s' returns fewer values than the %lld outputs", fwd_name,
+                      (long long)num_out);
       goto fail_run;
     }
     st.bargs = xcalloc((size_t)(nsaved + nt) + 1, sizeof *st.bargs);
@@ -390,8 +382,8 @@ ready:
                   &rs[RUN_BWD]))
       goto fail_run;
     if (st.nb != ngrads) {
-      fprintf(stderr, "remat-run: error: '@%s' returns %d gradients, the joint function %d\n",
-              bwd_name, st.nb, ngrads);
+      remat_error_add(err, "'@%s' returns %d gradients, the joint function %d", bwd_name, st.nb,
+                      ngrads);
       goto fail_run;
     }
   }
@@ -419,7 +411,7 @@ ready:
   }
   unsigned char *all = xmalloc((size_t)n * b.len);
   if (c->exchange(c, b.data, b.len, all)) {
-    fprintf(stderr, "remat-run: error: rank %d: cannot exchange results\n", me);
+    remat_error_add(err, "rank %d: cannot exchange results", me);
     free(all);
     free(b.data);
     free(cks);
@@ -477,11 +469,10 @@ ready:
     }
     rtr_interp_options ref = {.promote_f64 = false};
     if (oom) {
-      fprintf(stderr, "remat-run: error: out of memory for the unsharded '@%s''s arguments\n",
-              s->name);
+      remat_error_add(err, "out of memory for the unsharded '@%s''s arguments", s->name);
       verdict = 2;
     } else if (rtr_interp_run(s->unsharded, uf, &ref, uin, st.nin, &U, &nu) || nu != nres) {
-      fprintf(stderr, "remat-run: error: the unsharded '@%s' did not run\n", s->name);
+      remat_error_add(err, "the unsharded '@%s' did not run", s->name);
       verdict = 2;
     } else {
       int i = 0;
@@ -493,7 +484,7 @@ ready:
           continue;
         }
         int differ = compare_result(o, &cks[i], U[cks[i].result], res_dim[cks[i].result], all,
-                                    b.len, n, st.J[cks[i].result]);
+                                    b.len, n, st.J[cks[i].result], err);
         if (differ < 0)
           break;
         bad += differ;
@@ -530,10 +521,10 @@ ready:
       fprintf(r, "ok: sharded on %d rank%s equals unsharded: %d values %s\n", n, n == 1 ? "" : "s",
               ncks, o->max_ulp ? "within tolerance" : "bit-exact");
     else if (verdict == 1)
-      fprintf(stderr,
-              "remat-run: error: the sharded '@%s' differs from the unsharded one "
-              "(%d mismatches; values counted once per rank)\n",
-              s->name, bad);
+      remat_error_add(err,
+                      "the sharded '@%s' differs from the unsharded one "
+                      "(%d mismatches; values counted once per rank)",
+                      s->name, bad);
     fflush(r);
   }
   free(all);
@@ -550,14 +541,14 @@ ready:
   goto out;
 
 fail_run:
-  if (c->size > 1) {
-    fprintf(stderr,
-            "remat-run: error: rank %d: the check failed while the ranks "
-            "communicate; aborting every rank\n",
-            me);
-    c->abort(c, 1);
-  }
   rc = 2;
+  if (c->size > 1) { /* the caller ends the job */
+    remat_error_add(err,
+                    "rank %d: the check failed while the ranks "
+                    "communicate; aborting every rank",
+                    me);
+    rc = 3;
+  }
 out:
   state_free(&st);
   free(arg_dim);

@@ -109,6 +109,7 @@ typedef struct trace {
   int n, cap;
   int matched, unmatched;
   long ops;
+  char **err; /* the check's messages */
 } trace;
 
 static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *res, int nres) {
@@ -120,7 +121,7 @@ static void on_op(void *ctx, MlirOperation op, rtr_buffer *const *res, int nres)
     XGROW(t->bufs, t->n, t->cap, 8);
     if (!(t->bufs[t->n] = rtr_buffer_clone(res[0])))
       /* the backward's copy then finds no match: the check fails, with this reason */
-      fprintf(stderr, "remat-run: error: out of memory recording a random tensor\n");
+      remat_error_add(t->err, "out of memory recording a random tensor");
     else
       t->n++;
     return;
@@ -194,7 +195,7 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
   rtr_buffer **in = inputs_for(jf, o, &nin, err), **J = NULL, **F = NULL, **B = NULL;
   rtr_buffer **primals = xcalloc((size_t)nin + 1, sizeof *primals);
   rtr_buffer **bargs = NULL;
-  trace tj = {true, NULL, 0, 0, 0, 0, 0}, tf = tj, tb = tj;
+  trace tj = {true, NULL, 0, 0, 0, 0, 0, err}, tf = tj, tb = tj;
   tf.record = tb.record = false;
   if (!in)
     goto out;
@@ -234,7 +235,7 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
   tb.n = tj.n;
   /* The random tensors of the backward are checked on a reference run: inside compiled
    * kernels they are not visible. */
-  trace tc = {false, tj.bufs, tj.n, 0, 0, 0, 0};
+  trace tc = {false, tj.bufs, tj.n, 0, 0, 0, 0, err};
   bool compiled = o->run.call_kernel || o->run.host_op;
   /* the joint function's parameters stay live while the backward runs, taken or not */
   uint64_t jparams = param_bytes(jf, in, nin), bparams = param_bytes(bf, bargs, nsaved + nt);
@@ -534,7 +535,7 @@ int rtr_check_fd(MlirOperation module, const char *name, const char *wrt,
     P[k] = rtr_interp_buffer_for_type(
         mlirValueGetType(mlirBlockGetArgument(rt_func_entry_block(f), k)), true);
     if (!P[k]) {
-      fprintf(stderr, "remat-run: error: out of memory for the f64 copy of argument #%d\n", k);
+      remat_error_add(err, "out of memory for the f64 copy of argument #%d", k);
       goto out;
     }
     rtr_convert(P[k], in[k], false);

@@ -187,17 +187,12 @@ static void sb_printf(strbuf *b, const char *fmt, ...) {
 
 static void sb_callback(MlirStringRef s, void *user) { sb_add(user, s.data, s.length); }
 
-static bool is_kernel(MlirOperation func) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(func, mlirStringRefCreateFromCString("rt.kernel")));
-}
-
 /* Calls FN(ctx, kernel, philox) for every rt.uniform_philox in an rt.kernel function of
  * MODULE, in module order. */
 static void each_probe(MlirOperation module, void (*fn)(void *, MlirOperation, MlirOperation),
                        void *ctx) {
   for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
-    if (!is_kernel(f))
+    if (!rt_func_is_kernel(f))
       continue;
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -249,13 +244,26 @@ static bool abi_scalar(rtr_elem e) {
   return e == RTR_F32 || e == RTR_F64 || e == RTR_I64 || e == RTR_I32 || e == RTR_I1;
 }
 
+/* Whether the backend runs OP, whose operand is A, as an alias of its operand's
+ * allocation (rt_op_is_alias: reshape, wait, and a slice when it is dense), starting at
+ * element *FIRST of it. */
+static bool aliased(MlirOperation op, rt_op_id id, const rtr_buffer *a, int64_t *first) {
+  *first = 0;
+  if (id != RT_OP_SLICE)
+    return rt_op_is_alias(id);
+  int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK];
+  return rt_get_i64_array(op, "start", start, RT_MAX_RANK) == a->rank &&
+         rt_get_i64_array(op, "limit", limit, RT_MAX_RANK) == a->rank &&
+         rt_get_i64_array(op, "stride", stride, RT_MAX_RANK) == a->rank &&
+         rtr_cuda_slice_is_view(a->rank, a->dims, start, limit, stride, first);
+}
+
 /* A host-level rt op a kernel can compute alone: elementwise, compare, structural and
  * random ops with one tensor result and operands of the kernel ABI, except the views the
- * backend aliases (reshape, dense slices). */
+ * backend aliases. */
 static bool op_kernel_candidate(MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
-  if (id == RT_OP_NONE || id == RT_OP_RESHAPE || mlirOperationGetNumResults(op) != 1 ||
-      mlirOperationGetNumRegions(op))
+  if (id == RT_OP_NONE || mlirOperationGetNumResults(op) != 1 || mlirOperationGetNumRegions(op))
     return false;
   rt_op_kind kind = rt_op_kind_of(id);
   if (kind != RT_KIND_ELEMENTWISE && kind != RT_KIND_COMPARE && kind != RT_KIND_STRUCTURAL &&
@@ -270,17 +278,12 @@ static bool op_kernel_candidate(MlirOperation op) {
         (a.is_scalar && !abi_scalar(a.elem)))
       return false;
   }
-  if (id == RT_OP_SLICE) {
-    rtr_buffer a;
-    int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK], first;
-    type_header(mlirValueGetType(mlirOperationGetOperand(op, 0)), &a);
-    if (rt_get_i64_array(op, "start", start, RT_MAX_RANK) == a.rank &&
-        rt_get_i64_array(op, "limit", limit, RT_MAX_RANK) == a.rank &&
-        rt_get_i64_array(op, "stride", stride, RT_MAX_RANK) == a.rank &&
-        rtr_cuda_slice_is_view(a.rank, a.dims, start, limit, stride, &first))
-      return false;
-  }
-  return true;
+  if (!rt_op_is_alias(id))
+    return true;
+  rtr_buffer a;
+  int64_t first;
+  type_header(mlirValueGetType(mlirOperationGetOperand(op, 0)), &a);
+  return !aliased(op, id, &a, &first);
 }
 
 /* `func.func private @NAME(operands...) -> result attributes {rt.kernel}` computing a
@@ -312,7 +315,7 @@ MlirModule rtr_cuda_op_kernel_module(MlirOperation module, MlirOperation **ops, 
   MlirModule m = {NULL};
   int cap = 0;
   for (MlirOperation f = rt_func_first(module); !mlirOperationIsNull(f); f = rt_func_next(f)) {
-    if (is_kernel(f))
+    if (rt_func_is_kernel(f))
       continue;
     for (MlirOperation op = mlirBlockGetFirstOperation(rt_func_entry_block(f));
          !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -790,18 +793,13 @@ static int cublas_type(rtr_elem t, cudaDataType *dt) {
   return -1;
 }
 
-static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
-}
-
 /* rt.matmul through cuBLAS. 1: done; 0: not a cuBLAS type (host fallback); -1: error. */
 static int matmul(cuda_exec *e, MlirOperation op, dval *const *args, dval *res) {
   cudaDataType dt;
   if (cublas_type(res->t.elem, &dt) || args[0]->t.elem != res->t.elem ||
       args[1]->t.elem != res->t.elem)
     return 0;
-  bool ta = has_attr(op, "transpose_a"), tb = has_attr(op, "transpose_b");
+  bool ta = rt_op_has_attr(op, "transpose_a"), tb = rt_op_has_attr(op, "transpose_b");
   int r = res->t.rank;
   int64_t B = r == 3 ? res->t.dims[0] : 1, M = res->t.dims[r - 2], N = res->t.dims[r - 1];
   int64_t K = args[0]->t.dims[r - (ta ? 2 : 1)];
@@ -923,30 +921,16 @@ static void use_done(cuda_exec *e, dval *v) {
 static int call_func(cuda_exec *e, MlirOperation func, dval *const *args, int nargs, dval ***outs,
                      int *nouts, MlirOperation at);
 
-static char *callee_name(MlirOperation call) {
-  MlirAttribute c = mlirOperationGetAttributeByName(call, mlirStringRefCreateFromCString("callee"));
-  if (!mlirAttributeIsAFlatSymbolRef(c))
-    return NULL;
-  MlirStringRef s = mlirFlatSymbolRefAttrGetValue(c);
-  return xstrndup(s.data, s.length);
-}
-
 /* Runs OP on ARGS; RES holds dvals with the result types (no memory yet), which an alias
  * or a callee's result may replace. */
 static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs, dval **res,
                    int nres) {
   rt_op_id id = rt_op_lookup(op);
   if (rt_op_named(op, "func.call")) {
-    char *name = callee_name(op);
-    MlirOperation f = name ? rtr_interp_lookup(e->module, name) : (MlirOperation){NULL};
-    if (mlirOperationIsNull(f) || mlirBlockIsNull(rt_func_entry_block(f))) {
-      rt_emit_error(op, "call to '@%s', which is not a function defined in this module",
-                    name ? name : "?");
-      free(name);
+    MlirOperation f = rtr_callee(e->module, op);
+    if (mlirOperationIsNull(f))
       return -1;
-    }
-    free(name);
-    if (is_kernel(f)) {
+    if (rt_func_is_kernel(f)) {
       fn_entry *k = (fn_entry *)find_fn(e, f);
       if (!k) {
         rt_emit_error(op, "kernel '@%.*s' was not compiled", (int)rt_func_name(f).length,
@@ -964,15 +948,13 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
     int nouts = 0;
     if (call_func(e, f, args, nargs, &outs, &nouts, op))
       return -1;
-    int rc = 0;
-    for (int r = 0; r < nres; r++) {
-      if (r >= nouts || !rtr_buffer_same_type(&outs[r]->t, &res[r]->t))
-        rc = -1;
-    }
-    if (rc || nouts != nres) {
-      rt_emit_error(op, "the results of the callee do not match the call's types");
-      rc = -1;
-    }
+    const rtr_buffer **types = xcalloc((size_t)(nouts + nres) + 1, sizeof *types);
+    for (int r = 0; r < nouts; r++)
+      types[r] = &outs[r]->t;
+    for (int r = 0; r < nres; r++)
+      types[nouts + r] = &res[r]->t;
+    int rc = rtr_check_returned(op, f, types, nouts, types + nouts, nres);
+    free(types);
     for (int r = 0; r < nouts; r++) {
       if (!rc) {
         dval_free(e, res[r]);
@@ -983,25 +965,12 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
     free(outs);
     return rc;
   }
-  if ((id == RT_OP_RESHAPE || id == RT_OP_WAIT) && nargs == 1 && nres == 1 &&
-      !args[0]->t.is_scalar) {
-    dval *a = dval_alias(args[0], &res[0]->t, 0);
+  int64_t first; /* a slice's operand is a tensor (IRDL) */
+  if (nargs == 1 && nres == 1 && !args[0]->t.is_scalar && aliased(op, id, &args[0]->t, &first)) {
+    dval *a = dval_alias(args[0], &res[0]->t, (size_t)first * rtr_elem_size(res[0]->t.elem));
     dval_free(e, res[0]);
     res[0] = a;
     return 0;
-  }
-  if (id == RT_OP_SLICE && nargs == 1 && nres == 1) {
-    int64_t start[RT_MAX_RANK], limit[RT_MAX_RANK], stride[RT_MAX_RANK], first;
-    int r = args[0]->t.rank;
-    if (rt_get_i64_array(op, "start", start, RT_MAX_RANK) == r &&
-        rt_get_i64_array(op, "limit", limit, RT_MAX_RANK) == r &&
-        rt_get_i64_array(op, "stride", stride, RT_MAX_RANK) == r &&
-        rtr_cuda_slice_is_view(r, args[0]->t.dims, start, limit, stride, &first)) {
-      dval *a = dval_alias(args[0], &res[0]->t, (size_t)first * rtr_elem_size(res[0]->t.elem));
-      dval_free(e, res[0]);
-      res[0] = a;
-      return 0;
-    }
   }
   fn_entry *k = (fn_entry *)find_fn(e, op); /* a reduction, or a host op as a kernel */
   if (k) {
@@ -1097,11 +1066,8 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
   }
   int rc = exec_op(e, op, ops, (int)no, res, (int)nr);
   bool walked_call = rt_op_named(op, "func.call") && !rc; /* observed inside, or a kernel */
-  if (walked_call) {
-    char *name = callee_name(op);
-    walked_call = !is_kernel(rtr_interp_lookup(e->module, name));
-    free(name);
-  }
+  if (walked_call) /* the call ran: its callee is found again without a diagnostic */
+    walked_call = !rt_func_is_kernel(rtr_callee(e->module, op));
   if (!rc && e->obs && e->obs->op && !walked_call)
     rc = observe(e, op, ops, (int)no, res, (int)nr);
   for (intptr_t k = 0; k < nr; k++) {

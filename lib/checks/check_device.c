@@ -63,11 +63,6 @@ typedef struct checker {
   bool exact_only; /* every op of the current run was in an exact class */
 } checker;
 
-static bool has_attr(MlirOperation op, const char *name) {
-  return !mlirAttributeIsNull(
-      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name)));
-}
-
 static op_class classify(checker *c, MlirOperation op) {
   rt_op_id id = rt_op_lookup(op);
   if (rt_op_named(op, "func.call")) {
@@ -90,7 +85,7 @@ static op_class classify(checker *c, MlirOperation op) {
     return C_REDUCTION;
   if (id == RT_OP_MATMUL)
     return C_MATMUL;
-  if (id == RT_OP_RESHAPE || id == RT_OP_WAIT || id == RT_OP_SLICE)
+  if (rt_op_is_alias(id))
     return C_VIEW;
   /* An op a kernel computes, outside a kernel: a device runs it as a one-op kernel. */
   rt_op_kind kind = id == RT_OP_NONE ? RT_KIND_NONE : rt_op_kind_of(id);
@@ -130,7 +125,7 @@ static double operand(const rtr_buffer *x, int64_t p, int64_t r, int64_t col, in
  * elements outside it. */
 static long matmul_check(MlirOperation op, rtr_buffer *const *args, const rtr_buffer *g,
                          const rtr_buffer *c, class_stat *st) {
-  bool ta = has_attr(op, "transpose_a"), tb = has_attr(op, "transpose_b");
+  bool ta = rt_op_has_attr(op, "transpose_a"), tb = rt_op_has_attr(op, "transpose_b");
   int r = g->rank;
   int64_t B = r == 3 ? g->dims[0] : 1, M = g->dims[r - 2], N = g->dims[r - 1];
   int64_t K = args[0]->dims[r - (ta ? 2 : 1)];

@@ -1,8 +1,6 @@
 /* pass_options.c: the textual option syntax shared by remat-opt, the C API and the
  * mlir-opt plugin ("scalar-factor=0.1,params-free=false" or space-separated), and the
  * lookup of passes by argument. */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,46 +8,6 @@
 #include "remat-c/Remat.h"
 #include "passes.h"
 #include "support.h"
-
-/* Sets option O of OPTS from the text V; 0, or -1 with a message added to *err. */
-static int set_value(const RematOptionInfo *o, void *opts, const char *v, char **err) {
-  char *field = (char *)opts + o->offset, *end;
-  errno = 0;
-  switch (o->type) {
-  case REMAT_OPTION_BOOL:
-    if (!strcmp(v, "true") || !strcmp(v, "1"))
-      *(bool *)field = true;
-    else if (!strcmp(v, "false") || !strcmp(v, "0"))
-      *(bool *)field = false;
-    else
-      goto bad;
-    return 0;
-  case REMAT_OPTION_INT: {
-    long long x = strtoll(v, &end, 0);
-    if (!*v || *end || errno)
-      goto bad;
-    *(int64_t *)field = x;
-    return 0;
-  }
-  case REMAT_OPTION_DOUBLE: {
-    double x = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(x))
-      goto bad;
-    *(double *)field = x;
-    return 0;
-  }
-  case REMAT_OPTION_STRING:
-    if (strlen(v) >= REMAT_OPTION_STRING_MAX) {
-      remat_error_add(err, "value of option '%s' is too long", o->name);
-      return -1;
-    }
-    strcpy(field, v);
-    return 0;
-  }
-bad:
-  remat_error_add(err, "invalid value '%s' for option '%s'", v, o->name);
-  return -1;
-}
 
 static const RematOptionInfo *find_option(const RematPassInfo *p, const char *name) {
   for (int i = 0; i < p->num_options; i++)
@@ -132,22 +90,14 @@ int rematParsePassOptions(const RematPassInfo *pass, const char *text, void *opt
       rc = -1;
       break;
     }
-    rc = set_value(o, opts, value, &msg);
-    last = o->type == REMAT_OPTION_STRING ? o : NULL;
+    rc = remat_option_set(o, opts, value, &msg);
+    last = o->type == REMAT_OPTION_STRING || o->type == REMAT_OPTION_FILE ? o : NULL;
   }
   free(buf);
   remat_error_copy(msg, err, cap);
   if (rc == 0 && pass->check_options)
     rc = pass->check_options(opts, err, cap) ? -1 : 0;
   return rc;
-}
-
-void remat_options_set_defaults(const RematPassInfo *p, void *opts) {
-  char *err = NULL;
-  memset(opts, 0, p->options_size);
-  for (int i = 0; i < p->num_options; i++)
-    if (set_value(&p->options[i], opts, p->options[i].default_value, &err))
-      remat_fatal("default of '%s' of pass '%s': %s", p->options[i].name, p->argument, err);
 }
 
 MlirPass rematCreatePassFromOptions(const RematPassInfo *p, const void *opts, char *err,

@@ -259,34 +259,12 @@ MlirLogicalResult rematCheckNesting(MlirContext ctx, MlirStringRef source, MlirS
 
 /* ---- reading and parsing a file ------------------------------------------------------ */
 
-/* Reads all of F; NULL (errno set) on a read error or when out of memory. */
-static char *read_all(FILE *f, size_t *len) {
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (ferror(f))
-      break;
-    if (n < cap) {
-      *len = n;
-      return buf;
-    }
-    char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-    if (!grown)
-      break;
-    buf = grown;
-    cap *= 2;
-  }
-  free(buf);
-  return NULL;
-}
-
 MlirModule rematParseFile(MlirContext ctx, const char *path) {
   bool is_stdin = !strcmp(path, "-");
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   char msg[512];
   size_t len = 0;
-  char *text = f ? read_all(f, &len) : NULL;
+  char *text = f ? remat_read_all(f, &len) : NULL;
   if (!text) {
     snprintf(msg, sizeof msg, "could not %s input file '%s': %s", f ? "read" : "open", path,
              strerror(errno));

@@ -1,6 +1,7 @@
 /* api.c: the small public entry points that belong to no other file (remat-c/Remat.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/RegisterEverything.h"
@@ -34,7 +35,14 @@ MlirContext rematContextCreate(FILE *diagnostics, int *errors) {
 MlirModule rematParseString(MlirContext ctx, MlirStringRef source, MlirStringRef name) {
   if (mlirLogicalResultIsFailure(rematCheckNesting(ctx, source, name)))
     return (MlirModule){NULL};
-  return mlirModuleCreateParse(ctx, source);
+  /* MLIR's lexer reads to a NUL, past the length (an identifier that ends the text), and
+   * SOURCE need not have one: parse a terminated copy */
+  char *text = xmalloc(source.length + 1);
+  memcpy(text, source.data, source.length);
+  text[source.length] = 0;
+  MlirModule m = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, source.length));
+  free(text);
+  return m;
 }
 
 /* NAME of a value for rematSplitSavedValues: its name location's name, else a stand-in. */

@@ -77,8 +77,9 @@ int rtr_check_same(MlirOperation module, const char *name, const rtr_interp_opti
  * equal that slice of the unsharded result, within o->max_ulp. Rank 0 writes the report
  * (layouts, comparisons, collectives per run, bytes and time per rank) on o->report. Every
  * rank returns rank 0's verdict: 0, 1 (a mismatch) or 2 (could not run; every rank says
- * why or which rank failed). A run that fails once the ranks communicate aborts the job
- * (coll->abort), since other ranks may be waiting in a collective. */
+ * why or which rank failed, in *err). A run that fails once the ranks communicate returns
+ * 3: the caller reports *err and ends the job (coll->abort), since other ranks may be
+ * waiting in a collective. */
 struct rtr_coll;
 typedef struct rtr_sharded_check {
   MlirOperation sharded, unsharded, split; /* split: a null operation for none */
@@ -87,6 +88,6 @@ typedef struct rtr_sharded_check {
   struct rtr_coll *coll;
   int repeat; /* run each sharded function this many times; the time is the fastest */
 } rtr_sharded_check;
-int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o);
+int rtr_check_sharded(const rtr_sharded_check *s, const rtr_check_options *o, char **err);
 
 #endif
