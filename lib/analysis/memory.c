@@ -584,10 +584,10 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
   unsigned char *frees = xcalloc((size_t)nops + 1, 1), *done = xcalloc((size_t)nops + 1, 1);
   prio_heap h[2] = {{xcalloc((size_t)nops + 1, sizeof(int)), 0, prio},
                     {xcalloc((size_t)nops + 1, sizeof(int)), 0, prio}};
-#define MAKE_READY(op)                                    \
-  do {                                                    \
+#define MAKE_READY(op)                                                    \
+  do {                                                                    \
     frees[op] = frees_enough(list_score(s, keep, remaining, (op)), ties); \
-    heap_push(&h[frees[op]], (op));                       \
+    heap_push(&h[frees[op]], (op));                                       \
   } while (0)
   for (int i = 0; i < nops; i++)
     if (in_b[i] && deps[i] == 0)
@@ -817,7 +817,10 @@ void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned 
   int njit = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, m->bw, in_b, saved, jit);
   for (int k = 0; k < njit; k++)
     prio[jit[k]] = k;
-  remat_mem_sim_run_order(m, saved, in_f, in_b, jit, njit, c);
+  int *fwd = xcalloc(n, sizeof *fwd), nfwd = fwd_order(&m->s, in_f, saved, fwd);
+  plan p = {in_f, in_b, saved};
+  memset(c, 0, sizeof *c);
+  run_case(&m->s, m->bw, &p, true, false, fwd, nfwd, jit, njit, c);
   if (jit_peak)
     *jit_peak = c->peak;
   *listed = false;
@@ -825,8 +828,8 @@ void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned 
     int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, ties, list);
     if (nlist != njit)
       remat_fatal("the list schedule lost backward ops");
-    remat_mem_schedule b;
-    remat_mem_sim_run_order(m, saved, in_f, in_b, list, nlist, &b);
+    remat_mem_schedule b = {0};
+    run_case(&m->s, m->bw, &p, true, false, fwd, nfwd, list, nlist, &b);
     if (b.peak < c->peak) {
       remat_mem_schedule_free(c);
       *c = b;
@@ -835,6 +838,7 @@ void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned 
       remat_mem_schedule_free(&b);
     }
   }
+  free(fwd);
   free(jit);
   free(list);
   free(prio);
