@@ -17,11 +17,11 @@
 # Usage: bench/peak_objective.sh [WORKDIR]   (from the repository root, after make build;
 #   needs /usr/bin/python3 with torch 1.13)
 # Environment: MODELS="gpt:1 gpt:8 llama:1 llama:8 bert:1 bert:8 vit:1 vit:8" (zoo name:layers),
-#   MEASURE=0 skips remat-run.
+#   MEASURE=0 skips remat-run, BIN=DIR takes remat-opt and remat-run from DIR (build/bin).
 set -eu
 work=${1:-/tmp/peak_objective}
 mkdir -p "$work"
-B=build/bin
+B=${BIN-build/bin}
 MODELS=${MODELS-"gpt:1 gpt:8 llama:1 llama:8 bert:1 bert:8 vit:1 vit:8"}
 MEASURE=${MEASURE-1}
 # the row of REPORT named NAME in the objective-peak block: "peak / cost"

@@ -142,6 +142,9 @@ typedef struct joint {
   int *saved; /* value indices, ascending */
   int nbwd;
   int *bwd_order; /* the ops of @f_bwd in the order it runs them (remat_bwd_order) */
+  int nfwd;
+  int *fwd_order; /* objective=peak: the ops of @f_fwd in the order it runs them; NULL:
+                     program order (they stay in place) */
   uint64_t saved_bytes, param_bytes, baseline_bytes; /* param_bytes: of saved_bytes */
   double flow, solve_ms;
   double load_ms, classify_ms, network_ms, plan_ms, rewrite_ms; /* network: cut - solve */
@@ -157,6 +160,7 @@ static void joint_free(joint *j) {
   free(j->block);
   free(j->saved);
   free(j->bwd_order);
+  free(j->fwd_order);
   if (j->peak)
     free(j->peak->saved);
   free(j->peak);
@@ -731,6 +735,9 @@ static void rewrite(joint *j, const char *fwd_name, const char *bwd_name) {
     sig_add(&res, mlirValueGetType(j->vals[j->saved[s]]), value_loc(j, j->saved[s]),
             mlirDictionaryAttrGet(ctx, 0, NULL));
   }
+  /* objective=peak: the forward's ops in j->fwd_order (each after the one before it) */
+  for (int k = 1; k < j->nfwd; k++)
+    mlirOperationMoveAfter(j->ops[j->fwd_order[k]], j->ops[j->fwd_order[k - 1]]);
   MlirBlock fb = mlirOperationGetBlock(j->ret);
   mlirBlockInsertOwnedOperationBefore(fb, j->ret, new_return(j, fwd_ret, nfwd_ret, NULL));
   mlirOperationDestroy(j->ret);
@@ -889,7 +896,9 @@ static remat_split_view split_view_of(const joint *j, const char *name, const ch
                            .vflags = j->vf,
                            .oflags = j->of,
                            .bwd_order = emitted ? j->bwd_order : NULL,
-                           .nbwd = emitted ? j->nbwd : 0};
+                           .nbwd = emitted ? j->nbwd : 0,
+                           .fwd_order = emitted ? j->fwd_order : NULL,
+                           .nfwd = emitted ? j->nfwd : 0};
   return view;
 }
 
@@ -939,9 +948,10 @@ static int choose_for_peak(joint *j, const mincut_pass *p) {
   return 0;
 }
 
-/* objective=peak, after plan: @f_bwd runs in the list schedule of lib/memory.c when its
- * estimated peak is lower than that of remat_bwd_order's order (the estimate simulates
- * whichever order is emitted). */
+/* objective=peak, after plan: @f_fwd runs in remat_mem_sim_fwd_order's order, and @f_bwd
+ * in the list schedule of lib/memory.c (the tie rule that peaks lower, strict first) when
+ * its estimated peak is lower than that of remat_bwd_order's order (the estimate
+ * simulates the orders emitted; remat_mem_sim_run_emitted chooses alike). */
 static void order_for_peak(joint *j) {
   remat_split_view view = split_view_of(j, "", "", "", false);
   unsigned char *saved = xcalloc((size_t)j->nvals + 1, 1);
@@ -953,25 +963,34 @@ static void order_for_peak(joint *j) {
     in_b[i] = (j->of[i] & RO_IN_BWD) != 0;
   }
   remat_mem_sim *m = remat_mem_sim_new(&view);
+  j->fwd_order = xcalloc((size_t)j->nops + 1, sizeof *j->fwd_order);
+  j->nfwd = remat_mem_sim_fwd_order(m, in_f, saved, j->fwd_order);
   int *list = xcalloc((size_t)j->nops + 1, sizeof *list);
   int *prio = xcalloc((size_t)j->nops + 1, sizeof *prio);
   for (int k = 0; k < j->nbwd; k++)
     prio[j->bwd_order[k]] = k;
-  int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, list);
-  free(prio);
-  if (nlist != j->nbwd)
-    remat_fatal("the list schedule lost backward ops");
-  remat_mem_schedule a, b;
+  remat_mem_schedule a;
   remat_mem_sim_run_order(m, saved, in_f, in_b, j->bwd_order, j->nbwd, &a);
-  remat_mem_sim_run_order(m, saved, in_f, in_b, list, nlist, &b);
   j->jit_peak = a.peak;
-  j->list_peak = b.peak;
-  if (b.peak < a.peak) {
-    memcpy(j->bwd_order, list, (size_t)nlist * sizeof *list);
-    j->listed = true;
+  j->list_peak = UINT64_MAX;
+  uint64_t best = a.peak;
+  for (int ties = 0; ties < 2; ties++) {
+    int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, ties, list);
+    if (nlist != j->nbwd)
+      remat_fatal("the list schedule lost backward ops");
+    remat_mem_schedule b;
+    remat_mem_sim_run_order(m, saved, in_f, in_b, list, nlist, &b);
+    if (b.peak < j->list_peak)
+      j->list_peak = b.peak;
+    if (b.peak < best) {
+      memcpy(j->bwd_order, list, (size_t)nlist * sizeof *list);
+      j->listed = true;
+      best = b.peak;
+    }
+    remat_mem_schedule_free(&b);
   }
+  free(prio);
   remat_mem_schedule_free(&a);
-  remat_mem_schedule_free(&b);
   remat_mem_sim_free(m);
   free(list);
   free(saved);

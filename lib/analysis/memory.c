@@ -34,6 +34,7 @@ typedef struct sim {
   bool *imm;       /* [nvals] scalar constants: immediates, never a buffer */
   bool *reshape;   /* [nops] rt.reshape: its result aliases its operand */
   bool *step_op;   /* [nops] ops that are steps (all but the immediates' ops) */
+  bool eager_fwd;  /* the forward in fwd_order's order (objective=peak), else program order */
 } sim;
 
 /* What one case runs: in_f/in_b per op, saved per value. */
@@ -126,17 +127,35 @@ int remat_bwd_order(int nops, const int *val_op, const int *opnd_start, const in
   return n;
 }
 
-/* The steps: the forward's ops in program order, then the backward's in ORDER (the order
- * @f_bwd runs them: for the split, the one the min-cut emitted), both without the
- * immediates' ops. */
-static void schedule(const sim *s, const plan *p, const int *order, int norder,
-                     remat_mem_schedule *out) {
+static int fwd_order(const sim *s, const unsigned char *in_f, const unsigned char *saved,
+                     int *order);
+
+/* The steps: the forward's ops in FWD's order (NFWD of them; NULL: fwd_order's when
+ * S->eager_fwd, else program order), then the backward's in ORDER (the order @f_bwd runs
+ * them: for the split, the one the min-cut emitted), both without the immediates' ops. */
+static void schedule(const sim *s, const plan *p, const int *fwd, int nfwd, const int *order,
+                     int norder, remat_mem_schedule *out) {
   const remat_split_view *v = s->v;
   out->op = xcalloc(2 * (size_t)v->nops + 1, sizeof *out->op);
-  int n = 0;
-  for (int i = 0; i < v->nops; i++)
-    if (p->in_f[i] && s->step_op[i])
-      out->op[n++] = i;
+  int n = 0, *own = NULL;
+  if (!fwd && s->eager_fwd) {
+    fwd = own = xcalloc((size_t)v->nops + 1, sizeof *own);
+    nfwd = fwd_order(s, p->in_f, p->saved, own);
+  }
+  if (fwd) {
+    for (int k = 0; k < nfwd; k++) {
+      int i = fwd[k];
+      if (i < 0 || i >= v->nops || !p->in_f[i])
+        remat_fatal("the forward's order names an op the forward does not run");
+      if (s->step_op[i])
+        out->op[n++] = i;
+    }
+  } else {
+    for (int i = 0; i < v->nops; i++)
+      if (p->in_f[i] && s->step_op[i])
+        out->op[n++] = i;
+  }
+  free(own);
   out->nfwd = n;
   for (int k = 0; k < norder; k++) {
     int i = order[k];
@@ -191,10 +210,10 @@ static void run_steps(const sim *s, const remat_mem_schedule *c, int from, int t
 }
 
 /* Live bytes per step of one case. */
-static void simulate(const sim *s, const plan *p, const int *order, int norder,
-                     remat_mem_schedule *c) {
+static void simulate(const sim *s, const plan *p, const int *fwd, int nfwd, const int *order,
+                     int norder, remat_mem_schedule *c) {
   const remat_split_view *v = s->v;
-  schedule(s, p, order, norder, c);
+  schedule(s, p, fwd, nfwd, order, norder, c);
   int nsteps = c->nsteps, end = nsteps - 1;
   buffers b = {0};
   size_t cap = 2 * (size_t)v->nvals + 1;
@@ -306,7 +325,7 @@ static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
 
 /* The per-value and per-op facts every simulation of V reads. */
 static void sim_init(sim *s, const remat_split_view *v, unsigned char **bw_out) {
-  *s = (sim){v, NULL, NULL, NULL, NULL};
+  *s = (sim){v, NULL, NULL, NULL, NULL, false};
   s->bytes = xcalloc(v->nvals, sizeof *s->bytes);
   s->imm = xcalloc(v->nvals, sizeof *s->imm);
   s->reshape = xcalloc(v->nops, sizeof *s->reshape);
@@ -334,10 +353,12 @@ static void sim_fini(sim *s) {
   free(s->step_op);
 }
 
-/* One case: P's saved set planned (PLANNED: P's in_f/in_b are given) and simulated on
- * ORDER, or on remat_bwd_order's order when ORDER is NULL. */
+/* One case: P's saved set planned (PLANNED: P's in_f/in_b are given) and simulated with
+ * its forward in FWD's order (schedule) and its backward in ORDER, or in remat_bwd_order's
+ * order when ORDER is NULL. */
 static void run_case(const sim *s, const unsigned char *bw, plan *p, bool planned, bool save_args,
-                     const int *order, int norder, remat_mem_schedule *c) {
+                     const int *fwd, int nfwd, const int *order, int norder,
+                     remat_mem_schedule *c) {
   const remat_split_view *v = s->v;
   if (!planned)
     plan_walks(s, p, save_args);
@@ -347,7 +368,7 @@ static void run_case(const sim *s, const unsigned char *bw, plan *p, bool planne
     norder =
         remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, bw, p->in_b, p->saved, own);
   }
-  simulate(s, p, order, norder, c);
+  simulate(s, p, fwd, nfwd, order, norder, c);
   free(own);
   recompute_cost(s, p, c);
 }
@@ -379,8 +400,8 @@ void remat_memory_estimate(const remat_split_view *v, remat_mem_estimate *e) {
     }
     /* the split runs the order the min-cut emitted; the others the same rule's order */
     bool emitted = k == REMAT_MEM_SPLIT && v->bwd_order;
-    run_case(&s, bw, &p, planned, save_args, emitted ? v->bwd_order : NULL, emitted ? v->nbwd : 0,
-             &e->c[k]);
+    run_case(&s, bw, &p, planned, save_args, emitted ? v->fwd_order : NULL, emitted ? v->nfwd : 0,
+             emitted ? v->bwd_order : NULL, emitted ? v->nbwd : 0, &e->c[k]);
     free(p.in_f);
     free(p.in_b);
     free(p.saved);
@@ -397,6 +418,7 @@ struct remat_mem_sim {
 remat_mem_sim *remat_mem_sim_new(const remat_split_view *v) {
   remat_mem_sim *m = xcalloc(1, sizeof *m);
   sim_init(&m->s, v, &m->bw);
+  m->s.eager_fwd = true;
   return m;
 }
 
@@ -426,7 +448,7 @@ void remat_mem_sim_run(remat_mem_sim *m, unsigned char *saved, unsigned char *in
   memset(in_f, 0, (size_t)v->nops);
   memset(in_b, 0, (size_t)v->nops);
   plan p = {in_f, in_b, saved};
-  run_case(&m->s, m->bw, &p, false, true, NULL, 0, c);
+  run_case(&m->s, m->bw, &p, false, true, NULL, 0, NULL, 0, c);
 }
 
 void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
@@ -434,7 +456,7 @@ void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned ch
                              remat_mem_schedule *c) {
   memset(c, 0, sizeof *c);
   plan p = {in_f, in_b, saved};
-  run_case(&m->s, m->bw, &p, true, false, order, norder, c);
+  run_case(&m->s, m->bw, &p, true, false, NULL, 0, order, norder, c);
 }
 
 /* Whether operand K of op I is its first occurrence among I's operands (an op that reads a
@@ -462,6 +484,10 @@ static int64_t list_score(const sim *s, const unsigned char *keep, const int *re
   }
   return d;
 }
+
+/* Whether an op of list score D runs first: it frees more than it allocates, or (TIES) as
+ * much. */
+static bool frees_enough(int64_t d, bool ties) { return ties ? d <= 0 : d < 0; }
 
 /* A binary heap of ops, the least PRIO on top. */
 typedef struct prio_heap {
@@ -495,7 +521,7 @@ static int heap_pop(prio_heap *h) {
 }
 
 int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
-                             const unsigned char *saved, const int *prio, int *order) {
+                             const unsigned char *saved, const int *prio, bool ties, int *order) {
   const sim *s = &m->s;
   const remat_split_view *v = s->v;
   int nops = v->nops, nvals = v->nvals;
@@ -558,10 +584,10 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
   unsigned char *frees = xcalloc((size_t)nops + 1, 1), *done = xcalloc((size_t)nops + 1, 1);
   prio_heap h[2] = {{xcalloc((size_t)nops + 1, sizeof(int)), 0, prio},
                     {xcalloc((size_t)nops + 1, sizeof(int)), 0, prio}};
-#define MAKE_READY(op)                                    \
-  do {                                                    \
-    frees[op] = list_score(s, keep, remaining, (op)) < 0; \
-    heap_push(&h[frees[op]], (op));                       \
+#define MAKE_READY(op)                                                    \
+  do {                                                                    \
+    frees[op] = frees_enough(list_score(s, keep, remaining, (op)), ties); \
+    heap_push(&h[frees[op]], (op));                                       \
   } while (0)
   for (int i = 0; i < nops; i++)
     if (in_b[i] && deps[i] == 0)
@@ -584,7 +610,8 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
         continue;
       for (int q = ustart[u]; q < ustart[u + 1]; q++) { /* the one use left, if ready */
         int r = users[q];
-        if (!done[r] && deps[r] == 0 && !frees[r] && list_score(s, keep, remaining, r) < 0) {
+        if (!done[r] && deps[r] == 0 && !frees[r] &&
+            frees_enough(list_score(s, keep, remaining, r), ties)) {
           frees[r] = 1;
           heap_push(&h[1], r);
         }
@@ -615,6 +642,167 @@ int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
   return n;
 }
 
+/* ---- the forward's order (objective=peak) ---------------------------------------------- */
+
+enum { FWD_GROUP = 16 }; /* ops fwd_order places together at most */
+
+/* The forward's order of a split (IN_F, SAVED): the ops an output needs in program order;
+ * each other op (one only the saved set needs: GELU's derivative, a weight's transpose)
+ * as early as it can run together with the others of its kind that it enables (up to
+ * FWD_GROUP, program order among them) when they free at least as many bytes as they
+ * allocate, else at its place in program order. No op runs later than in program order,
+ * and those an output needs keep their order: the lower bound (peak_bound.h) holds.
+ * The immediates an op placed early reads run just before it. ORDER gets every op with
+ * IN_F; returns their number. Each step tries the ready ops' groups: O(ops x ready ops x
+ * FWD_GROUP x uses), well under the simulation's own cost on the zoo's models. */
+static int fwd_order(const sim *s, const unsigned char *in_f, const unsigned char *saved,
+                     int *order) {
+  const remat_split_view *v = s->v;
+  int nops = v->nops, nvals = v->nvals, n = 0, nready = 0;
+  unsigned char *need = xcalloc((size_t)nvals + 1, 1), *extra = xcalloc((size_t)nops + 1, 1);
+  unsigned char *done = xcalloc((size_t)nops + 1, 1), *keep = xcalloc((size_t)nvals + 1, 1);
+  unsigned char *in_group = xcalloc((size_t)nops + 1, 1);
+  int *deps = xcalloc((size_t)nops + 1, sizeof *deps);
+  int *ready = xcalloc((size_t)nops + 1, sizeof *ready), group[FWD_GROUP];
+  int *ustart = xcalloc((size_t)nvals + 2, sizeof *ustart);
+  int *fill = xcalloc((size_t)nvals + 1, sizeof *fill);
+  for (int r = 0; r < v->num_outputs; r++) /* returned: live to the forward's end */
+    need[v->ret_val[r]] = keep[v->ret_val[r]] = 1;
+  for (int i = nops - 1; i >= 0; i--) {
+    if (!in_f[i])
+      continue;
+    bool out = false;
+    FOR_RESULTS(v, i, r) out |= need[r] != 0;
+    extra[i] = !out;
+    if (out)
+      FOR_OPERANDS(v, i, u) need[u] = 1;
+  }
+  for (int x = 0; x < nvals; x++)
+    keep[x] |= saved[x] || (v->vflags[x] & RV_PARAM) || s->imm[x];
+  /* users of each value among the forward's ops (CSR), each op once per value */
+  for (int i = 0; i < nops; i++) {
+    if (!in_f[i])
+      continue;
+    for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++) {
+      int u = v->opnd[k], op = v->val_op[u];
+      if (!first_operand(v, i, k))
+        continue;
+      ustart[u + 1]++;
+      if (extra[i] && !s->imm[u] && op >= 0 && in_f[op])
+        deps[i]++;
+    }
+  }
+  for (int x = 0; x < nvals; x++)
+    ustart[x + 1] += ustart[x];
+  int *users = xcalloc((size_t)ustart[nvals] + 1, sizeof *users);
+  for (int i = 0; i < nops; i++)
+    if (in_f[i])
+      for (int k = v->opnd_start[i]; k < v->opnd_start[i + 1]; k++)
+        if (first_operand(v, i, k))
+          users[ustart[v->opnd[k]] + fill[v->opnd[k]]++] = i;
+  for (int i = 0; i < nops; i++)
+    if (extra[i] && deps[i] == 0)
+      ready[nready++] = i;
+  for (int next = 0;;) {
+    int ng = 0;
+    for (int q = 0; q < nready && ng == 0; q++) {
+      int i = ready[q];
+      if (done[i]) { /* placed: drop it */
+        ready[q--] = ready[--nready];
+        continue;
+      }
+      /* I and the extras it enables, breadth first */
+      group[ng++] = i;
+      in_group[i] = 1;
+      for (int g = 0; g < ng && ng < FWD_GROUP; g++)
+        FOR_RESULTS(v, group[g], r) {
+          for (int e = ustart[r]; e < ustart[r + 1] && ng < FWD_GROUP; e++) {
+            int w = users[e];
+            if (!extra[w] || done[w] || in_group[w])
+              continue;
+            bool runs = true;
+            FOR_OPERANDS(v, w, u) {
+              int op = v->val_op[u];
+              runs &= s->imm[u] || op < 0 || !in_f[op] || done[op] || in_group[op];
+            }
+            if (runs) {
+              group[ng++] = w;
+              in_group[w] = 1;
+            }
+          }
+        }
+      /* bytes it allocates less those it frees: values whose uses left are all in it */
+      int64_t d = 0;
+      for (int g = 0; g < ng; g++) {
+        int w = group[g];
+        if (!s->reshape[w])
+          FOR_RESULTS(v, w, r) d += (int64_t)s->bytes[r];
+        for (int k = v->opnd_start[w]; k < v->opnd_start[w + 1]; k++) {
+          int u = v->opnd[k];
+          if (!first_operand(v, w, k) || keep[u])
+            continue;
+          bool last = true; /* W is the group's last use of U, and none is left outside */
+          for (int e = ustart[u]; e < ustart[u + 1] && last; e++) {
+            int y = users[e];
+            last = in_group[y] ? y <= w : done[y];
+          }
+          if (last)
+            d -= (int64_t)s->bytes[u];
+        }
+      }
+      if (d > 0) {
+        for (int g = 0; g < ng; g++)
+          in_group[group[g]] = 0;
+        ng = 0;
+      }
+    }
+    if (ng == 0) { /* the next op in program order */
+      while (next < nops && (!in_f[next] || done[next]))
+        next++;
+      if (next == nops)
+        break;
+      group[ng++] = next;
+    }
+    qsort(group, (size_t)ng, sizeof *group, cmp_int);
+    for (int g = 0; g < ng; g++) {
+      int i = group[g];
+      in_group[i] = 0;
+      FOR_OPERANDS(v, i, u) {
+        int op = v->val_op[u];
+        if (s->imm[u] && op >= 0 && in_f[op] && !done[op]) {
+          done[op] = 1;
+          order[n++] = op;
+        }
+      }
+      done[i] = 1;
+      order[n++] = i;
+      FOR_RESULTS(v, i, r) {
+        if (s->imm[r])
+          continue;
+        for (int e = ustart[r]; e < ustart[r + 1]; e++)
+          if (extra[users[e]] && --deps[users[e]] == 0)
+            ready[nready++] = users[e];
+      }
+    }
+  }
+  free(need);
+  free(extra);
+  free(done);
+  free(keep);
+  free(in_group);
+  free(deps);
+  free(ready);
+  free(ustart);
+  free(fill);
+  free(users);
+  return n;
+}
+
+int remat_mem_sim_fwd_order(const remat_mem_sim *m, const unsigned char *in_f,
+                            const unsigned char *saved, int *order) {
+  return fwd_order(&m->s, in_f, saved, order);
+}
+
 double remat_mem_sim_op_cost(const remat_mem_sim *m, int i, uint64_t *bytes) {
   return op_cost(&m->s, i, bytes);
 }
@@ -630,21 +818,28 @@ void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned 
   int njit = remat_bwd_order(v->nops, v->val_op, v->opnd_start, v->opnd, m->bw, in_b, saved, jit);
   for (int k = 0; k < njit; k++)
     prio[jit[k]] = k;
-  int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, list);
-  if (nlist != njit)
-    remat_fatal("the list schedule lost backward ops");
-  remat_mem_schedule b;
-  remat_mem_sim_run_order(m, saved, in_f, in_b, jit, njit, c);
-  remat_mem_sim_run_order(m, saved, in_f, in_b, list, nlist, &b);
+  int *fwd = xcalloc(n, sizeof *fwd), nfwd = fwd_order(&m->s, in_f, saved, fwd);
+  plan p = {in_f, in_b, saved};
+  memset(c, 0, sizeof *c);
+  run_case(&m->s, m->bw, &p, true, false, fwd, nfwd, jit, njit, c);
   if (jit_peak)
     *jit_peak = c->peak;
-  *listed = b.peak < c->peak;
-  if (*listed) {
-    remat_mem_schedule_free(c);
-    *c = b;
-  } else {
-    remat_mem_schedule_free(&b);
+  *listed = false;
+  for (int ties = 0; ties < 2; ties++) { /* the list schedule: the better tie rule */
+    int nlist = remat_mem_sim_list_order(m, in_b, saved, prio, ties, list);
+    if (nlist != njit)
+      remat_fatal("the list schedule lost backward ops");
+    remat_mem_schedule b = {0};
+    run_case(&m->s, m->bw, &p, true, false, fwd, nfwd, list, nlist, &b);
+    if (b.peak < c->peak) {
+      remat_mem_schedule_free(c);
+      *c = b;
+      *listed = true;
+    } else {
+      remat_mem_schedule_free(&b);
+    }
   }
+  free(fwd);
   free(jit);
   free(list);
   free(prio);

@@ -62,16 +62,17 @@ void remat_memory_free(remat_mem_estimate *e);
 
 /* The simulation of any saved set of one joint function, for the search of the split with
  * the least peak (lib/peak_search.c): the facts about V are read once. V's RV_SAVED,
- * RO_IN_* and bwd_order are not read. The caller frees it with remat_mem_sim_free. */
+ * RO_IN_*, fwd_order and bwd_order are not read. Its forward runs in
+ * remat_mem_sim_fwd_order's order, as objective=peak emits it. The caller frees it with
+ * remat_mem_sim_free. */
 typedef struct remat_mem_sim remat_mem_sim;
 remat_mem_sim *remat_mem_sim_new(const remat_split_view *v);
 void remat_mem_sim_free(remat_mem_sim *m);
 
 /* The split that saves SAVED ([nvals]; the primal arguments its backward needs are added),
  * planned as the min-cut plans it (IN_F, IN_B: [nops], what each function runs) and
- * simulated with its backward in remat_bwd_order's order: exactly the schedule the
- * report's "this split" shows when the min-cut emits that saved set. C's arrays are the
- * caller's (remat_mem_schedule_free). */
+ * simulated with its backward in remat_bwd_order's order. C's arrays are the caller's
+ * (remat_mem_schedule_free). */
 void remat_mem_sim_run(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
                        unsigned char *in_b, remat_mem_schedule *c);
 
@@ -83,16 +84,26 @@ void remat_mem_sim_run_order(remat_mem_sim *m, unsigned char *saved, unsigned ch
 
 /* A list schedule of that backward: of the ops whose operands are computed, one that
  * frees more bytes than it allocates (its results less the operands it reads last;
- * parameters and gradients stay) if any, the one first in PRIO ([nops]: each op's
- * position in another order) among them. Writes every op with IN_B into ORDER (nops
+ * parameters and gradients stay), or with TIES at least as many, if any, the one first in
+ * PRIO ([nops]: each op's position in another order) among them; the ops that depend on
+ * a tangent keep their program order. Writes every op with IN_B into ORDER (nops
  * entries) and returns their number, as remat_bwd_order. */
 int remat_mem_sim_list_order(const remat_mem_sim *m, const unsigned char *in_b,
-                             const unsigned char *saved, const int *prio, int *order);
+                             const unsigned char *saved, const int *prio, bool ties, int *order);
+
+/* The forward's order as objective=peak emits it, for a split whose forward runs IN_F and
+ * saves SAVED: the ops an output needs in program order; the others (only the saved set
+ * needs them) as early as they free at least as many bytes as they allocate, together
+ * with those they enable, else in program order (docs/design.md, "Splits chosen for the
+ * peak"). Writes every op with IN_F into ORDER (nops entries) and returns their number. */
+int remat_mem_sim_fwd_order(const remat_mem_sim *m, const unsigned char *in_f,
+                            const unsigned char *saved, int *order);
 
 /* The split of SAVED as objective=peak emits it (passes/mincut.c, order_for_peak): planned
- * as remat_mem_sim_run, its backward in the list schedule (remat_mem_sim_list_order, the
- * just-in-time order as PRIO) when that peaks lower, else just in time. *LISTED: which;
- * *JIT_PEAK (may be NULL): the just-in-time order's peak. */
+ * as remat_mem_sim_run, its forward in remat_mem_sim_fwd_order's order, its backward in
+ * the list schedule (remat_mem_sim_list_order, the just-in-time order as PRIO, the tie
+ * rule that peaks lower, strict first) when that peaks lower, else just in time.
+ * *LISTED: which; *JIT_PEAK (may be NULL): the just-in-time order's peak. */
 void remat_mem_sim_run_emitted(remat_mem_sim *m, unsigned char *saved, unsigned char *in_f,
                                unsigned char *in_b, remat_mem_schedule *c, bool *listed,
                                uint64_t *jit_peak);

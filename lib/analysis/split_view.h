@@ -59,6 +59,8 @@ typedef struct remat_split_view {
   const unsigned *oflags; /* [nops] RO_* */
   const int *bwd_order;   /* [nbwd] the ops of @f_bwd in its emitted order */
   int nbwd;
+  const int *fwd_order; /* [nfwd] the ops of @f_fwd in its emitted order; NULL: program order */
+  int nfwd;
 } remat_split_view;
 
 #endif
