@@ -653,6 +653,100 @@ def _concat(w, ts, dim, elem):
     return acc
 
 
+
+# ---- data movement written with rt's ops (each exact: elements moved, none computed) ----
+
+def flip(w, node, x, dims):
+    """x reversed along each of dims: rt.gather along it with the index n - 1 - i."""
+    shape, elem = meta(node)
+    for d in sorted({d % max(len(shape), 1) for d in dims}):
+        if not shape or shape[d] <= 1:
+            continue
+        idx = w.emit("rt.iota", [], shape, "i64", f"dim = {d} : i64")
+        idx = w.elementwise("rt.sub", [shape[d] - 1, idx], shape, "i64")
+        x = w.emit("rt.gather", [x, idx], shape, elem, f"dim = {d} : i64")
+    return x
+
+
+def roll(w, node, x, shifts, dims=()):
+    """x rolled by each shift along its dim: the last `shift` elements, then the rest
+    (rt.slice, rt.concat); without dims, over the flattened tensor."""
+    shape, elem = meta(node)
+    if not dims:
+        flat = roll(w, node, w.reshape(x, (numel(shape),)), shifts, (0,))
+        return w.reshape(flat, shape)
+    for shift, d in zip(shifts, dims):
+        d %= len(x.shape)
+        n = x.shape[d]
+        k = shift % n if n else 0
+        if k:
+            x = _concat(w, [_slice(w, x, d, n - k, n), _slice(w, x, d, 0, n - k)], d, elem)
+    return x
+
+
+def repeat(w, node, x, repeats):
+    """x tiled `repeats` times: x's shape (padded with leading 1s to len(repeats)) with a
+    1 before each dim, broadcast to the repeats there, reshaped to the result."""
+    shape, elem = meta(node)
+    xs = [1] * (len(repeats) - len(x.shape)) + list(x.shape)
+    if not repeats or all(r == 1 for r in repeats) or numel(shape) == 0:
+        return w.reshape(x, shape) if numel(shape) else _full(w, shape, elem, 0)
+    split = tuple(v for d in xs for v in (1, d))
+    wide = tuple(v for r, d in zip(repeats, xs) for v in (r, d))
+    return w.reshape(w.broadcast(w.reshape(x, split), wide), shape)
+
+
+def _band(upper):
+    def h(w, node, x, diagonal=0):
+        """triu / tril: x where column - row >= diagonal (triu) or <= diagonal (tril) in
+        the last two dims, else 0 (rt.iota, rt.select: the other elements are written,
+        not multiplied, as torch does)."""
+        shape, elem = meta(node)
+        m, n = shape[-2], shape[-1]
+        rows = w.emit("rt.iota", [], (m, n), "i64", "dim = 0 : i64")
+        cols = w.emit("rt.iota", [], (m, n), "i64", "dim = 1 : i64")
+        diff = w.elementwise("rt.sub", [cols, rows], (m, n), "i64")
+        keep = w.elementwise("rt.ge" if upper else "rt.le", [diff, diagonal], (m, n), "i64",
+                             result_elem="i1")
+        return w.emit("rt.select", [w.broadcast(keep, shape), w.convert(x, elem),
+                                    _full(w, shape, elem, 0)], shape, elem)
+    return h
+
+
+def constant_pad_nd(w, node, x, pad, value=0):
+    """x padded with `value` (pad: before and after pairs from the last dim back; a
+    negative pair entry slices instead): rt.slice, rt.full, rt.concat."""
+    shape, elem = meta(node)
+    x = w.convert(x, elem)
+    for k in range(len(pad) // 2):
+        d = len(x.shape) - 1 - k
+        before, after = pad[2 * k], pad[2 * k + 1]
+        x = _slice(w, x, d, max(0, -before), x.shape[d] - max(0, -after))
+        parts = []
+        for n in (before, None, after):
+            if n is None:
+                parts.append(x)
+            elif n > 0:
+                zshape = list(x.shape)
+                zshape[d] = n
+                parts.append(_full(w, tuple(zshape), elem, value))
+        x = _concat(w, parts, d, elem)
+    return x
+
+
+def baddbmm(w, node, c, a, b, beta=1, alpha=1):
+    """beta * c + alpha * (a @ b), batched; with beta = 0, c is not read (torch ignores
+    its NaNs)."""
+    shape, elem = meta(node)
+    prod = w.emit("rt.matmul", [w.convert(a, elem), w.convert(b, elem)], shape, elem)
+    if alpha != 1:
+        prod = w.elementwise("rt.mul", [prod, alpha], shape, elem)
+    if beta == 0:
+        return prod
+    if beta != 1:
+        c = w.elementwise("rt.mul", [c, beta], shape, elem)
+    return w.elementwise("rt.add", [c, prod], shape, elem)
+
 def _reduce(w, opname, x, dims, keepdim, out_sh, elem=None):
     x = w.tensor(x)
     if elem is not None:
@@ -1056,6 +1150,9 @@ OPS = {
     aten.split.Tensor: split, aten.split_with_sizes.default: split_with_sizes,
     aten.select_backward.default: select_backward, aten.slice_backward.default: slice_backward,
     operator.getitem: getitem, aten.cat.default: cat,
+    aten.flip.default: flip, aten.roll.default: roll, aten.repeat.default: repeat,
+    aten.triu.default: _band(True), aten.tril.default: _band(False),
+    aten.constant_pad_nd.default: constant_pad_nd,
     # reductions
     aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
     aten.mean.dim: mean, aten.mean.default: mean,
@@ -1066,6 +1163,7 @@ OPS = {
     aten.index_select.default: index_select, aten.index_add.default: index_add,
     # matrix products
     aten.mm.default: matmul, aten.bmm.default: matmul,
+    aten.baddbmm.default: baddbmm,
     # random numbers
     aten.rand_like.default: rand_like,
     # constants

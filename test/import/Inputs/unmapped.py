@@ -1,4 +1,4 @@
-# A module with an op the importer does not map (cumsum), for unmapped.test.
+# A module with ops the importer does not map (atan, cumsum), for unmapped.test.
 import torch
 
 
@@ -8,5 +8,5 @@ class Net(torch.nn.Module):
         self.fc = torch.nn.Linear(8, 8)
 
     def forward(self, x):
-        h = torch.tanh(self.fc(x))
+        h = torch.atan(self.fc(x))
         return torch.cumsum(h, dim=1)

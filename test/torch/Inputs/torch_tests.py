@@ -216,7 +216,7 @@ def remat_aot(module, **options):
 
 
 def unmapped_cmd():
-    """An op without an rt mapping (cumsum, and flip in its backward) is an rt.extern: the
+    """An op without an rt mapping (cumsum, forward and backward) is an rt.extern: the
     model partitions under remat and its gradients are eager torch's. torch's own dropout
     (bernoulli_, outside philox_random) is an rt.extern that runs once in the forward: its
     mask is saved, as torch's min-cut saves it, and the gradients match torch's min-cut
