@@ -747,6 +747,123 @@ def baddbmm(w, node, c, a, b, beta=1, alpha=1):
         c = w.elementwise("rt.mul", [c, beta], shape, elem)
     return w.elementwise("rt.add", [c, prod], shape, elem)
 
+
+def _pool_args(kernel, stride, padding, dilation):
+    pair = lambda v: [int(v)] * 2 if isinstance(v, int) else [int(x) for x in v] * (3 - len(v))
+    return pair(kernel), pair(stride or kernel), pair(padding), pair(dilation)
+
+
+def _pool_out(size, k, s, p, d, ceil_mode):
+    """A pooled dimension's size, as torch's pooling_output_shape computes it."""
+    o = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    return o - 1 if ceil_mode and (o - 1) * s >= size + p else o
+
+
+def _planes(w, x, node):
+    """x as [N, C, H, W] (a [C, H, W] input with N = 1)."""
+    if len(x.shape) == 4:
+        return x
+    if len(x.shape) == 3:
+        return w.reshape(x, (1,) + tuple(x.shape))
+    raise ImportError_(f"pooling of a rank-{len(x.shape)} tensor has no rt mapping", node)
+
+
+def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1,
+                            ceil_mode=False):
+    """(values, indices) of 2-d max pooling, as torch's CPU kernel computes them: per
+    output, the window's valid positions in row-major order, the first value greater than
+    the maximum so far, or NaN, taking its place; the index (h * W + w) of the first valid
+    position otherwise. Written per window position: a strided rt.slice of the input
+    padded with -inf (rt.concat), and rt.select of value and index; the positions are
+    rt.iota arithmetic. Exact: no arithmetic on the values."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = _pool_args(kernel, stride, padding, dilation)
+    xp = _planes(w, x, node)
+    n, c, h, wd = xp.shape
+    oh, ow = (_pool_out(*a, ceil_mode) for a in ((h, kh, sh, ph, dh), (wd, kw, sw, pw, dw)))
+    elem = xp.elem
+    # pad with -inf: ph, pw before, and after as far as the last window reaches
+    pad = []
+    for size, p, k, st, d, o in ((wd, pw, kw, sw, dw, ow), (h, ph, kh, sh, dh, oh)):
+        pad += [p, max(0, (o - 1) * st + (k - 1) * d + 1 - size - p)]
+    xpad = xp
+    for k, dim in ((0, 3), (1, 2)):
+        parts, before, after = [], pad[2 * k], pad[2 * k + 1]
+        for m in (before, None, after):
+            if m is None:
+                parts.append(xpad)
+            elif m > 0:
+                sh_ = list(xpad.shape)
+                sh_[dim] = m
+                parts.append(_full(w, tuple(sh_), elem, float("-inf")))
+        xpad = _concat(w, parts, dim, elem)
+    oshape, grid = (n, c, oh, ow), (oh, ow)
+    rows = w.emit("rt.iota", [], grid, "i64", "dim = 0 : i64")
+    cols = w.emit("rt.iota", [], grid, "i64", "dim = 1 : i64")
+    t, f = w.const(True, "i1"), w.const(False, "i1")
+    both = lambda p, q: p if q is None else q if p is None else w.emit(
+        "rt.select", [p, q, f], p.shape, "i1")
+    cur = idx = None
+    seen = False           # per output, a valid position was visited (Python bool: for all)
+    for i in range(kh):
+        for j in range(kw):
+            v = _slice(w, xpad, 2, i * dh, i * dh + (oh - 1) * sh + 1, sh)
+            v = _slice(w, v, 3, j * dw, j * dw + (ow - 1) * sw + 1, sw)
+            ih = w.elementwise("rt.add", [w.elementwise("rt.mul", [rows, sh], grid, "i64"),
+                                          i * dh - ph], grid, "i64")
+            iw = w.elementwise("rt.add", [w.elementwise("rt.mul", [cols, sw], grid, "i64"),
+                                          j * dw - pw], grid, "i64")
+            pos = w.elementwise("rt.add", [w.elementwise("rt.mul", [ih, wd], grid, "i64"), iw],
+                                grid, "i64")
+            # valid (None: for every output; no window of this position leaves the input)
+            valid = None
+            for a, size, lo, hi in ((ih, h, i * dh - ph, (oh - 1) * sh + i * dh - ph),
+                                    (iw, wd, j * dw - pw, (ow - 1) * sw + j * dw - pw)):
+                if lo < 0 or hi >= size:
+                    valid = both(valid, both(
+                        w.elementwise("rt.ge", [a, 0], grid, "i64", result_elem="i1"),
+                        w.elementwise("rt.lt", [a, size], grid, "i64", result_elem="i1")))
+            pos = w.broadcast(pos, oshape)
+            if seen is False and valid is None:    # the first position, valid everywhere
+                cur, idx, seen = v, pos, True
+                continue
+            if cur is None:
+                cur = _full(w, oshape, elem, float("-inf"))
+                idx = _full(w, oshape, "i64", 0)
+            upd = w.emit("rt.select", [
+                w.elementwise("rt.gt", [v, cur], oshape, elem, result_elem="i1"), t,
+                w.elementwise("rt.ne", [v, v], oshape, elem, result_elem="i1")], oshape, "i1")
+            vb = None if valid is None else w.broadcast(valid, oshape)
+            upd = both(vb, upd)
+            if seen is not True:                   # or the first valid position
+                first = vb if seen is False else w.elementwise(
+                    "rt.eq", [w.broadcast(seen, oshape), False], oshape, "i1",
+                    result_elem="i1")
+                if seen is not False and vb is not None:
+                    first = both(first, vb)
+                upd = w.emit("rt.select", [first, t, upd], oshape, "i1")
+                seen = True if valid is None else valid if seen is False else w.emit(
+                    "rt.select", [seen, t, valid], grid, "i1")
+            cur = w.emit("rt.select", [upd, v, cur], oshape, elem)
+            idx = w.emit("rt.select", [upd, pos, idx], oshape, "i64")
+    out = tuple(x.shape[:-2]) + (oh, ow)
+    return (w.reshape(cur, out), w.reshape(idx, out))
+
+
+def max_pool2d_with_indices_backward(w, node, grad, x, kernel, stride, padding, dilation,
+                                     ceil_mode, indices):
+    """The gradient added into zeros of the input's shape at each output's index, per
+    plane (rt.scatter_add over H * W: in the outputs' row-major order, as torch's CPU
+    kernel adds them)."""
+    shape, elem = meta(node)
+    xp = _planes(w, x, node)
+    n, c, h, wd = xp.shape
+    g = w.convert(grad, elem)
+    m = numel(g.shape) // (n * c)
+    flat = w.emit("rt.scatter_add", [_full(w, (n, c, h * wd), elem, 0),
+                                     w.reshape(indices, (n, c, m)), w.reshape(g, (n, c, m))],
+                  (n, c, h * wd), elem, "dim = 2 : i64")
+    return w.reshape(flat, shape)
+
 def _reduce(w, opname, x, dims, keepdim, out_sh, elem=None):
     x = w.tensor(x)
     if elem is not None:
@@ -1153,6 +1270,8 @@ OPS = {
     aten.flip.default: flip, aten.roll.default: roll, aten.repeat.default: repeat,
     aten.triu.default: _band(True), aten.tril.default: _band(False),
     aten.constant_pad_nd.default: constant_pad_nd,
+    aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
+    aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward,
     # reductions
     aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
     aten.mean.dim: mean, aten.mean.default: mean,
