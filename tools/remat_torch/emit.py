@@ -735,14 +735,15 @@ def constant_pad_nd(w, node, x, pad, value=0):
 
 
 def baddbmm(w, node, c, a, b, beta=1, alpha=1):
-    """beta * c + alpha * (a @ b), batched; with beta = 0, c is not read (torch ignores
-    its NaNs)."""
+    """beta * c + alpha * (a @ b), batched; with beta = 0, c's values are not read (torch
+    ignores its NaNs): select(false, c, product), which keeps fx's dependency on c."""
     shape, elem = meta(node)
     prod = w.emit("rt.matmul", [w.convert(a, elem), w.convert(b, elem)], shape, elem)
     if alpha != 1:
         prod = w.elementwise("rt.mul", [prod, alpha], shape, elem)
     if beta == 0:
-        return prod
+        return w.emit("rt.select", [w.const(False, "i1"), w.broadcast(w.convert(c, elem), shape),
+                                    prod], shape, elem)
     if beta != 1:
         c = w.elementwise("rt.mul", [c, beta], shape, elem)
     return w.elementwise("rt.add", [c, prod], shape, elem)
@@ -853,13 +854,18 @@ def max_pool2d_with_indices_backward(w, node, grad, x, kernel, stride, padding, 
                                      ceil_mode, indices):
     """The gradient added into zeros of the input's shape at each output's index, per
     plane (rt.scatter_add over H * W: in the outputs' row-major order, as torch's CPU
-    kernel adds them)."""
+    kernel adds them). The zeros are select(false, x, 0): torch's op reads x (for its
+    shape), so the split must keep x for it as fx will, and rt sees the same
+    dependency."""
     shape, elem = meta(node)
     xp = _planes(w, x, node)
     n, c, h, wd = xp.shape
     g = w.convert(grad, elem)
     m = numel(g.shape) // (n * c)
-    flat = w.emit("rt.scatter_add", [_full(w, (n, c, h * wd), elem, 0),
+    plane = (n, c, h * wd)
+    zeros = w.emit("rt.select", [w.const(False, "i1"), w.reshape(w.convert(xp, elem), plane),
+                                 _full(w, plane, elem, 0)], plane, elem)
+    flat = w.emit("rt.scatter_add", [zeros,
                                      w.reshape(indices, (n, c, m)), w.reshape(g, (n, c, m))],
                   (n, c, h * wd), elem, "dim = 2 : i64")
     return w.reshape(flat, shape)
