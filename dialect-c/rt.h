@@ -106,6 +106,11 @@ const char *rt_op_kind_name(rt_op_kind kind);
 /* rt.softplus(x) is x above this, log1p(exp(x)) at or below it (PyTorch's softplus with
  * beta 1 and its default threshold): the interpreter, the codegen and the VJP read it. */
 #define RT_SOFTPLUS_THRESHOLD 20.0
+/* rt.hardsigmoid(x) = clamp(x + 3, 0, 6) / 6, rt.hardswish(x) = x * clamp(x + 3, 0, 6) / 6
+ * and rt.relu6(x) = clamp(x, 0, 6), PyTorch's: the offset and the cap that the
+ * interpreter, the codegen and the VJPs read. */
+#define RT_HARD_OFFSET 3.0
+#define RT_HARD_CAP 6.0
 
 /* Number of operands (-1: variadic, rt.concat, rt.extern). */
 int rt_op_arity(rt_op_id id);

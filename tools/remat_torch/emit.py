@@ -833,6 +833,15 @@ def clamp(w, node, x, min=None, max=None):
     return r
 
 
+def hardtanh(w, node, x, min_val=-1.0, max_val=1.0):
+    # F.relu6 and nn.ReLU6 trace as hardtanh(x, 0, 6): rt.relu6, torch's clamp exactly
+    # (-0 stays -0); other bounds: the clamp above
+    shape, elem = meta(node)
+    if min_val == 0 and max_val == 6 and elem in FLOATS:
+        return w.elementwise("rt.relu6", [x], shape, elem)
+    return clamp(w, node, x, min=min_val, max=max_val)
+
+
 def clamp_min(w, node, x, bound):
     return clamp(w, node, x, min=bound)
 
@@ -1027,6 +1036,9 @@ OPS = {
     aten.reciprocal.default: reciprocal, aten.sigmoid.default: sigmoid,
     aten.relu.default: relu, aten.log1p.default: unary("rt.log1p"),
     aten.softplus.default: softplus,
+    aten.hardswish.default: unary("rt.hardswish"),
+    aten.hardsigmoid.default: unary("rt.hardsigmoid"),
+    aten.mish.default: unary("rt.mish"), aten.hardtanh.default: hardtanh,
     aten.clamp.default: clamp, aten.clamp_min.default: clamp_min,
     aten.clamp_max.default: clamp_max,
     aten.sgn.default: sgn, aten.sign.default: sgn,

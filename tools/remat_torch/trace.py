@@ -64,7 +64,8 @@ def decompositions():
         aten.masked_fill, aten.t, aten.detach, aten.native_dropout_backward,
         aten.leaky_relu_backward, aten.hardtanh_backward,
         aten.mse_loss, aten.mse_loss_backward,
-        aten.softplus_backward,
+        aten.softplus_backward, aten.hardswish_backward, aten.hardsigmoid_backward,
+        aten.mish_backward,
         aten.log_sigmoid_forward, aten.log_sigmoid_backward,
         aten.native_batch_norm, aten.native_batch_norm_backward,
     ])
