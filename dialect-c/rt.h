@@ -225,6 +225,12 @@ bool rt_broadcast_row_aligned(MlirOperation op, const remat_shape *s, const bool
 bool rt_func_num_outputs(MlirOperation func, int64_t *num_outputs);
 /* Unit attribute NAME ("rt.tangent", "rt.param") on argument ARG of a func.func. */
 bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name);
+/* The attribute NAME on argument ARG of a func.func; a null attribute when absent. */
+MlirAttribute rt_func_arg_attr(MlirOperation func, intptr_t arg, const char *name);
+/* `rt.range = array<i64: LO, HI>` on argument ARG: its integer values lie in [LO, HI)
+ * (remat-run draws them there; docs/design.md, "Integer ranges"). False when absent or
+ * malformed (the verifier rejects a malformed one: rt_verify). */
+bool rt_func_arg_range(MlirOperation func, intptr_t arg, int64_t *lo, int64_t *hi);
 /* The entry block of a func.func (null block for a declaration). */
 MlirBlock rt_func_entry_block(MlirOperation func);
 /* Symbol name of a func.func. */
