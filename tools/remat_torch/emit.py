@@ -21,7 +21,7 @@ import numpy as np
 import torch
 import torch.fx as fx
 
-from . import extern, trace
+from . import extern, indexing, trace
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -1165,11 +1165,15 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
         arguments.append({"name": v.name, "kind": kind, "type": v.type, "bytes": nbytes})
         return v
 
+    ranges = indexing.index_ranges(graph)
     for node, a in zip(primals, args):
         shape, elem = tuple(a.value.shape), elem_of(a.value.dtype, node)
         # buffers apart: persistent like parameters, but without a gradient (remat-run
         # --check-fd leaves them out of the arguments its gradients belong to)
         attrs = {"param": "rt.param", "buffer": "rt.buffer"}.get(a.kind, "")
+        r = a.range or ranges.get(node)
+        if r and elem in ("i8", "i32", "i64"):  # the values remat-run --seed draws
+            attrs = ", ".join(filter(None, [attrs, f"rt.range = array<i64: {r[0]}, {r[1]}>"]))
         w.env[node] = add_arg(a.name, (shape, elem), attrs, a.kind, a.name,
                               numel(shape) * ELEM_BYTES[elem])
     states = philox_state_nodes(graph)

@@ -32,6 +32,7 @@ class Arg:
     kind: str          # "param" | "buffer" | "input"
     value: torch.Tensor
     requires_grad: bool
+    range: Optional[tuple] = None  # an integer input's [LO, HI) (--input ...:LO:HI): rt.range
 
 
 @dataclasses.dataclass
