@@ -108,7 +108,7 @@ def index_ranges(graph):
         meta = src.meta.get("tensor_meta") if hasattr(src, "meta") else None
         if meta is None:
             continue
-        n = meta.shape[dim]
+        n = meta.shape[dim] if len(meta.shape) else 1  # a 0-d source: one element
         while isinstance(idx, fx.Node) and idx.op == "call_function" and \
                 idx.target in _PASS:
             idx = idx.args[1] if idx.target == aten.where.self else idx.args[0]
