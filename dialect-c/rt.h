@@ -106,6 +106,11 @@ const char *rt_op_kind_name(rt_op_kind kind);
 /* rt.softplus(x) is x above this, log1p(exp(x)) at or below it (PyTorch's softplus with
  * beta 1 and its default threshold): the interpreter, the codegen and the VJP read it. */
 #define RT_SOFTPLUS_THRESHOLD 20.0
+/* rt.hardsigmoid(x) = clamp(x + 3, 0, 6) / 6, rt.hardswish(x) = x * clamp(x + 3, 0, 6) / 6
+ * and rt.relu6(x) = clamp(x, 0, 6), PyTorch's: the offset and the cap that the
+ * interpreter, the codegen and the VJPs read. */
+#define RT_HARD_OFFSET 3.0
+#define RT_HARD_CAP 6.0
 
 /* Number of operands (-1: variadic, rt.concat, rt.extern). */
 int rt_op_arity(rt_op_id id);
@@ -220,6 +225,12 @@ bool rt_broadcast_row_aligned(MlirOperation op, const remat_shape *s, const bool
 bool rt_func_num_outputs(MlirOperation func, int64_t *num_outputs);
 /* Unit attribute NAME ("rt.tangent", "rt.param") on argument ARG of a func.func. */
 bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name);
+/* The attribute NAME on argument ARG of a func.func; a null attribute when absent. */
+MlirAttribute rt_func_arg_attr(MlirOperation func, intptr_t arg, const char *name);
+/* `rt.range = array<i64: LO, HI>` on argument ARG: its integer values lie in [LO, HI)
+ * (remat-run draws them there; docs/design.md, "Integer ranges"). False when absent or
+ * malformed (the verifier rejects a malformed one: rt_verify). */
+bool rt_func_arg_range(MlirOperation func, intptr_t arg, int64_t *lo, int64_t *hi);
 /* The entry block of a func.func (null block for a declaration). */
 MlirBlock rt_func_entry_block(MlirOperation func);
 /* Symbol name of a func.func. */

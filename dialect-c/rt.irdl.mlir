@@ -201,6 +201,26 @@ irdl.dialect @rt {
     irdl.operands(input: %t)
     irdl.results(result: %t)
   }
+  irdl.operation @hardswish {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @hardsigmoid {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @relu6 {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
+  irdl.operation @mish {
+    %t = irdl.base "!builtin.tensor"
+    irdl.operands(input: %t)
+    irdl.results(result: %t)
+  }
   // compare: result element type i1 (checked by the semantic verifier)
   irdl.operation @lt {
     %lhs_t = irdl.base "!builtin.tensor"

@@ -392,16 +392,29 @@ bool rt_func_num_outputs(MlirOperation func, int64_t *n) {
   return rt_get_i64(func, "rt.num_outputs", n);
 }
 
-bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name) {
+MlirAttribute rt_func_arg_attr(MlirOperation func, intptr_t arg, const char *name) {
   MlirAttribute all = attr_named(func, "arg_attrs");
   if (mlirAttributeIsNull(all) || !mlirAttributeIsAArray(all) ||
       arg >= mlirArrayAttrGetNumElements(all))
-    return false;
+    return (MlirAttribute){NULL};
   MlirAttribute dict = mlirArrayAttrGetElement(all, arg);
   if (!mlirAttributeIsADictionary(dict))
+    return (MlirAttribute){NULL};
+  return mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name));
+}
+
+bool rt_func_arg_has_attr(MlirOperation func, intptr_t arg, const char *name) {
+  return !mlirAttributeIsNull(rt_func_arg_attr(func, arg, name));
+}
+
+bool rt_func_arg_range(MlirOperation func, intptr_t arg, int64_t *lo, int64_t *hi) {
+  MlirAttribute r = rt_func_arg_attr(func, arg, "rt.range");
+  if (mlirAttributeIsNull(r) || !mlirAttributeIsADenseI64Array(r) ||
+      mlirDenseArrayGetNumElements(r) != 2)
     return false;
-  return !mlirAttributeIsNull(
-      mlirDictionaryAttrGetElementByName(dict, mlirStringRefCreateFromCString(name)));
+  *lo = mlirDenseI64ArrayGetElement(r, 0);
+  *hi = mlirDenseI64ArrayGetElement(r, 1);
+  return *lo < *hi;
 }
 
 MlirBlock rt_func_entry_block(MlirOperation func) {

@@ -684,6 +684,46 @@ static int check_tags(MlirOperation op) {
   return 0;
 }
 
+/* rt.range on argument I (docs/design.md, "Integer ranges"): array<i64: LO, HI> with
+ * LO < HI, on an integer argument (i1 aside) whose element type holds LO and HI - 1. */
+static int check_arg_range(MlirOperation func, intptr_t i, MlirType t) {
+  MlirAttribute r = rt_func_arg_attr(func, i, "rt.range");
+  if (mlirAttributeIsNull(r))
+    return 0;
+  MlirStringRef fname = rt_func_name(func);
+  char tb[128];
+  if (!mlirAttributeIsADenseI64Array(r) || mlirDenseArrayGetNumElements(r) != 2) {
+    rt_emit_error(func, "'rt.range' of argument #%ld of '@%.*s' must be array<i64: LO, HI>",
+                  (long)i, (int)fname.length, fname.data);
+    return 1;
+  }
+  int64_t lo = mlirDenseI64ArrayGetElement(r, 0), hi = mlirDenseI64ArrayGetElement(r, 1);
+  MlirType e = mlirTypeIsATensor(t) ? mlirShapedTypeGetElementType(t) : t;
+  unsigned w = mlirTypeIsAInteger(e) ? mlirIntegerTypeGetWidth(e) : 0;
+  if (w < 2 || w > 64) {
+    rt_emit_error(func,
+                  "'rt.range' of argument #%ld of '@%.*s': '%s' is not an integer type "
+                  "(i1 aside)",
+                  (long)i, (int)fname.length, fname.data, rt_type_str(t, tb, sizeof tb));
+    return 1;
+  }
+  if (lo >= hi) {
+    rt_emit_error(func, "'rt.range' [%lld, %lld) of argument #%ld of '@%.*s' is empty",
+                  (long long)lo, (long long)hi, (long)i, (int)fname.length, fname.data);
+    return 1;
+  }
+  int64_t min = w == 64 ? INT64_MIN : -((int64_t)1 << (w - 1));
+  int64_t max = w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1;
+  if (lo < min || hi - 1 > max) {
+    rt_emit_error(func,
+                  "'rt.range' [%lld, %lld) of argument #%ld of '@%.*s' exceeds the values of "
+                  "i%u",
+                  (long long)lo, (long long)hi, (long)i, (int)fname.length, fname.data, w);
+    return 1;
+  }
+  return 0;
+}
+
 /* A function's signature: static tensors and scalars only. A joint function (one with
  * rt.num_outputs) has 0 <= N <= #results; rt.tangent arguments only in joint functions
  * and in backward functions (rt.forward = @f_fwd, made by --remat-mincut). */
@@ -720,6 +760,8 @@ static int check_func(MlirOperation func) {
                              "number)");
       return 1;
     }
+    if (i < ni && check_arg_range(func, i, t))
+      return 1;
   }
   int64_t n;
   if (!mlirAttributeIsNull(na)) {

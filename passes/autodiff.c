@@ -265,7 +265,11 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_SIN:
   case RT_OP_COS:
   case RT_OP_LOG1P:
-  case RT_OP_SOFTPLUS: return true;
+  case RT_OP_SOFTPLUS:
+  case RT_OP_HARDSWISH:
+  case RT_OP_HARDSIGMOID:
+  case RT_OP_RELU6:
+  case RT_OP_MISH: return true;
   case RT_OP_LT:
   case RT_OP_LE:
   case RT_OP_GT:
@@ -950,6 +954,37 @@ static void vjp(ad *a, int i) {
     MlirValue big = ew(a, "rt.gt", xv, cst(a, e, RT_SOFTPLUS_THRESHOLD));
     MlirValue s = ew(a, "rt.div", ew(a, "rt.mul", g, z), ew(a, "rt.add", z, cst(a, e, 1.0)));
     acc(a, x, sel(a, big, g, s, gt), false);
+    return;
+  }
+  case RT_OP_HARDSWISH: { /* torch: x < -3 ? 0 : x <= 3 ? g * (x / 3 + 0.5) : g */
+    MlirValue lo = ew(a, "rt.lt", xv, cst(a, e, -RT_HARD_OFFSET));
+    MlirValue mid = ew(a, "rt.le", xv, cst(a, e, RT_HARD_OFFSET));
+    MlirValue slope =
+        ew(a, "rt.add", ew(a, "rt.div", xv, cst(a, e, RT_HARD_OFFSET)), cst(a, e, 0.5));
+    MlirValue inner = sel(a, mid, ew(a, "rt.mul", g, slope), g, gt);
+    acc(a, x, sel(a, lo, cst(a, e, 0.0), inner, gt), false);
+    return;
+  }
+  case RT_OP_HARDSIGMOID: { /* torch: -3 < x < 3 ? g * (1/6) : 0 */
+    MlirValue zero = cst(a, e, 0.0);
+    MlirValue in = sel(a, ew(a, "rt.lt", xv, cst(a, e, RT_HARD_OFFSET)),
+                       ew(a, "rt.mul", g, cst(a, e, 1.0 / RT_HARD_CAP)), zero, gt);
+    acc(a, x, sel(a, ew(a, "rt.gt", xv, cst(a, e, -RT_HARD_OFFSET)), in, zero, gt), false);
+    return;
+  }
+  case RT_OP_RELU6: { /* torch's hardtanh_backward: x <= 0 or x >= 6 ? 0 : g (NaN: g) */
+    MlirValue zero = cst(a, e, 0.0);
+    MlirValue in = sel(a, ew(a, "rt.ge", xv, cst(a, e, RT_HARD_CAP)), zero, g, gt);
+    acc(a, x, sel(a, ew(a, "rt.le", xv, zero), zero, in, gt), false);
+    return;
+  }
+  case RT_OP_MISH: { /* torch: g * (t + x * sigmoid(x) * (1 - t * t)), t = tanh(softplus(x)) */
+    MlirValue one = cst(a, e, 1.0), t = un(a, "rt.tanh", un(a, "rt.softplus", xv));
+    MlirValue sig =
+        ew(a, "rt.div", one, ew(a, "rt.add", un(a, "rt.exp", un(a, "rt.neg", xv)), one));
+    MlirValue d =
+        ew(a, "rt.mul", ew(a, "rt.mul", xv, sig), ew(a, "rt.sub", one, ew(a, "rt.mul", t, t)));
+    acc(a, x, ew(a, "rt.mul", g, ew(a, "rt.add", t, d)), false);
     return;
   }
   case RT_OP_TANH: { /* g * (1 - y*y) */

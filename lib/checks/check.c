@@ -206,8 +206,20 @@ static int check_split(MlirOperation joint, MlirOperation split, const char *nam
   nt = nin - np;
   rtr_interp_options ref = {.promote_f64 = false};
   rtr_peak pj = {0}, pf = {0}, pb = {0};
-  if (run_traced(joint, jf, &ref, &tj, in, nin, &J, &nj, o->peak ? &pj : NULL) ||
-      run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf, o->peak ? &pf : NULL))
+  if (run_traced(joint, jf, &ref, &tj, in, nin, &J, &nj, o->peak ? &pj : NULL)) {
+    /* nothing to compare the split with: the inputs are wrong for the function (an
+     * index out of range), not the split */
+    if (o->inputs)
+      remat_error_add(err, "the joint function '@%s' fails on the inputs of %s", name, o->inputs);
+    else
+      remat_error_add(err,
+                      "the joint function '@%s' fails on the inputs of seed %llu (give an "
+                      "integer argument its range, rt.range, or --inputs)",
+                      name, (unsigned long long)o->seed);
+    rc = 3;
+    goto out;
+  }
+  if (run_traced(split, ff, &o->run, &tf, primals, np, &F, &nf, o->peak ? &pf : NULL))
     goto out;
   int nsaved = nf - (int)num_out;
   if (nsaved < 0) {

@@ -3,8 +3,10 @@
  *
  * Each check prints a report on REPORT, one line per compared value, and returns 0 when
  * everything agrees, 1 on a mismatch and 2 when the check could not run (a missing
- * function, a malformed split). The reasons are added to *err (remat_error_add: one line
- * each, for the tool to print), or are located diagnostics for errors in the IR. */
+ * function, a malformed split); rtr_check_split returns 3 when the joint function itself
+ * fails on the inputs (nothing to compare the split with). The reasons are added to *err
+ * (remat_error_add: one line each, for the tool to print), or are located diagnostics for
+ * errors in the IR. */
 #ifndef REMAT_RUNTIME_CHECK_H
 #define REMAT_RUNTIME_CHECK_H
 

@@ -79,6 +79,18 @@ static LLVMValueRef math(cg_module *m, bool fl, rt_op_id id, bool wide, LLVMValu
   return row_fn(m, id, wide, &x, 1);
 }
 
+/* clamp(x, 0, RT_HARD_CAP) as the runtime computes it (ordered compares: NaN and -0 pass
+ * through), and x + RT_HARD_OFFSET. */
+static LLVMValueRef hard_clamp(cg_module *m, LLVMValueRef x) {
+  LLVMTypeRef t = LLVMTypeOf(x);
+  LLVMValueRef zero = LLVMConstReal(t, 0.0), cap = LLVMConstReal(t, RT_HARD_CAP);
+  LLVMValueRef hi = LLVMBuildSelect(m->b, LLVMBuildFCmp(m->b, LLVMRealOGT, x, cap, ""), cap, x, "");
+  return LLVMBuildSelect(m->b, LLVMBuildFCmp(m->b, LLVMRealOLT, x, zero, ""), zero, hi, "");
+}
+static LLVMValueRef hard_shift(cg_module *m, LLVMValueRef x) {
+  return LLVMBuildFAdd(m->b, x, LLVMConstReal(LLVMTypeOf(x), RT_HARD_OFFSET), "");
+}
+
 /* One element of an RT_EW or RT_MATH op (rt_ops.def) from its operands' values X, Y (Y
  * unused for unary ops), computed in the compute type of element type E, the domain. */
 static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueRef x,
@@ -129,6 +141,27 @@ static LLVMValueRef ew_element(cg_module *m, rt_op_id id, MlirType e, LLVMValueR
         LLVMBuildFCmp(m->b, LLVMRealOGT, x, LLVMConstReal(t, RT_SOFTPLUS_THRESHOLD), "");
     LLVMValueRef ex = row_fn(m, RT_OP_EXP, wide, &x, 1);
     return LLVMBuildSelect(m->b, above, x, row_fn(m, RT_OP_LOG1P, wide, &ex, 1), "");
+  }
+  case RT_OP_HARDSWISH: /* x * clamp(x + 3, 0, 6) / 6, the runtime's order */
+    if (!fl)
+      break;
+    return LLVMBuildFDiv(m->b, LLVMBuildFMul(m->b, x, hard_clamp(m, hard_shift(m, x)), ""),
+                         LLVMConstReal(t, RT_HARD_CAP), "");
+  case RT_OP_HARDSIGMOID: /* clamp(x + 3, 0, 6) / 6 */
+    if (!fl)
+      break;
+    return LLVMBuildFDiv(m->b, hard_clamp(m, hard_shift(m, x)), LLVMConstReal(t, RT_HARD_CAP), "");
+  case RT_OP_RELU6:
+    if (!fl)
+      break;
+    return hard_clamp(m, x);
+  case RT_OP_MISH: { /* x * tanh(log1p(exp(x))): the rows' functions */
+    if (!fl)
+      break;
+    LLVMValueRef v = row_fn(m, RT_OP_EXP, wide, &x, 1);
+    v = row_fn(m, RT_OP_LOG1P, wide, &v, 1);
+    v = row_fn(m, RT_OP_TANH, wide, &v, 1);
+    return LLVMBuildFMul(m->b, x, v, "");
   }
   case RT_OP_SELECT: /* cg_elementwise */ break;
 #define RT_MATH(ID, ...) \

@@ -142,6 +142,15 @@ static void random_element(rtr_buffer *b, int64_t i, uint64_t r, rtr_values valu
   }
 }
 
+/* An integer of an argument with rt.range [LO, HI): uniform (SPECIAL: half of them LO or
+ * HI - 1, the ends), in every distribution, so that indices stay indices. */
+static void random_in_range(rtr_buffer *b, int64_t i, uint64_t r, rtr_values values, int64_t lo,
+                            int64_t hi) {
+  uint64_t span = (uint64_t)hi - (uint64_t)lo; /* hi > lo: at least 1 */
+  uint64_t off = values == RTR_VALUES_SPECIAL && (r & 1) ? ((r >> 1) & 1) * (span - 1) : r % span;
+  rtr_buffer_set_i(b, i, (int64_t)((uint64_t)lo + off));
+}
+
 rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, rtr_values values, int *count,
                                char **err) {
   (void)err; /* its errors are diagnostics at the argument (see io.h) */
@@ -160,8 +169,14 @@ rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, rtr_values val
       return NULL;
     }
     uint64_t s = seed ^ ((uint64_t)(k + 1) * 0xD1B54A32D192ED03ull) ^ (uint64_t)values;
+    int64_t lo, hi;
+    bool ranged = !rtr_elem_is_float(b->elem) && b->elem != RTR_I1 &&
+                  rt_func_arg_range(func, k, &lo, &hi);
     for (int64_t i = 0; i < b->numel; i++)
-      random_element(b, i, splitmix64(&s), values);
+      if (ranged)
+        random_in_range(b, i, splitmix64(&s), values, lo, hi);
+      else
+        random_element(b, i, splitmix64(&s), values);
   }
   *count = n;
   return bufs;

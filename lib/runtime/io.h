@@ -39,8 +39,10 @@ double rtr_float_from_fields(rtr_elem e, int sign, int64_t expo, uint64_t mant);
 /* "unit", "wide", "special"; false for another name. */
 bool rtr_values_parse(const char *name, rtr_values *out);
 
-/* Random inputs for FUNC's arguments from SEED, drawn from VALUES. The k-th argument's
- * values depend only on (seed, values, k). Returns NULL for an argument type the runtime
+/* Random inputs for FUNC's arguments from SEED, drawn from VALUES; an integer argument
+ * with rt.range [LO, HI) is drawn from that range in every distribution (SPECIAL: half
+ * of its elements LO or HI - 1). The k-th argument's values depend only on (seed,
+ * values, k) and its range. Returns NULL for an argument type the runtime
  * does not support or one that cannot be allocated, after an MLIR diagnostic at the
  * argument (it is located in the IR); nothing is added to *err then. */
 rtr_buffer **rtr_inputs_random(MlirOperation func, uint64_t seed, rtr_values values, int *count,

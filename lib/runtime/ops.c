@@ -73,6 +73,13 @@ static double min_f64(double a, double b) {
   return a < b ? a : b;
 }
 
+/* clamp(x, 0, RT_HARD_CAP) as torch's clamp computes it: NaN stays NaN and -0 stays -0
+ * (the ordered compares fail on NaN; -0 < 0 is false). */
+static float hard_clamp_f32(float x) {
+  return x < 0.0f ? 0.0f : x > (float)RT_HARD_CAP ? (float)RT_HARD_CAP : x;
+}
+static double hard_clamp_f64(double x) { return x < 0.0 ? 0.0 : x > RT_HARD_CAP ? RT_HARD_CAP : x; }
+
 static float ew_f32(rtr_ew op, float a, float b) {
   switch (op) {
   case RTR_EW_ADD: return a + b;
@@ -88,6 +95,10 @@ static float ew_f32(rtr_ew op, float a, float b) {
   case RTR_EW_RSQRT: return 1.0f / sqrtf(a);
   case RTR_EW_ABS: return fabsf(a);
   case RTR_EW_SOFTPLUS: return a > (float)RT_SOFTPLUS_THRESHOLD ? a : log1pf(expf(a));
+  case RTR_EW_HARDSWISH: return a * hard_clamp_f32(a + (float)RT_HARD_OFFSET) / (float)RT_HARD_CAP;
+  case RTR_EW_HARDSIGMOID: return hard_clamp_f32(a + (float)RT_HARD_OFFSET) / (float)RT_HARD_CAP;
+  case RTR_EW_RELU6: return hard_clamp_f32(a);
+  case RTR_EW_MISH: return a * tanhf(log1pf(expf(a)));
   case RTR_EW_AND:
   case RTR_EW_OR:
   case RTR_EW_XOR:
@@ -111,6 +122,10 @@ static double ew_f64(rtr_ew op, double a, double b) {
   case RTR_EW_RSQRT: return 1.0 / sqrt(a);
   case RTR_EW_ABS: return fabs(a);
   case RTR_EW_SOFTPLUS: return a > RT_SOFTPLUS_THRESHOLD ? a : log1p(exp(a));
+  case RTR_EW_HARDSWISH: return a * hard_clamp_f64(a + RT_HARD_OFFSET) / RT_HARD_CAP;
+  case RTR_EW_HARDSIGMOID: return hard_clamp_f64(a + RT_HARD_OFFSET) / RT_HARD_CAP;
+  case RTR_EW_RELU6: return hard_clamp_f64(a);
+  case RTR_EW_MISH: return a * tanh(log1p(exp(a)));
   case RTR_EW_AND:
   case RTR_EW_OR:
   case RTR_EW_XOR:
@@ -154,6 +169,10 @@ static int64_t ew_int(rtr_ew op, int64_t a, int64_t b) {
   case RTR_EW_SQRT:
   case RTR_EW_RSQRT:
   case RTR_EW_SOFTPLUS:
+  case RTR_EW_HARDSWISH:
+  case RTR_EW_HARDSIGMOID:
+  case RTR_EW_RELU6:
+  case RTR_EW_MISH:
   case RTR_EW_SELECT: break;
   }
   remat_fatal("elementwise op %d on integers", (int)op);

@@ -35,6 +35,10 @@ typedef enum rtr_ew {
   RTR_EW_RSQRT,
   RTR_EW_ABS,
   RTR_EW_SOFTPLUS,
+  RTR_EW_HARDSWISH,
+  RTR_EW_HARDSIGMOID,
+  RTR_EW_RELU6,
+  RTR_EW_MISH,
   /* ternary: select(cond, a, b) */
   RTR_EW_SELECT,
 } rtr_ew;

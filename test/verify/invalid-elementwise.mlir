@@ -67,6 +67,26 @@ func.func @h(%c: tensor<4xi32>) {
   %0 = "rt.softplus"(%c) : (tensor<4xi32>) -> tensor<4xi32>
   return
 }
+func.func @i(%c: tensor<4xi64>) {
+  // expected-error @+1 {{'rt.hardswish' requires a floating-point element type}}
+  %0 = "rt.hardswish"(%c) : (tensor<4xi64>) -> tensor<4xi64>
+  return
+}
+func.func @j(%c: tensor<4xi32>) {
+  // expected-error @+1 {{'rt.hardsigmoid' requires a floating-point element type}}
+  %0 = "rt.hardsigmoid"(%c) : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+func.func @k(%c: tensor<4xi8>) {
+  // expected-error @+1 {{'rt.relu6' requires a floating-point element type}}
+  %0 = "rt.relu6"(%c) : (tensor<4xi8>) -> tensor<4xi8>
+  return
+}
+func.func @l(%c: tensor<4xi1>) {
+  // expected-error @+1 {{'rt.mish' requires a floating-point element type}}
+  %0 = "rt.mish"(%c) : (tensor<4xi1>) -> tensor<4xi1>
+  return
+}
 
 // -----
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 import torch.fx as fx
 
-from . import extern, trace
+from . import extern, indexing, trace
 
 aten = torch.ops.aten
 prims = torch.ops.prims
@@ -1050,6 +1050,15 @@ def clamp(w, node, x, min=None, max=None):
     return r
 
 
+def hardtanh(w, node, x, min_val=-1.0, max_val=1.0):
+    # F.relu6 and nn.ReLU6 trace as hardtanh(x, 0, 6): rt.relu6, torch's clamp exactly
+    # (-0 stays -0); other bounds: the clamp above
+    shape, elem = meta(node)
+    if min_val == 0 and max_val == 6 and elem in FLOATS:
+        return w.elementwise("rt.relu6", [x], shape, elem)
+    return clamp(w, node, x, min=min_val, max=max_val)
+
+
 def clamp_min(w, node, x, bound):
     return clamp(w, node, x, min=bound)
 
@@ -1244,6 +1253,9 @@ OPS = {
     aten.reciprocal.default: reciprocal, aten.sigmoid.default: sigmoid,
     aten.relu.default: relu, aten.log1p.default: unary("rt.log1p"),
     aten.softplus.default: softplus,
+    aten.hardswish.default: unary("rt.hardswish"),
+    aten.hardsigmoid.default: unary("rt.hardsigmoid"),
+    aten.mish.default: unary("rt.mish"), aten.hardtanh.default: hardtanh,
     aten.clamp.default: clamp, aten.clamp_min.default: clamp_min,
     aten.clamp_max.default: clamp_max,
     aten.sgn.default: sgn, aten.sign.default: sgn,
@@ -1376,11 +1388,15 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
         arguments.append({"name": v.name, "kind": kind, "type": v.type, "bytes": nbytes})
         return v
 
+    ranges = indexing.index_ranges(graph)
     for node, a in zip(primals, args):
         shape, elem = tuple(a.value.shape), elem_of(a.value.dtype, node)
         # buffers apart: persistent like parameters, but without a gradient (remat-run
         # --check-fd leaves them out of the arguments its gradients belong to)
         attrs = {"param": "rt.param", "buffer": "rt.buffer"}.get(a.kind, "")
+        r = a.range or ranges.get(node)
+        if r and elem in ("i8", "i32", "i64"):  # the values remat-run --seed draws
+            attrs = ", ".join(filter(None, [attrs, f"rt.range = array<i64: {r[0]}, {r[1]}>"]))
         w.env[node] = add_arg(a.name, (shape, elem), attrs, a.kind, a.name,
                               numel(shape) * ELEM_BYTES[elem])
     states = philox_state_nodes(graph)

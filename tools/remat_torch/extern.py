@@ -43,16 +43,16 @@ ELEMENTWISE = """
     abs acos acosh add addcdiv addcmul asin asinh atan atan2 atanh bitwise_and
     bitwise_not bitwise_or bitwise_xor ceil celu clamp clamp_max clamp_min clone copy
     copysign cos cosh deg2rad digamma div elu eq erf erfc erfinv exp exp2 expm1 fill
-    float_power floor floor_divide fmax fmin fmod frac ge gelu gt hardshrink hardsigmoid
-    hardswish hardtanh heaviside hypot i0 isfinite isinf isnan le leaky_relu lerp lgamma
-    log log10 log1p log2 logaddexp logaddexp2 logical_and logical_not logical_or
-    logical_xor logit lt masked_fill maximum minimum mish mul mvlgamma nan_to_num ne neg
-    nextafter polygamma pow rad2deg reciprocal relu relu6 remainder round rsqrt rsub selu
-    sgn sigmoid sign signbit silu sin sinc sinh softplus softshrink sqrt square sub tan
-    tanh threshold true_divide trunc where xlogy _to_copy
-    elu_backward gelu_backward hardshrink_backward hardsigmoid_backward hardswish_backward
-    hardtanh_backward leaky_relu_backward logit_backward mish_backward sigmoid_backward
-    silu_backward softplus_backward softshrink_backward tanh_backward threshold_backward
+    float_power floor floor_divide fmax fmin fmod frac ge gelu gt hardshrink heaviside
+    hypot i0 isfinite isinf isnan le leaky_relu lerp lgamma log log10 log1p log2
+    logaddexp logaddexp2 logical_and logical_not logical_or logical_xor logit lt
+    masked_fill maximum minimum mul mvlgamma nan_to_num ne neg nextafter polygamma pow
+    rad2deg reciprocal relu remainder round rsqrt rsub selu sgn sigmoid sign signbit
+    silu sin sinc sinh softplus softshrink sqrt square sub tan tanh threshold
+    true_divide trunc where xlogy _to_copy
+    elu_backward gelu_backward hardshrink_backward hardtanh_backward leaky_relu_backward
+    logit_backward sigmoid_backward silu_backward softplus_backward softshrink_backward
+    tanh_backward threshold_backward
 """.split()
 DATA_MOVEMENT = """
     cat constant_pad_nd flip reflection_pad1d reflection_pad2d reflection_pad3d repeat

@@ -5,6 +5,7 @@ these ops use index_select, index_put and scatter (an overwrite, whose order wit
 duplicate indices torch leaves open); these keep to the two ops whose semantics rt
 states, so the graph remat imports and the graph torch runs in --check are the same."""
 import torch
+import torch.fx as fx
 
 aten = torch.ops.aten
 
@@ -84,6 +85,36 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
     base = torch.zeros_like(x)
     out = torch.scatter_add(base, 1, safe.unsqueeze(1), g.unsqueeze(1))
     return out.squeeze(0) if single else out
+
+
+# ops through which an integer input reaches an index unchanged (views, copies, and
+# where's first branch: nll_loss's `where(target != ignore_index, target, 0)`)
+_PASS = {aten.view.default, aten._unsafe_view.default, aten.reshape.default,
+         aten._reshape_alias.default, aten.expand.default, aten.unsqueeze.default, aten.squeeze.dim, aten.squeeze.default,
+         aten.clone.default, aten.alias.default, aten._to_copy.default, aten.where.self}
+
+
+def index_ranges(graph):
+    """{placeholder: (0, n)} for each integer placeholder that reaches the index of a
+    gather or scatter_add (dim d of a source with n rows there): class labels of
+    nll_loss and ids of embeddings, as the decompositions above write them. Where one
+    placeholder reaches several indices, the narrowest range."""
+    out = {}
+    for node in graph.nodes:
+        if node.op != "call_function" or node.target not in (aten.gather.default,
+                                                             aten.scatter_add.default):
+            continue
+        src, dim, idx = node.args[:3]
+        meta = src.meta.get("tensor_meta") if hasattr(src, "meta") else None
+        if meta is None:
+            continue
+        n = meta.shape[dim] if len(meta.shape) else 1  # a 0-d source: one element
+        while isinstance(idx, fx.Node) and idx.op == "call_function" and \
+                idx.target in _PASS:
+            idx = idx.args[1] if idx.target == aten.where.self else idx.args[0]
+        if isinstance(idx, fx.Node) and idx.op == "placeholder":
+            out[idx] = (0, min(n, out[idx][1]) if idx in out else n)
+    return out
 
 
 def table():

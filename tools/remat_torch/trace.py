@@ -32,6 +32,7 @@ class Arg:
     kind: str          # "param" | "buffer" | "input"
     value: torch.Tensor
     requires_grad: bool
+    range: Optional[tuple] = None  # an integer input's [LO, HI) (--input ...:LO:HI): rt.range
 
 
 @dataclasses.dataclass
@@ -64,7 +65,8 @@ def decompositions():
         aten.masked_fill, aten.t, aten.detach, aten.native_dropout_backward,
         aten.leaky_relu_backward, aten.hardtanh_backward,
         aten.mse_loss, aten.mse_loss_backward,
-        aten.softplus_backward,
+        aten.softplus_backward, aten.hardswish_backward, aten.hardsigmoid_backward,
+        aten.mish_backward,
         aten.log_sigmoid_forward, aten.log_sigmoid_backward,
         aten.native_batch_norm, aten.native_batch_norm_backward,
     ])
