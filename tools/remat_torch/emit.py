@@ -581,8 +581,9 @@ def _split(w, node, x, sizes, dim):
     return tuple(outs)
 
 
-def _pad(w, node, g, dim, before, after, shape, elem):
-    """g placed between `before` and `after` zeros along dim (the gradient of a slice)."""
+def _pad(w, node, g, dim, before, after, shape, elem, value=0):
+    """g placed between `before` and `after` elements of `value` (zeros: the gradient of a
+    slice) along dim."""
     parts = []
     for n in (before, None, after):
         if n is None:
@@ -590,7 +591,7 @@ def _pad(w, node, g, dim, before, after, shape, elem):
         elif n > 0:
             zshape = list(g.shape)
             zshape[dim] = n
-            parts.append(_full(w, tuple(zshape), elem, 0))
+            parts.append(_full(w, tuple(zshape), elem, value))
     return _concat(w, parts, dim, elem)
 
 
@@ -722,15 +723,7 @@ def constant_pad_nd(w, node, x, pad, value=0):
         d = len(x.shape) - 1 - k
         before, after = pad[2 * k], pad[2 * k + 1]
         x = _slice(w, x, d, max(0, -before), x.shape[d] - max(0, -after))
-        parts = []
-        for n in (before, None, after):
-            if n is None:
-                parts.append(x)
-            elif n > 0:
-                zshape = list(x.shape)
-                zshape[d] = n
-                parts.append(_full(w, tuple(zshape), elem, value))
-        x = _concat(w, parts, d, elem)
+        x = _pad(w, node, x, d, before, after, shape, elem, value)
     return x
 
 
@@ -788,15 +781,7 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
         pad += [p, max(0, (o - 1) * st + (k - 1) * d + 1 - size - p)]
     xpad = xp
     for k, dim in ((0, 3), (1, 2)):
-        parts, before, after = [], pad[2 * k], pad[2 * k + 1]
-        for m in (before, None, after):
-            if m is None:
-                parts.append(xpad)
-            elif m > 0:
-                sh_ = list(xpad.shape)
-                sh_[dim] = m
-                parts.append(_full(w, tuple(sh_), elem, float("-inf")))
-        xpad = _concat(w, parts, dim, elem)
+        xpad = _pad(w, node, xpad, dim, pad[2 * k], pad[2 * k + 1], None, elem, float("-inf"))
     oshape, grid = (n, c, oh, ow), (oh, ow)
     rows = w.emit("rt.iota", [], grid, "i64", "dim = 0 : i64")
     cols = w.emit("rt.iota", [], grid, "i64", "dim = 1 : i64")
