@@ -835,6 +835,107 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
     return (w.reshape(cur, out), w.reshape(idx, out))
 
 
+
+def _avg_geometry(w, node, x, kernel, stride, padding, ceil_mode):
+    """avg_pool2d's planes, sizes and its input padded with zeros to every window's end."""
+    (kh, kw), (sh, sw), (ph, pw), _ = _pool_args(kernel, stride, padding, 1)
+    xp = _planes(w, x, node)
+    n, c, h, wd = xp.shape
+    oh, ow = (_pool_out(*a, ceil_mode) for a in ((h, kh, sh, ph, 1), (wd, kw, sw, pw, 1)))
+    hp, wp = ((o - 1) * st + k for o, st, k in ((oh, sh, kh), (ow, sw, kw)))
+    hp, wp = max(hp, h + ph), max(wp, wd + pw)
+    return xp, (n, c, h, wd), (oh, ow), (kh, kw, sh, sw, ph, pw), (hp, wp)
+
+
+def _avg_divisor(w, grid, size, geo, count_include_pad, divisor_override, elem):
+    """torch's divide factor per output (its CPU kernel's): divisor_override, or the
+    window's size clipped to the padded input (count_include_pad), or its positions
+    inside the input; a number where it is the same everywhere."""
+    (h, wd), (kh, kw, sh, sw, ph, pw) = size, geo
+    if divisor_override:
+        return float(divisor_override)
+    oh, ow = grid
+    counts = []
+    for d, n, k, st, p, o in ((0, h, kh, sh, ph, oh), (1, wd, kw, sw, pw, ow)):
+        starts = [i * st - p for i in range(o)]
+        ends = [min(a + k, n + p) for a in starts]
+        per = [e - a if count_include_pad else min(e, n) - max(a, 0)
+               for a, e in zip(starts, ends)]
+        if len(set(per)) == 1:
+            counts.append(per[0])
+            continue
+        i = w.emit("rt.iota", [], grid, "i64", f"dim = {d} : i64")
+        a = w.elementwise("rt.sub", [w.elementwise("rt.mul", [i, st], grid, "i64"), p], grid,
+                          "i64")
+        e = w.elementwise("rt.min", [w.elementwise("rt.add", [a, k], grid, "i64"), n + p],
+                          grid, "i64")
+        if not count_include_pad:
+            e = w.elementwise("rt.min", [e, n], grid, "i64")
+            a = w.elementwise("rt.max", [a, 0], grid, "i64")
+        counts.append(w.elementwise("rt.sub", [e, a], grid, "i64"))
+    if all(isinstance(v, int) for v in counts):
+        return float(counts[0] * counts[1])
+    prod = w.elementwise("rt.mul", counts, grid, "i64")
+    return w.convert(prod, elem)
+
+
+def avg_pool2d(w, node, x, kernel, stride=(), padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """2-d average pooling as torch's CPU kernel computes it: per output, 0 plus the
+    window's values in row-major order (positions in the padding add a zero, which
+    changes no sum that starts at +0), divided by the divide factor (_avg_divisor)."""
+    xp, (n, c, h, wd), (oh, ow), geo, (hp, wp) = _avg_geometry(w, node, x, kernel, stride,
+                                                                padding, ceil_mode)
+    kh, kw, sh, sw, ph, pw = geo
+    elem = xp.elem
+    xpad = xp
+    for dim, p, size, total in ((3, pw, wd, wp), (2, ph, h, hp)):
+        xpad = _pad(w, node, xpad, dim, p, total - size - p, None, elem)
+    oshape = (n, c, oh, ow)
+    total = None
+    for i in range(kh):
+        for j in range(kw):
+            v = _slice(w, xpad, 2, i, i + (oh - 1) * sh + 1, sh)
+            v = _slice(w, v, 3, j, j + (ow - 1) * sw + 1, sw)
+            total = w.elementwise("rt.add", [0.0 if total is None else total, v], oshape, elem)
+    div = _avg_divisor(w, (oh, ow), (h, wd), geo, count_include_pad, divisor_override, elem)
+    out = w.elementwise("rt.div", [total, div], oshape, elem)
+    return w.reshape(out, out_shape(node))
+
+
+def avg_pool2d_backward(w, node, grad, x, kernel, stride, padding, ceil_mode,
+                        count_include_pad, divisor_override):
+    """Each output's gradient divided by its divide factor and added into every position
+    of its window, as torch's CPU kernel adds them (outputs in row-major order): one
+    rt.scatter_add into the padded planes per window position, the last first, which
+    reaches each input position in the same order; then the padding sliced off. The
+    input is read only for its shape (select(false, x, ...) keeps fx's dependency)."""
+    xp, (n, c, h, wd), (oh, ow), geo, (hp, wp) = _avg_geometry(w, node, x, kernel, stride,
+                                                                padding, ceil_mode)
+    kh, kw, sh, sw, ph, pw = geo
+    shape, elem = meta(node)
+    oshape, grid, m = (n, c, oh, ow), (oh, ow), oh * ow
+    div = _avg_divisor(w, grid, (h, wd), geo, count_include_pad, divisor_override, elem)
+    g = w.elementwise("rt.div", [w.reshape(w.convert(grad, elem), oshape), div], oshape, elem)
+    g = w.reshape(g, (n, c, m))
+    rows = w.emit("rt.iota", [], grid, "i64", "dim = 0 : i64")
+    cols = w.emit("rt.iota", [], grid, "i64", "dim = 1 : i64")
+    acc = _full(w, (n, c, hp * wp), elem, 0)
+    for i in reversed(range(kh)):
+        for j in reversed(range(kw)):
+            r = w.elementwise("rt.add", [w.elementwise("rt.mul", [rows, sh], grid, "i64"), i],
+                              grid, "i64")
+            q = w.elementwise("rt.add", [w.elementwise("rt.mul", [cols, sw], grid, "i64"), j],
+                              grid, "i64")
+            pos = w.elementwise("rt.add", [w.elementwise("rt.mul", [r, wp], grid, "i64"), q],
+                                grid, "i64")
+            pos = w.reshape(w.broadcast(pos, oshape), (n, c, m))
+            acc = w.emit("rt.scatter_add", [acc, pos, g], (n, c, hp * wp), elem, "dim = 2 : i64")
+    res = w.reshape(acc, (n, c, hp, wp))
+    res = _slice(w, _slice(w, res, 2, ph, ph + h), 3, pw, pw + wd)
+    res = w.emit("rt.select", [w.const(False, "i1"), w.convert(xp, elem), res], xp.shape, elem)
+    return w.reshape(res, shape)
+
 def max_pool2d_with_indices_backward(w, node, grad, x, kernel, stride, padding, dilation,
                                      ceil_mode, indices):
     """The gradient added into zeros of the input's shape at each output's index, per
@@ -1275,6 +1376,7 @@ OPS = {
     aten.constant_pad_nd.default: constant_pad_nd,
     aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
     aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward,
+    aten.avg_pool2d.default: avg_pool2d, aten.avg_pool2d_backward.default: avg_pool2d_backward,
     # reductions
     aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
     aten.mean.dim: mean, aten.mean.default: mean,
