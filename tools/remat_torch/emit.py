@@ -936,6 +936,102 @@ def avg_pool2d_backward(w, node, grad, x, kernel, stride, padding, ceil_mode,
     res = w.emit("rt.select", [w.const(False, "i1"), w.convert(xp, elem), res], xp.shape, elem)
     return w.reshape(res, shape)
 
+
+def _adaptive_windows(w, n_in, n_out, dim, grid):
+    """Adaptive pooling's windows along one dim, as torch's CPU kernel: output o reads
+    [o * n_in // n_out, ceil((o + 1) * n_in / n_out)); (start, size) as i64 rt.iota
+    expressions over grid, and the largest size."""
+    o = w.emit("rt.iota", [], grid, "i64", f"dim = {dim} : i64")
+    start = w.elementwise("rt.div", [w.elementwise("rt.mul", [o, n_in], grid, "i64"), n_out],
+                          grid, "i64")
+    end = w.elementwise("rt.div", [w.elementwise(
+        "rt.add", [w.elementwise("rt.mul", [o, n_in], grid, "i64"), n_in + n_out - 1],
+        grid, "i64"), n_out], grid, "i64")
+    size = w.elementwise("rt.sub", [end, start], grid, "i64")
+    most = max(-(-(k + 1) * n_in // n_out) - k * n_in // n_out for k in range(n_out))
+    return start, size, most
+
+
+def _adaptive_setup(w, node, x, out_hw):
+    xp = _planes(w, x, node)
+    n, c, h, wd = xp.shape
+    oh, ow = out_hw
+    grid = (oh, ow)
+    rs, rn, mh = _adaptive_windows(w, h, oh, 0, grid)
+    cs, cn, mw = _adaptive_windows(w, wd, ow, 1, grid)
+    return xp, (n, c, h, wd), grid, (rs, rn, mh), (cs, cn, mw)
+
+
+def _adaptive_offset(w, start, size, k, limit, grid):
+    """start + k clamped into the input, and whether k is inside the window."""
+    at = w.elementwise("rt.add", [start, k], grid, "i64")
+    inside = w.elementwise("rt.lt", [k, size], grid, "i64", result_elem="i1") if k else None
+    return w.elementwise("rt.min", [at, limit - 1], grid, "i64"), inside
+
+
+def adaptive_avg_pool2d(w, node, x, output_size):
+    """2-d adaptive average pooling as torch's CPU kernel: per output, 0 plus its
+    window's values in row-major order, divided by the window's height, then by its
+    width. Per window offset: the rows and columns picked by rt.gather (an index clamped
+    into the input), a zero where the offset is past the window's end."""
+    xp, (n, c, h, wd), grid, (rs, rn, mh), (cs, cn, mw) = _adaptive_setup(w, node, x,
+                                                                          output_size)
+    elem = xp.elem
+    oh, ow = grid
+    total = None
+    for i in range(mh):
+        row, rin = _adaptive_offset(w, rs, rn, i, h, grid)
+        ridx = w.broadcast(w.reshape(_slice(w, row, 1, 0, 1), (1, 1, oh, 1)), (n, c, oh, wd))
+        rows = w.emit("rt.gather", [xp, ridx], (n, c, oh, wd), elem, "dim = 2 : i64")
+        for j in range(mw):
+            col, cin = _adaptive_offset(w, cs, cn, j, wd, grid)
+            cidx = w.broadcast(w.reshape(_slice(w, col, 0, 0, 1), (1, 1, 1, ow)), (n, c, oh, ow))
+            v = w.emit("rt.gather", [rows, cidx], (n, c, oh, ow), elem, "dim = 3 : i64")
+            keep = rin if cin is None else cin if rin is None else w.emit(
+                "rt.select", [rin, cin, w.const(False, "i1")], grid, "i1")
+            if keep is not None:
+                v = w.emit("rt.select", [w.broadcast(keep, (n, c, oh, ow)), v,
+                                         _full(w, (n, c, oh, ow), elem, 0)], (n, c, oh, ow), elem)
+            total = w.elementwise("rt.add", [0.0 if total is None else total, v],
+                                  (n, c, oh, ow), elem)
+    out = w.elementwise("rt.div", [total, w.convert(rn, elem)], (n, c, oh, ow), elem)
+    out = w.elementwise("rt.div", [out, w.convert(cn, elem)], (n, c, oh, ow), elem)
+    return w.reshape(out, out_shape(node))
+
+
+def adaptive_avg_pool2d_backward(w, node, grad, x):
+    """Each output's gradient divided by its window's height, then width, added into
+    every position of its window as torch's CPU kernel adds them (outputs in row-major
+    order): one rt.scatter_add per window offset, the last first, adding zero where the
+    offset is past the window's end; x read only for its shape (select(false, x, ...))."""
+    shape, elem = meta(node)
+    gshape = tuple(grad.shape)
+    xp, (n, c, h, wd), grid, (rs, rn, mh), (cs, cn, mw) = _adaptive_setup(
+        w, node, x, gshape[-2:])
+    oh, ow = grid
+    oshape, m = (n, c, oh, ow), oh * ow
+    g = w.reshape(w.convert(grad, elem), oshape)
+    g = w.elementwise("rt.div", [g, w.convert(rn, elem)], oshape, elem)
+    g = w.elementwise("rt.div", [g, w.convert(cn, elem)], oshape, elem)
+    acc = _full(w, (n, c, h * wd), elem, 0)
+    for i in reversed(range(mh)):
+        row, rin = _adaptive_offset(w, rs, rn, i, h, grid)
+        for j in reversed(range(mw)):
+            col, cin = _adaptive_offset(w, cs, cn, j, wd, grid)
+            keep = rin if cin is None else cin if rin is None else w.emit(
+                "rt.select", [rin, cin, w.const(False, "i1")], grid, "i1")
+            upd = g if keep is None else w.emit(
+                "rt.select", [w.broadcast(keep, oshape), g, _full(w, oshape, elem, 0)],
+                oshape, elem)
+            pos = w.elementwise("rt.add", [w.elementwise("rt.mul", [row, wd], grid, "i64"),
+                                           col], grid, "i64")
+            pos = w.reshape(w.broadcast(pos, oshape), (n, c, m))
+            acc = w.emit("rt.scatter_add", [acc, pos, w.reshape(upd, (n, c, m))],
+                         (n, c, h * wd), elem, "dim = 2 : i64")
+    res = w.emit("rt.select", [w.const(False, "i1"), w.convert(xp, elem),
+                               w.reshape(acc, (n, c, h, wd))], xp.shape, elem)
+    return w.reshape(res, shape)
+
 def max_pool2d_with_indices_backward(w, node, grad, x, kernel, stride, padding, dilation,
                                      ceil_mode, indices):
     """The gradient added into zeros of the input's shape at each output's index, per
@@ -1377,6 +1473,8 @@ OPS = {
     aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
     aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward,
     aten.avg_pool2d.default: avg_pool2d, aten.avg_pool2d_backward.default: avg_pool2d_backward,
+    aten._adaptive_avg_pool2d.default: adaptive_avg_pool2d,
+    aten._adaptive_avg_pool2d_backward.default: adaptive_avg_pool2d_backward,
     # reductions
     aten.sum.dim_IntList: sum_, aten.sum.default: sum_, aten.amax.default: amax,
     aten.mean.dim: mean, aten.mean.default: mean,
