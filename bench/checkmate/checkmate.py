@@ -40,7 +40,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ilp"))
+import cbc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPS_DEF = os.path.join(HERE, "..", "..", "dialect-c", "rt_ops.def")
@@ -336,22 +338,10 @@ def write_lp(g, path, cost_cap):
 
 
 def solve(lp, sol, seconds):
-    t0 = time.time()
-    r = subprocess.run(["cbc", lp, "-sec", str(seconds), "-ratio", "0", "-allow", "0",
-                        "-solve", "-solu", sol], capture_output=True, text=True)
-    dt = time.time() - t0
-    if r.returncode != 0 or not os.path.exists(sol):
-        fail(f"cbc failed on {lp}:\n{r.stdout}\n{r.stderr}")
-    with open(sol) as f:
-        head = f.readline()
-        values = {}
-        for line in f:
-            t = line.split()
-            if len(t) >= 3:
-                values[t[1]] = float(t[2])
-    m = re.search(r"objective value\s+(-?[0-9.eE+]+)", head)
-    status = "optimal" if head.startswith("Optimal") else head.split(" - ")[0].strip().lower()
-    return status, float(m.group(1)) if m else None, values, dt
+    try:
+        return cbc.solve(lp, sol, seconds)
+    except cbc.CbcError as e:
+        fail(str(e))
 
 
 def reruns(g, values):

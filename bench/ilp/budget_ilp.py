@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+import cbc
+
 HUGE = 1 << 62
 
 
@@ -126,21 +128,12 @@ def write_lp(inst, path, additive=False):
 
 
 def solve(lp, sol, seconds):
-    t0 = time.time()
-    r = subprocess.run(["cbc", lp, "-sec", str(seconds), "-ratio", "0", "-allow", "0",
-                        "-solve", "-solu", sol], capture_output=True, text=True)
-    dt = time.time() - t0
-    if r.returncode != 0 or not os.path.exists(sol):
-        fail(f"cbc failed on {lp}:\n{r.stdout}\n{r.stderr}")
-    with open(sol) as f:
-        head = f.readline()
-        saved = set()
-        for line in f:
-            t = line.split()
-            if len(t) >= 3 and t[1].startswith("x") and float(t[2]) > 0.5:
-                saved.add(int(t[1][1:]))
-    status = "optimal" if head.startswith("Optimal") else head.split(" - ")[0].strip().lower()
-    return status, saved, dt
+    """(status, the indices i of the x_i CBC sets, seconds)."""
+    try:
+        status, _, values, dt = cbc.solve(lp, sol, seconds)
+    except cbc.CbcError as e:
+        fail(str(e))
+    return status, {int(k[1:]) for k, v in values.items() if k.startswith("x") and v > 0.5}, dt
 
 
 def run_pass(remat_opt, mlir, budget, greedy, dump):
