@@ -29,15 +29,9 @@ from functorch.compile import (aot_function, make_boxed_func,  # noqa: E402
 
 import remat_torch  # noqa: E402
 from remat_torch import aot, emit, training as T  # noqa: E402
+from expectations import expect, failed  # noqa: E402
 
-failed = []
 MINCUT = min_cut_rematerialization_partition
-
-
-def expect(cond, what):
-    print(("ok: " if cond else "FAILED: ") + what)
-    if not cond:
-        failed.append(what)
 
 
 def _nop(gm, _):

@@ -18,14 +18,7 @@ from functorch.compile import aot_module, default_partition, make_boxed_func  # 
 
 from remat_torch import aot, dropout, fx_passes  # noqa: E402
 from models import gpt, llama, mlp  # noqa: E402
-
-failed = []
-
-
-def expect(cond, what):
-    print(("ok: " if cond else "FAILED: ") + what)
-    if not cond:
-        failed.append(what)
+from expectations import expect, failed  # noqa: E402
 
 
 def nodes_of(graph):

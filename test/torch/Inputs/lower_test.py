@@ -17,15 +17,9 @@ import torch.fx as fx  # noqa: E402
 from torch.fx.passes.shape_prop import ShapeProp  # noqa: E402
 
 from remat_torch import dropout, fx_passes, lower, training as T  # noqa: E402
+from expectations import expect, failed  # noqa: E402
 
 CONVERT = torch.ops.prims.convert_element_type.default
-failed = []
-
-
-def expect(cond, what):
-    print(("ok: " if cond else "FAILED: ") + what)
-    if not cond:
-        failed.append(what)
 
 
 def ops(gm):

@@ -20,14 +20,7 @@ from functorch.compile import aot_module, make_boxed_func  # noqa: E402
 
 import remat_torch  # noqa: E402
 from remat_torch import dropout, training as T  # noqa: E402
-
-failed = []
-
-
-def expect(cond, what):
-    print(("ok: " if cond else "FAILED: ") + what)
-    if not cond:
-        failed.append(what)
+from expectations import expect, failed  # noqa: E402
 
 
 def train_cmd():
