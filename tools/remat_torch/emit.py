@@ -735,11 +735,23 @@ def baddbmm(w, node, c, a, b, beta=1, alpha=1):
     if alpha != 1:
         prod = w.elementwise("rt.mul", [prod, alpha], shape, elem)
     if beta == 0:
-        return w.emit("rt.select", [w.const(False, "i1"), w.broadcast(w.convert(c, elem), shape),
-                                    prod], shape, elem)
+        return _reading(w, w.broadcast(w.convert(c, elem), shape), prod)
     if beta != 1:
         c = w.elementwise("rt.mul", [c, beta], shape, elem)
     return w.elementwise("rt.add", [c, prod], shape, elem)
+
+
+def _and(w, a, b):
+    """a && b of i1 values (rt.select(a, b, false)); None stands for true everywhere."""
+    if a is None or b is None:
+        return b if a is None else a
+    return w.emit("rt.select", [a, b, w.const(False, "i1")], a.shape, "i1")
+
+
+def _reading(w, x, value):
+    """value, with x as an operand (rt.select(false, x, value)): the ATen op reads x only
+    for its shape, and the split must keep x for it as fx's module will read it."""
+    return w.emit("rt.select", [w.const(False, "i1"), x, value], value.shape, value.elem)
 
 
 def _pool_args(kernel, stride, padding, dilation):
@@ -785,9 +797,8 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
     oshape, grid = (n, c, oh, ow), (oh, ow)
     rows = w.emit("rt.iota", [], grid, "i64", "dim = 0 : i64")
     cols = w.emit("rt.iota", [], grid, "i64", "dim = 1 : i64")
-    t, f = w.const(True, "i1"), w.const(False, "i1")
-    both = lambda p, q: p if q is None else q if p is None else w.emit(
-        "rt.select", [p, q, f], p.shape, "i1")
+    t = w.const(True, "i1")
+    w.const(False, "i1")   # _and's false, defined with true ahead of the window loop
     cur = idx = None
     seen = False           # per output, a valid position was visited (Python bool: for all)
     for i in range(kh):
@@ -805,8 +816,8 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
             for a, size, lo, hi in ((ih, h, i * dh - ph, (oh - 1) * sh + i * dh - ph),
                                     (iw, wd, j * dw - pw, (ow - 1) * sw + j * dw - pw)):
                 if lo < 0 or hi >= size:
-                    valid = both(valid, both(
-                        w.elementwise("rt.ge", [a, 0], grid, "i64", result_elem="i1"),
+                    valid = _and(w, valid, _and(
+                        w, w.elementwise("rt.ge", [a, 0], grid, "i64", result_elem="i1"),
                         w.elementwise("rt.lt", [a, size], grid, "i64", result_elem="i1")))
             pos = w.broadcast(pos, oshape)
             if seen is False and valid is None:    # the first position, valid everywhere
@@ -819,13 +830,13 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
                 w.elementwise("rt.gt", [v, cur], oshape, elem, result_elem="i1"), t,
                 w.elementwise("rt.ne", [v, v], oshape, elem, result_elem="i1")], oshape, "i1")
             vb = None if valid is None else w.broadcast(valid, oshape)
-            upd = both(vb, upd)
+            upd = _and(w, vb, upd)
             if seen is not True:                   # or the first valid position
                 first = vb if seen is False else w.elementwise(
                     "rt.eq", [w.broadcast(seen, oshape), False], oshape, "i1",
                     result_elem="i1")
                 if seen is not False and vb is not None:
-                    first = both(first, vb)
+                    first = _and(w, first, vb)
                 upd = w.emit("rt.select", [first, t, upd], oshape, "i1")
                 seen = True if valid is None else valid if seen is False else w.emit(
                     "rt.select", [seen, t, valid], grid, "i1")
@@ -833,7 +844,6 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
             idx = w.emit("rt.select", [upd, pos, idx], oshape, "i64")
     out = tuple(x.shape[:-2]) + (oh, ow)
     return (w.reshape(cur, out), w.reshape(idx, out))
-
 
 
 def _avg_geometry(w, node, x, kernel, stride, padding, ceil_mode):
@@ -933,8 +943,7 @@ def avg_pool2d_backward(w, node, grad, x, kernel, stride, padding, ceil_mode,
             acc = w.emit("rt.scatter_add", [acc, pos, g], (n, c, hp * wp), elem, "dim = 2 : i64")
     res = w.reshape(acc, (n, c, hp, wp))
     res = _slice(w, _slice(w, res, 2, ph, ph + h), 3, pw, pw + wd)
-    res = w.emit("rt.select", [w.const(False, "i1"), w.convert(xp, elem), res], xp.shape, elem)
-    return w.reshape(res, shape)
+    return w.reshape(_reading(w, w.convert(xp, elem), res), shape)
 
 
 def _adaptive_windows(w, n_in, n_out, dim, grid):
@@ -987,8 +996,7 @@ def adaptive_avg_pool2d(w, node, x, output_size):
             col, cin = _adaptive_offset(w, cs, cn, j, wd, grid)
             cidx = w.broadcast(w.reshape(_slice(w, col, 0, 0, 1), (1, 1, 1, ow)), (n, c, oh, ow))
             v = w.emit("rt.gather", [rows, cidx], (n, c, oh, ow), elem, "dim = 3 : i64")
-            keep = rin if cin is None else cin if rin is None else w.emit(
-                "rt.select", [rin, cin, w.const(False, "i1")], grid, "i1")
+            keep = _and(w, rin, cin)
             if keep is not None:
                 v = w.emit("rt.select", [w.broadcast(keep, (n, c, oh, ow)), v,
                                          _full(w, (n, c, oh, ow), elem, 0)], (n, c, oh, ow), elem)
@@ -1018,8 +1026,7 @@ def adaptive_avg_pool2d_backward(w, node, grad, x):
         row, rin = _adaptive_offset(w, rs, rn, i, h, grid)
         for j in reversed(range(mw)):
             col, cin = _adaptive_offset(w, cs, cn, j, wd, grid)
-            keep = rin if cin is None else cin if rin is None else w.emit(
-                "rt.select", [rin, cin, w.const(False, "i1")], grid, "i1")
+            keep = _and(w, rin, cin)
             upd = g if keep is None else w.emit(
                 "rt.select", [w.broadcast(keep, oshape), g, _full(w, oshape, elem, 0)],
                 oshape, elem)
@@ -1028,9 +1035,8 @@ def adaptive_avg_pool2d_backward(w, node, grad, x):
             pos = w.reshape(w.broadcast(pos, oshape), (n, c, m))
             acc = w.emit("rt.scatter_add", [acc, pos, w.reshape(upd, (n, c, m))],
                          (n, c, h * wd), elem, "dim = 2 : i64")
-    res = w.emit("rt.select", [w.const(False, "i1"), w.convert(xp, elem),
-                               w.reshape(acc, (n, c, h, wd))], xp.shape, elem)
-    return w.reshape(res, shape)
+    return w.reshape(_reading(w, w.convert(xp, elem), w.reshape(acc, (n, c, h, wd))), shape)
+
 
 def max_pool2d_with_indices_backward(w, node, grad, x, kernel, stride, padding, dilation,
                                      ceil_mode, indices):
@@ -1045,8 +1051,7 @@ def max_pool2d_with_indices_backward(w, node, grad, x, kernel, stride, padding, 
     g = w.convert(grad, elem)
     m = numel(g.shape) // (n * c)
     plane = (n, c, h * wd)
-    zeros = w.emit("rt.select", [w.const(False, "i1"), w.reshape(w.convert(xp, elem), plane),
-                                 _full(w, plane, elem, 0)], plane, elem)
+    zeros = _reading(w, w.reshape(w.convert(xp, elem), plane), _full(w, plane, elem, 0))
     flat = w.emit("rt.scatter_add", [zeros,
                                      w.reshape(indices, (n, c, m)), w.reshape(g, (n, c, m))],
                   (n, c, h * wd), elem, "dim = 2 : i64")
