@@ -754,6 +754,12 @@ def _reading(w, x, value):
     return w.emit("rt.select", [w.const(False, "i1"), x, value], value.shape, value.elem)
 
 
+def _affine(w, v, mul, add, grid):
+    """v * mul + add over the i64 grid (positions and window bounds from rt.iota)."""
+    return w.elementwise("rt.add", [w.elementwise("rt.mul", [v, mul], grid, "i64"), add],
+                         grid, "i64")
+
+
 def _pool_args(kernel, stride, padding, dilation):
     pair = lambda v: [int(v)] * 2 if isinstance(v, int) else [int(x) for x in v] * (3 - len(v))
     return pair(kernel), pair(stride or kernel), pair(padding), pair(dilation)
@@ -805,12 +811,9 @@ def max_pool2d_with_indices(w, node, x, kernel, stride=(), padding=0, dilation=1
         for j in range(kw):
             v = _slice(w, xpad, 2, i * dh, i * dh + (oh - 1) * sh + 1, sh)
             v = _slice(w, v, 3, j * dw, j * dw + (ow - 1) * sw + 1, sw)
-            ih = w.elementwise("rt.add", [w.elementwise("rt.mul", [rows, sh], grid, "i64"),
-                                          i * dh - ph], grid, "i64")
-            iw = w.elementwise("rt.add", [w.elementwise("rt.mul", [cols, sw], grid, "i64"),
-                                          j * dw - pw], grid, "i64")
-            pos = w.elementwise("rt.add", [w.elementwise("rt.mul", [ih, wd], grid, "i64"), iw],
-                                grid, "i64")
+            ih = _affine(w, rows, sh, i * dh - ph, grid)
+            iw = _affine(w, cols, sw, j * dw - pw, grid)
+            pos = _affine(w, ih, wd, iw, grid)
             # valid (None: for every output; no window of this position leaves the input)
             valid = None
             for a, size, lo, hi in ((ih, h, i * dh - ph, (oh - 1) * sh + i * dh - ph),
@@ -933,12 +936,9 @@ def avg_pool2d_backward(w, node, grad, x, kernel, stride, padding, ceil_mode,
     acc = _full(w, (n, c, hp * wp), elem, 0)
     for i in reversed(range(kh)):
         for j in reversed(range(kw)):
-            r = w.elementwise("rt.add", [w.elementwise("rt.mul", [rows, sh], grid, "i64"), i],
-                              grid, "i64")
-            q = w.elementwise("rt.add", [w.elementwise("rt.mul", [cols, sw], grid, "i64"), j],
-                              grid, "i64")
-            pos = w.elementwise("rt.add", [w.elementwise("rt.mul", [r, wp], grid, "i64"), q],
-                                grid, "i64")
+            r = _affine(w, rows, sh, i, grid)
+            q = _affine(w, cols, sw, j, grid)
+            pos = _affine(w, r, wp, q, grid)
             pos = w.reshape(w.broadcast(pos, oshape), (n, c, m))
             acc = w.emit("rt.scatter_add", [acc, pos, g], (n, c, hp * wp), elem, "dim = 2 : i64")
     res = w.reshape(acc, (n, c, hp, wp))
@@ -953,9 +953,8 @@ def _adaptive_windows(w, n_in, n_out, dim, grid):
     o = w.emit("rt.iota", [], grid, "i64", f"dim = {dim} : i64")
     start = w.elementwise("rt.div", [w.elementwise("rt.mul", [o, n_in], grid, "i64"), n_out],
                           grid, "i64")
-    end = w.elementwise("rt.div", [w.elementwise(
-        "rt.add", [w.elementwise("rt.mul", [o, n_in], grid, "i64"), n_in + n_out - 1],
-        grid, "i64"), n_out], grid, "i64")
+    end = w.elementwise("rt.div", [_affine(w, o, n_in, n_in + n_out - 1, grid), n_out], grid,
+                        "i64")
     size = w.elementwise("rt.sub", [end, start], grid, "i64")
     most = max(-(-(k + 1) * n_in // n_out) - k * n_in // n_out for k in range(n_out))
     return start, size, most
@@ -1030,8 +1029,7 @@ def adaptive_avg_pool2d_backward(w, node, grad, x):
             upd = g if keep is None else w.emit(
                 "rt.select", [w.broadcast(keep, oshape), g, _full(w, oshape, elem, 0)],
                 oshape, elem)
-            pos = w.elementwise("rt.add", [w.elementwise("rt.mul", [row, wd], grid, "i64"),
-                                           col], grid, "i64")
+            pos = _affine(w, row, wd, col, grid)
             pos = w.reshape(w.broadcast(pos, oshape), (n, c, m))
             acc = w.emit("rt.scatter_add", [acc, pos, w.reshape(upd, (n, c, m))],
                          (n, c, h * wd), elem, "dim = 2 : i64")
