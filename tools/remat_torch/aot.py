@@ -143,13 +143,13 @@ def shape_only_inputs(joint_module, joint_inputs):
     tensor's, so later kernels see the same layout). rt writes these ops as rt.full, which
     reads nothing, so its split may leave x unsaved; fx would still make the backward read
     x (nll_loss's backward starts from zeros_like(log_probs)). The values are the same.
+    In place on the graph, as _prepare: the module is not recompiled.
     The device is the joint inputs' (the graph is left alone when they have several)."""
     devices = {t.device for t in _tensors(joint_inputs)}
     if len(devices) > 1:
         return
     device = devices.pop() if devices else torch.device("cpu")
     aten, g = torch.ops.aten, joint_module.graph
-    changed = False
     for n in list(g.nodes):
         fill = SHAPE_ONLY.get(n.target) if n.op == "call_function" else None
         tm = n.meta.get("tensor_meta")
@@ -172,9 +172,6 @@ def shape_only_inputs(joint_module, joint_inputs):
         new.meta = dict(n.meta)
         n.replace_all_uses_with(new)
         g.erase_node(n)
-        changed = True
-    if changed:
-        joint_module.recompile()
 
 
 def _contiguous(shape):
