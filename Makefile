@@ -30,11 +30,12 @@ deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES); \
 	fi
 
-# The PyTorch importer's tests (test/import) need Debian's torch and networkx (torch's
-# min-cut partitioner imports it). The lock timeout lets two installs wait for each other.
-TORCH_PACKAGES = python3-torch python3-networkx python3-numpy
+# The PyTorch importer's tests (test/import, test/torch) need Debian's torch, networkx
+# (torch's min-cut partitioner imports it) and torchvision (the vision models of
+# vision.test). The lock timeout lets two installs wait for each other.
+TORCH_PACKAGES = python3-torch python3-networkx python3-numpy python3-torchvision
 deps-torch:
-	@if ! /usr/bin/python3 -c 'import torch, networkx, numpy' >/dev/null 2>&1; then \
+	@if ! /usr/bin/python3 -c 'import torch, networkx, numpy, torchvision' >/dev/null 2>&1; then \
 	  echo "installing: $(TORCH_PACKAGES)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    -o DPkg::Lock::Timeout=600 $(TORCH_PACKAGES); \
