@@ -36,7 +36,8 @@ enum {
  * select, convert, full. structural: broadcast, reshape, transpose, slice, concat, iota.
  * indexing: gather, scatter_add, argmax: data-dependent indices; host ops of the fusion,
  * each lowered to a function of its own. extern: rt.extern, an operation remat does not
- * model (docs/design.md, "Ops remat does not model"). */
+ * model (docs/design.md, "Ops remat does not model"). conv: conv, conv_grad_input,
+ * conv_grad_weight, host ops of the fusion like matmul (docs/design.md, "Convolution"). */
 #define RT_OP_KINDS(FIRST, REST)   \
   FIRST(MATMUL, "matmul")          \
   REST(REDUCTION, "reduction")     \
@@ -46,7 +47,8 @@ enum {
   REST(COMPARE, "compare")         \
   REST(STRUCTURAL, "structural")   \
   REST(INDEXING, "indexing")       \
-  REST(EXTERN, "extern")
+  REST(EXTERN, "extern")           \
+  REST(CONV, "conv")
 
 typedef enum rt_op_kind {
   RT_KIND_NONE = 0, /* not an rt op */
@@ -90,6 +92,7 @@ typedef enum rt_type_rule {
   RT_RULE_GATHER,
   RT_RULE_SCATTER_ADD,
   RT_RULE_ARGMAX,
+  RT_RULE_CONV,   /* rt.conv and its gradients: rt_conv_geom_of's shapes and attributes */
   RT_RULE_EXTERN, /* name, recompute, flops; any sizable element type, at least one result */
 } rt_type_rule;
 
@@ -189,6 +192,22 @@ int rt_get_i64_array(MlirOperation op, const char *name, int64_t *out, int cap);
 bool rt_get_i64(MlirOperation op, const char *name, int64_t *out);
 /* Reads a float attribute NAME; false when absent or not a float. */
 bool rt_get_f64(MlirOperation op, const char *name, double *out);
+
+/* ---- convolution ------------------------------------------------------------------- */
+
+/* The geometry of rt.conv, rt.conv_grad_input and rt.conv_grad_weight (docs/design.md,
+ * "Convolution"): n spatial dims (1..3); the input x is [batch, in_ch, in...], the weight
+ * w [out_ch, in_ch/groups, k...], the output y [batch, out_ch, out...], with
+ * out = (in + 2 pad - dil (k - 1) - 1) / stride + 1. rt.conv is (x, w) -> y,
+ * rt.conv_grad_input (dy, w) -> dx, rt.conv_grad_weight (x, dy) -> dw. */
+typedef struct rt_conv_geom {
+  int n;
+  int64_t batch, in_ch, out_ch, groups;
+  int64_t in[3], k[3], out[3], stride[3], pad[3], dil[3];
+} rt_conv_geom;
+/* Reads the geometry of a conv op from its types and attributes; false when they are
+ * missing or of the wrong rank (the verifier's check_conv says what; after it, true). */
+bool rt_conv_geom_of(MlirOperation op, rt_conv_geom *g);
 
 /* ---- checkpoint policy (rt.policy) -------------------------------------------------- */
 

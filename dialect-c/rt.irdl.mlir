@@ -540,6 +540,45 @@ irdl.dialect @rt {
     irdl.operands(input: %in)
     irdl.results(result: %res)
   }
+  // Convolution and its two gradients (docs/design.md, "Convolution"): N = 1, 2, 3
+  // spatial dims; stride, padding (both sides), dilation: N entries; groups >= 1.
+  // conv (x, w) -> y; conv_grad_input (dy, w) -> dx; conv_grad_weight (x, dy) -> dw.
+  irdl.operation @conv {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes { "stride" = %stride, "padding" = %padding, "dilation" = %dilation, "groups" = %groups }
+    irdl.operands(input: %x, weight: %w)
+    irdl.results(result: %res)
+  }
+  irdl.operation @conv_grad_input {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes { "stride" = %stride, "padding" = %padding, "dilation" = %dilation, "groups" = %groups }
+    irdl.operands(output_grad: %x, weight: %w)
+    irdl.results(result: %res)
+  }
+  irdl.operation @conv_grad_weight {
+    %x = irdl.base "!builtin.tensor"
+    %w = irdl.base "!builtin.tensor"
+    %res = irdl.base "!builtin.tensor"
+    %stride = irdl.base "#builtin.dense_array"
+    %padding = irdl.base "#builtin.dense_array"
+    %dilation = irdl.base "#builtin.dense_array"
+    %groups = irdl.base "#builtin.integer"
+    irdl.attributes { "stride" = %stride, "padding" = %padding, "dilation" = %dilation, "groups" = %groups }
+    irdl.operands(input: %x, output_grad: %w)
+    irdl.results(result: %res)
+  }
   // An operation remat does not model (docs/design.md, "Ops remat does not model"): the
   // producer's name for it ("aten.convolution.default"), any operands, one or more
   // results, optional recompute = "once" | "pure" | "forward" and flops = N : i64. IRDL

@@ -474,3 +474,28 @@ void rt_emit_error(MlirOperation op, const char *fmt, ...) {
   emit_v(mlirOperationGetLocation(op), fmt, ap);
   va_end(ap);
 }
+
+bool rt_conv_geom_of(MlirOperation op, rt_conv_geom *g) {
+  rt_op_id id = rt_op_lookup(op);
+  MlirType t[3] = {mlirValueGetType(mlirOperationGetOperand(op, 0)),
+                   mlirValueGetType(mlirOperationGetOperand(op, 1)),
+                   mlirValueGetType(mlirOperationGetResult(op, 0))};
+  /* which of (operand 0, operand 1, result) is x, w, y */
+  int xi = id == RT_OP_CONV_GRAD_INPUT ? 2 : 0, wi = id == RT_OP_CONV_GRAD_WEIGHT ? 2 : 1,
+      yi = 3 - xi - wi;
+  for (int i = 0; i < 3; i++)
+    if (!rt_type_is_static_tensor(t[i]))
+      return false;
+  remat_shape x = rt_shape_of(t[xi]), w = rt_shape_of(t[wi]), y = rt_shape_of(t[yi]);
+  int n = x.rank - 2;
+  if (n < 1 || n > 3 || w.rank != x.rank || y.rank != x.rank)
+    return false;
+  *g = (rt_conv_geom){.n = n, .batch = x.d[0], .in_ch = x.d[1], .out_ch = w.d[0]};
+  if (rt_get_i64_array(op, "stride", g->stride, 3) != n ||
+      rt_get_i64_array(op, "padding", g->pad, 3) != n ||
+      rt_get_i64_array(op, "dilation", g->dil, 3) != n || !rt_get_i64(op, "groups", &g->groups))
+    return false;
+  for (int k = 0; k < n; k++)
+    g->in[k] = x.d[k + 2], g->k[k] = w.d[k + 2], g->out[k] = y.d[k + 2];
+  return true;
+}

@@ -626,6 +626,91 @@ static int check_extern(MlirOperation op) {
   return 0;
 }
 
+/* rt.conv and its gradients. Every size is checked before it is used, so that the
+ * output size formula cannot overflow (each term is below 2^62 once checked). */
+static int check_conv(MlirOperation op, rt_op_id id, const char *name) {
+  static const char *role[3][3] = {{"input", "weight", "result"},
+                                   {"output gradient", "weight", "result (input gradient)"},
+                                   {"input", "output gradient", "result (weight gradient)"}};
+  int r = id == RT_OP_CONV ? 0 : id == RT_OP_CONV_GRAD_INPUT ? 1 : 2;
+  MlirType t[3] = {operand_type(op, 0), operand_type(op, 1), result_type(op)};
+  char a[128], b[128];
+  for (int i = 0; i < 3; i++)
+    if (!mlirTypeIsATensor(t[i])) {
+      rt_emit_error(op, "'%s' %s must be a tensor", name, role[r][i]);
+      return 1;
+    }
+  MlirType e = rt_element_type(t[2]);
+  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e) && !mlirTypeIsAF16(e) && !mlirTypeIsABF16(e)) {
+    rt_emit_error(op, "'%s' element type must be f32, f64, f16 or bf16, got '%s'", name,
+                  rt_type_str(e, a, sizeof a));
+    return 1;
+  }
+  if (!mlirTypeEqual(rt_element_type(t[0]), e) || !mlirTypeEqual(rt_element_type(t[1]), e)) {
+    rt_emit_error(op, "'%s' operands and result must have one element type", name);
+    return 1;
+  }
+  int rank = (int)mlirShapedTypeGetRank(t[0]);
+  if (rank < 3 || rank > 5 || mlirShapedTypeGetRank(t[1]) != rank ||
+      mlirShapedTypeGetRank(t[2]) != rank) {
+    rt_emit_error(op,
+                  "'%s' operands and result must all have rank 3, 4 or 5 (1, 2 or 3 "
+                  "spatial dims after batch and channels)",
+                  name);
+    return 1;
+  }
+  int n = rank - 2;
+  int64_t v[3][RT_MAX_RANK], groups;
+  static const char *attrs[3] = {"stride", "padding", "dilation"};
+  for (int i = 0; i < 3; i++) {
+    if (get_dims(op, name, attrs[i], v[i], n) < 0)
+      return 1;
+    for (int k = 0; k < n; k++)
+      if (v[i][k] < (i == 1 ? 0 : 1) || v[i][k] > ((int64_t)1 << 40)) {
+        rt_emit_error(op, "'%s' %s %lld out of range [%d, 2^40]", name, attrs[i],
+                      (long long)v[i][k], i == 1 ? 0 : 1);
+        return 1;
+      }
+  }
+  if (!rt_get_i64(op, "groups", &groups) || groups < 1) {
+    rt_emit_error(op, "'%s' needs an integer attribute groups >= 1", name);
+    return 1;
+  }
+  rt_conv_geom g;
+  if (!rt_conv_geom_of(op, &g))
+    remat_fatal("conv geometry of a checked op");
+  remat_shape x = rt_shape_of(t[r == 1 ? 2 : 0]), w = rt_shape_of(t[r == 2 ? 2 : 1]),
+              y = rt_shape_of(t[r == 0   ? 2
+                                : r == 1 ? 0
+                                         : 1]);
+  bool ok = g.in_ch % groups == 0 && g.out_ch % groups == 0 && w.d[1] * groups == g.in_ch &&
+            y.d[0] == g.batch && y.d[1] == g.out_ch;
+  remat_shape want = {x.rank, {g.batch, g.out_ch}};
+  for (int k = 0; k < n && ok; k++) {
+    /* sizes are below 2^63 and the attributes below 2^40: no term overflows */
+    int64_t span = g.dil[k] * (g.k[k] - 1) + 1;
+    ok = g.k[k] >= 1 && g.in[k] <= ((int64_t)1 << 61) && g.k[k] <= ((int64_t)1 << 20) &&
+         g.in[k] + 2 * g.pad[k] >= span;
+    if (ok)
+      want.d[k + 2] = (g.in[k] + 2 * g.pad[k] - span) / g.stride[k] + 1;
+  }
+  if (!ok || !remat_shape_eq(&want, &y)) {
+    remat_shape_str(&x, a, sizeof a);
+    remat_shape_str(&w, b, sizeof b);
+    char c[128], d[128] = "none";
+    remat_shape_str(&y, c, sizeof c);
+    if (ok)
+      remat_shape_str(&want, d, sizeof d);
+    rt_emit_error(op,
+                  "'%s' shapes do not agree: input %s, weight %s, output %s with groups "
+                  "%lld (expected output %s: [batch, out_ch, (in + 2 padding - dilation "
+                  "(k - 1) - 1) / stride + 1], weight [out_ch, in_ch / groups, k...], k >= 1)",
+                  name, a, b, c, (long long)groups, d);
+    return 1;
+  }
+  return 0;
+}
+
 static int check_rt_op(MlirOperation op, rt_op_id id) {
   const char *name = rt_op_name(id);
   if (check_types(op, name, id == RT_OP_EXTERN))
@@ -664,6 +749,7 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
   case RT_RULE_SCATTER_ADD: return check_scatter_add(op);
   case RT_RULE_ARGMAX: return check_argmax(op);
   case RT_RULE_EXTERN: return check_extern(op);
+  case RT_RULE_CONV: return check_conv(op, id, name);
   }
   remat_fatal("rule %d of '%s'", (int)rule, name);
 }

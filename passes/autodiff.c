@@ -297,6 +297,9 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_SCATTER_ADD: /* the base and the updates */ return k == 0 || k == 2;
   case RT_OP_ARGMAX: /* an i64 result */ return false;
   case RT_OP_EXTERN: return true; /* refused by check_active: no VJP is known */
+  case RT_OP_CONV:
+  case RT_OP_CONV_GRAD_INPUT:
+  case RT_OP_CONV_GRAD_WEIGHT: return true; /* bilinear: each is another's adjoint */
   }
   remat_fatal("unknown rt op id");
 }
@@ -890,6 +893,17 @@ static MlirValue indexing(ad *a, const char *name, int n, const MlirValue *opnds
   return emit(a, name, n, opnds, t, 1, &at);
 }
 
+/* A conv op NAME of (x, y) with the attributes of the conv op FWD, of type T. */
+static MlirValue conv(ad *a, const char *name, MlirValue x, MlirValue y, MlirOperation fwd,
+                      MlirType t) {
+  static const char *names[4] = {"stride", "padding", "dilation", "groups"};
+  MlirNamedAttribute at[4];
+  for (int k = 0; k < 4; k++)
+    at[k] = rt_named_attr(a->ctx, names[k], mlirOperationGetAttributeByName(fwd, rt_str(names[k])));
+  MlirValue o[2] = {x, y};
+  return emit(a, name, 2, o, t, 4, at);
+}
+
 /* Pushes the adjoint of op I's result to its active operands. */
 static void vjp(ad *a, int i) {
   if (a->op_res[i + 1] - a->op_res[i] != 1)
@@ -1079,6 +1093,29 @@ static void vjp(ad *a, int i) {
   }
   case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */ return;
   case RT_OP_EXTERN: remat_fatal("an active rt.extern passed check_active");
+  /* The three conv ops are bilinear and each is the adjoint of another in one operand
+   * (docs/design.md, "Convolution"): y = conv(x, w) gives dx = conv_grad_input(g, w),
+   * dw = conv_grad_weight(x, g); dx = conv_grad_input(dy, w) gives d dy = conv(g, w),
+   * dw = conv_grad_weight(g, dy); dw = conv_grad_weight(x, dy) gives dx =
+   * conv_grad_input(dy, g), d dy = conv(x, g). */
+  case RT_OP_CONV:
+    if (d[0])
+      acc(a, x, conv(a, "rt.conv_grad_input", g, yv, op, vtype(xv)), false);
+    if (d[1])
+      acc(a, y, conv(a, "rt.conv_grad_weight", xv, g, op, vtype(yv)), false);
+    return;
+  case RT_OP_CONV_GRAD_INPUT:
+    if (d[0])
+      acc(a, x, conv(a, "rt.conv", g, yv, op, vtype(xv)), false);
+    if (d[1])
+      acc(a, y, conv(a, "rt.conv_grad_weight", g, xv, op, vtype(yv)), false);
+    return;
+  case RT_OP_CONV_GRAD_WEIGHT:
+    if (d[0])
+      acc(a, x, conv(a, "rt.conv_grad_input", yv, g, op, vtype(xv)), false);
+    if (d[1])
+      acc(a, y, conv(a, "rt.conv", xv, g, op, vtype(yv)), false);
+    return;
   case RT_OP_MATMUL: /* a: g b^T, b: a^T g */
     if (d[0])
       acc(a, x, matmul_t(a, g, false, yv, true, vtype(xv)), false);

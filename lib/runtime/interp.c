@@ -309,7 +309,7 @@ static int exec_compare(rt_op_id id, rtr_buffer *const *args, int nargs, rtr_buf
 }
 
 /* An rt op: generated cases from the op table (rt_ops.def), then the others. */
-/* rtr_matmul allocates temporaries as big as its operands: the program sized them, so
+/* rtr_matmul and rtr_conv allocate temporaries as big as its operands: the program sized them, so
  * failing is an error at the op (runtime/buffer.h), not an abort. */
 static int temporaries_failed(MlirOperation op) {
   rt_emit_error(op, "out of memory for the temporaries of this op");
@@ -423,6 +423,17 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
     rt_get_i64(op, "dim", &dim);
     rtr_argmax(res[0], args[0], (int)dim);
     return 0;
+  }
+  case RT_OP_CONV:
+  case RT_OP_CONV_GRAD_INPUT:
+  case RT_OP_CONV_GRAD_WEIGHT: {
+    rt_conv_geom g;
+    if (!rt_conv_geom_of(op, &g))
+      remat_fatal("conv geometry of a verified op");
+    rtr_conv_kind kind = id == RT_OP_CONV              ? RTR_CONV
+                         : id == RT_OP_CONV_GRAD_INPUT ? RTR_CONV_GRAD_INPUT
+                                                       : RTR_CONV_GRAD_WEIGHT;
+    return rtr_conv(res[0], args[0], args[1], &g, kind) ? temporaries_failed(op) : 0;
   }
   case RT_OP_EXTERN: remat_fatal("an rt.extern passed rtr_check_no_extern");
   case RT_OP_NONE: break;

@@ -15,6 +15,7 @@
 #define REMAT_RUNTIME_OPS_H
 
 #include "buffer.h"
+#include "rt.h"
 
 typedef enum rtr_ew {
   /* binary */
@@ -113,6 +114,15 @@ void rtr_reduce(rtr_buffer *out, const rtr_buffer *in, const int64_t *dims, int 
  * allocated. */
 int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int block, bool ta,
                bool tb);
+/* rt.conv (x, w), rt.conv_grad_input (dy, w) and rt.conv_grad_weight (x, dy) into OUT,
+ * float types only, in the order docs/design.md ("Convolution") fixes: each element is a
+ * sequential sum from +0 of rounded products, in (channel, kernel position) order for
+ * conv, (output channel, kernel position) for the input gradient and (batch, output
+ * position) for the weight gradient; a position in the padding reads 0. Returns 0, or
+ * -1 when the temporaries (the laid-out operands) cannot be allocated. */
+typedef enum rtr_conv_kind { RTR_CONV, RTR_CONV_GRAD_INPUT, RTR_CONV_GRAD_WEIGHT } rtr_conv_kind;
+int rtr_conv(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, const rt_conv_geom *g,
+             rtr_conv_kind kind);
 void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo, double hi);
 /* Indexing ops (docs/design.md, "Indexing ops"). An index outside [0, bound) is an error
  * of the program's data: the operation stops at the first one in row-major order of the

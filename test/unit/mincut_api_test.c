@@ -33,8 +33,8 @@ int main(int argc, char **argv) {
   o.scalar_factor = -1;
   refused("scalar_factor=-1", &o);
   rematMincutOptionsInit(&o);
-  snprintf(o.ban, sizeof o.ban, "rt.matmul,conv");
-  refused("ban=rt.matmul,conv", &o);
+  snprintf(o.ban, sizeof o.ban, "rt.matmul,convolution");
+  refused("ban=rt.matmul,convolution", &o);
   rematMincutOptionsInit(&o);
   printf("defaults: objective=%s peak_budget=%lld peak_search=%s\n", o.objective,
          (long long)o.peak_budget, o.peak_search);

@@ -1,0 +1,194 @@
+/* conv_impl.h: rt.conv and its gradients in one accumulation type T (float or double),
+ * included twice by conv.c with T, V (a vector of T of 32 bytes), VN (its lanes) and
+ * SFX (a name suffix) defined. No include guard: it is a template.
+ *
+ * Each op is, per group, one product C = A B over dense operands that conv.c lays out
+ * (im2col), with every element of C accumulated sequentially over k from +0, each
+ * product rounded before it is added (docs/design.md, "Convolution"). The product is
+ * blocked (MR rows by NR columns of C in registers, KC steps of k at a time, C stored
+ * and reloaded between them), which changes no element's order and so no bit. */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define NR (2 * VN)
+
+/* C[MR x NR] (row stride NR) += Ap[kc x MR] (k-major) Bp[kc x NR] (k-major). */
+static inline __attribute__((always_inline)) void CAT(micro_body_, SFX)(int64_t kc, const T *Ap,
+                                                                        const T *Bp, T *C) {
+  V acc[CONV_MR][2];
+  memcpy(acc, C, sizeof acc);
+  for (int64_t k = 0; k < kc; k++) {
+    V b0, b1;
+    memcpy(&b0, Bp + k * NR, sizeof b0);
+    memcpy(&b1, Bp + k * NR + VN, sizeof b1);
+    for (int i = 0; i < CONV_MR; i++) {
+      V a = {0};
+      a += Ap[k * CONV_MR + i];   /* broadcast */
+      V p0 = a * b0, p1 = a * b1; /* rounded, then added: no fma */
+      acc[i][0] = acc[i][0] + p0;
+      acc[i][1] = acc[i][1] + p1;
+    }
+  }
+  memcpy(C, acc, sizeof acc);
+}
+
+static void CAT(micro_, SFX)(int64_t kc, const T *Ap, const T *Bp, T *C) {
+  CAT(micro_body_, SFX)(kc, Ap, Bp, C);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void CAT(micro_avx2_, SFX)(int64_t kc, const T *Ap,
+                                                                  const T *Bp, T *C) {
+  CAT(micro_body_, SFX)(kc, Ap, Bp, C);
+}
+#endif
+
+/* out[M x N] (dense, row-major) = A B with A[i][k] at A[i * ai + k * ak] and B[k][j] at
+ * B[k * bk + j * bj]. Returns -1 when the packed panels cannot be allocated. */
+static int CAT(gemm_, SFX)(int64_t M, int64_t N, int64_t K, const T *A, int64_t ai, int64_t ak,
+                           const T *B, int64_t bk, int64_t bj, T *out) {
+  /* Registers run along the longer side: C^T = B^T A^T has the same sums. */
+  bool swap = N < NR && M > N;
+  int64_t oi = N, oj = 1;
+  if (swap) {
+    const T *t = A;
+    int64_t m = M;
+    A = B, B = t, M = N, N = m;
+    int64_t s = ai;
+    ai = bj, bj = s, s = ak, ak = bk, bk = s;
+    oi = 1, oj = M;
+  }
+  int64_t Mp = (M + CONV_MR - 1) / CONV_MR * CONV_MR, Np = (N + NR - 1) / NR * NR;
+  int64_t kcap = K < CONV_KC ? (K ? K : 1) : CONV_KC;
+  T *Cp = calloc((size_t)(Mp * Np), sizeof *Cp);
+  T *Ap = calloc((size_t)(kcap * CONV_MR), sizeof *Ap);
+  T *Bp = calloc((size_t)(kcap * Np), sizeof *Bp);
+  if (!Cp || !Ap || !Bp) {
+    free(Cp), free(Ap), free(Bp);
+    return -1;
+  }
+  void (*micro)(int64_t, const T *, const T *, T *) = CAT(micro_, SFX);
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2"))
+    micro = CAT(micro_avx2_, SFX);
+#endif
+  for (int64_t k0 = 0; k0 < K; k0 += CONV_KC) {
+    int64_t kc = K - k0 < CONV_KC ? K - k0 : CONV_KC;
+    /* B's rows k0..k0+kc in panels of NR columns, k-major, zero past N */
+    for (int64_t j0 = 0; j0 < Np; j0 += NR)
+      for (int64_t k = 0; k < kc; k++)
+        for (int64_t j = 0; j < NR; j++)
+          Bp[j0 * kc + k * NR + j] = j0 + j < N ? B[(k0 + k) * bk + (j0 + j) * bj] : 0;
+    for (int64_t i0 = 0; i0 < Mp; i0 += CONV_MR) {
+      for (int64_t k = 0; k < kc; k++)
+        for (int i = 0; i < CONV_MR; i++)
+          Ap[k * CONV_MR + i] = i0 + i < M ? A[(i0 + i) * ai + (k0 + k) * ak] : 0;
+      for (int64_t j0 = 0; j0 < Np; j0 += NR) {
+        T tile[CONV_MR * NR];
+        for (int i = 0; i < CONV_MR; i++)
+          memcpy(tile + i * NR, Cp + (i0 + i) * Np + j0, NR * sizeof *tile);
+        micro(kc, Ap, Bp + j0 * kc, tile);
+        for (int i = 0; i < CONV_MR; i++)
+          memcpy(Cp + (i0 + i) * Np + j0, tile + i * NR, NR * sizeof *tile);
+      }
+    }
+  }
+  for (int64_t i = 0; i < M; i++)
+    for (int64_t j = 0; j < N; j++)
+      out[i * oi + j * oj] = Cp[i * Np + j];
+  free(Cp), free(Ap), free(Bp);
+  return 0;
+}
+
+/* The elements of a buffer as a dense array of T. NULL when memory runs out. */
+static T *CAT(widen_, SFX)(const rtr_buffer *b) {
+  T *d = malloc((size_t)(b->numel ? b->numel : 1) * sizeof *d);
+  if (d)
+    for (int64_t i = 0; i < b->numel; i++)
+      d[i] = (T)GET(b, i);
+  return d;
+}
+
+static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b,
+                           const conv3 *g, rtr_conv_kind kind) {
+  int64_t Cg = g->c / g->groups, Og = g->o / g->groups, K = g->kn, E = g->en, I = g->in_n;
+  int64_t Bt = g->batch;
+  T *da = CAT(widen_, SFX)(a), *db = CAT(widen_, SFX)(b);
+  T *res = calloc((size_t)(out->numel ? out->numel : 1), sizeof *res);
+  /* per group: the laid-out operand (im2col), the other operand when it is not read in
+   * place, and the product */
+  int64_t ncol = kind == RTR_CONV_GRAD_INPUT ? Og * K * Bt * I : Cg * K * Bt * E;
+  int64_t nside = kind == RTR_CONV ? 0 : kind == RTR_CONV_GRAD_INPUT ? Cg * Og * K : Og * Bt * E;
+  int64_t nprod = kind == RTR_CONV ? Og * Bt * E : kind == RTR_CONV_GRAD_INPUT ? Cg * Bt * I : 0;
+  T *col = malloc((size_t)(ncol ? ncol : 1) * sizeof *col);
+  T *side = malloc((size_t)(nside ? nside : 1) * sizeof *side);
+  T *prod = malloc((size_t)(nprod ? nprod : 1) * sizeof *prod);
+  int rc = da && db && res && col && side && prod ? 0 : -1;
+  for (int64_t gr = 0; gr < g->groups && rc == 0; gr++) {
+    switch (kind) {
+    case RTR_CONV:
+      /* y[o][(b,p)] = sum over r = (c,q): w[o][r] x~[b][c][at(p,q)] */
+      for (int64_t c = 0; c < Cg; c++)
+        for (int64_t q = 0; q < K; q++)
+          for (int64_t bb = 0; bb < Bt; bb++)
+            for (int64_t p = 0; p < E; p++) {
+              int64_t at = conv_source(g, p, q);
+              col[((c * K + q) * Bt + bb) * E + p] =
+                  at < 0 ? 0 : da[(bb * g->c + gr * Cg + c) * I + at];
+            }
+      rc = CAT(gemm_, SFX)(Og, Bt * E, Cg * K, db + gr * Og * Cg * K, Cg * K, 1, col, Bt * E, 1,
+                           prod);
+      for (int64_t o = 0; o < Og && rc == 0; o++)
+        for (int64_t bb = 0; bb < Bt; bb++)
+          memcpy(res + (bb * g->o + gr * Og + o) * E, prod + (o * Bt + bb) * E,
+                 (size_t)E * sizeof *res);
+      break;
+    case RTR_CONV_GRAD_INPUT:
+      /* dx[c][(b,i)] = sum over r = (o,q): w[o][c][q] dy~[b][o][from(i,q)] */
+      for (int64_t c = 0; c < Cg; c++)
+        for (int64_t o = 0; o < Og; o++)
+          for (int64_t q = 0; q < K; q++)
+            side[(c * Og + o) * K + q] = db[((gr * Og + o) * Cg + c) * K + q];
+      for (int64_t o = 0; o < Og; o++)
+        for (int64_t q = 0; q < K; q++)
+          for (int64_t bb = 0; bb < Bt; bb++)
+            for (int64_t i = 0; i < I; i++) {
+              int64_t from = conv_target(g, i, q);
+              col[((o * K + q) * Bt + bb) * I + i] =
+                  from < 0 ? 0 : da[(bb * g->o + gr * Og + o) * E + from];
+            }
+      rc = CAT(gemm_, SFX)(Cg, Bt * I, Og * K, side, Og * K, 1, col, Bt * I, 1, prod);
+      for (int64_t c = 0; c < Cg && rc == 0; c++)
+        for (int64_t bb = 0; bb < Bt; bb++)
+          memcpy(res + (bb * g->c + gr * Cg + c) * I, prod + (c * Bt + bb) * I,
+                 (size_t)I * sizeof *res);
+      break;
+    case RTR_CONV_GRAD_WEIGHT:
+      /* dw[o][r = (c,q)] = sum over (b,p): dy[b][o][p] x~[b][c][at(p,q)] */
+      for (int64_t o = 0; o < Og; o++)
+        for (int64_t bb = 0; bb < Bt; bb++)
+          memcpy(side + (o * Bt + bb) * E, db + (bb * g->o + gr * Og + o) * E,
+                 (size_t)E * sizeof *side);
+      for (int64_t bb = 0; bb < Bt; bb++)
+        for (int64_t p = 0; p < E; p++)
+          for (int64_t c = 0; c < Cg; c++)
+            for (int64_t q = 0; q < K; q++) {
+              int64_t at = conv_source(g, p, q);
+              col[((bb * E + p) * Cg + c) * K + q] =
+                  at < 0 ? 0 : da[(bb * g->c + gr * Cg + c) * I + at];
+            }
+      rc = CAT(gemm_, SFX)(Og, Cg * K, Bt * E, side, Bt * E, 1, col, Cg * K, 1,
+                           res + gr * Og * Cg * K);
+      break;
+    }
+  }
+  if (rc == 0)
+    for (int64_t i = 0; i < out->numel; i++)
+      SET(out, i, res[i]);
+  free(da), free(db), free(res), free(col), free(side), free(prod);
+  return rc;
+}
+
+#undef NR
+#undef CAT
+#undef CAT_
