@@ -2,6 +2,7 @@
  * semantics and the compiled runtime's kernel at once, as rtr_matmul is for rt.matmul
  * (docs/design.md, "Convolution"). conv_impl.h holds the arithmetic, once per
  * accumulation type. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,65 @@ static int64_t conv_target(const conv3 *g, int64_t i, int64_t q) {
   return at;
 }
 
-#define CONV_MR 4
+/* The temporaries (laid-out operands, packed panels) of this thread's last calls, kept
+ * for the next: a ResNet step calls the conv ops dozens of times on few sizes, and
+ * fresh pages cost more than the arithmetic of a small convolution (bench/RESULTS.md,
+ * "Convolution"). At most SCRATCH_KEEP blocks of at most SCRATCH_MAX bytes are kept. */
+#define SCRATCH_KEEP 16
+#define SCRATCH_MAX ((size_t)1 << 28)
+static _Thread_local struct {
+  void *p;
+  size_t cap;
+} scratch[SCRATCH_KEEP];
+
+/* Each block starts with its capacity, HEAD bytes before what the caller sees (a
+ * multiple of the vectors' alignment). */
+#define HEAD 64
+
+/* A block of n elements of size bytes (zeroed when ZERO), or NULL when memory runs out
+ * (the sizes come from a verified op: their product fits). */
+static void *scratch_get(int64_t n, size_t size, bool zero) {
+  size_t need = (size_t)(n > 0 ? n : 1) * size;
+  int best = -1;
+  for (int k = 0; k < SCRATCH_KEEP; k++)
+    if (scratch[k].p && scratch[k].cap >= need && (best < 0 || scratch[k].cap < scratch[best].cap))
+      best = k;
+  char *p;
+  if (best >= 0) {
+    p = scratch[best].p, scratch[best].p = NULL;
+  } else {
+    if (!(p = malloc(need + HEAD)))
+      return NULL;
+    memcpy(p, &need, sizeof need);
+    p += HEAD;
+  }
+  if (zero)
+    memset(p, 0, need);
+  return p;
+}
+
+/* Gives a block of scratch_get back (NULL is fine): kept in place of an empty or smaller
+ * one, or freed. */
+static void scratch_put(void *p) {
+  if (!p)
+    return;
+  size_t cap;
+  memcpy(&cap, (char *)p - HEAD, sizeof cap);
+  int slot = -1;
+  for (int k = 0; k < SCRATCH_KEEP && cap <= SCRATCH_MAX; k++)
+    if (!scratch[k].p || scratch[k].cap < (slot < 0 ? cap : scratch[slot].cap))
+      if (slot < 0 || scratch[slot].p)
+        slot = k;
+  if (slot < 0) {
+    free((char *)p - HEAD);
+    return;
+  }
+  if (scratch[slot].p)
+    free((char *)scratch[slot].p - HEAD);
+  scratch[slot].p = p, scratch[slot].cap = cap;
+}
+
+#define CONV_MR 4 /* micro_body_* names its 4 rows */
 #define CONV_KC 256
 
 #define T float
@@ -52,6 +111,8 @@ static int64_t conv_target(const conv3 *g, int64_t i, int64_t q) {
 #define SFX f32
 #define GET rtr_buffer_get_f32
 #define SET rtr_buffer_set_f32
+#define NATIVE RTR_F32
+#define BCAST(s) ((V){s, s, s, s, s, s, s, s})
 typedef float rtr_conv_v8f __attribute__((vector_size(32)));
 #include "conv_impl.h"
 #undef T
@@ -60,6 +121,8 @@ typedef float rtr_conv_v8f __attribute__((vector_size(32)));
 #undef SFX
 #undef GET
 #undef SET
+#undef NATIVE
+#undef BCAST
 
 #define T double
 #define V rtr_conv_v4d
@@ -67,6 +130,8 @@ typedef float rtr_conv_v8f __attribute__((vector_size(32)));
 #define SFX f64
 #define GET rtr_buffer_get_f
 #define SET rtr_buffer_set_f
+#define NATIVE RTR_F64
+#define BCAST(s) ((V){s, s, s, s})
 typedef double rtr_conv_v4d __attribute__((vector_size(32)));
 #include "conv_impl.h"
 #undef T
@@ -75,6 +140,8 @@ typedef double rtr_conv_v4d __attribute__((vector_size(32)));
 #undef SFX
 #undef GET
 #undef SET
+#undef NATIVE
+#undef BCAST
 
 int rtr_conv(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, const rt_conv_geom *geom,
              rtr_conv_kind kind) {

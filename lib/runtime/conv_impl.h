@@ -12,25 +12,37 @@
 #define CAT(a, b) CAT_(a, b)
 #define NR (2 * VN)
 
-/* C[MR x NR] (row stride NR) += Ap[kc x MR] (k-major) Bp[kc x NR] (k-major). */
+/* C[MR x NR] (row stride NR) += Ap[kc x MR] (k-major) Bp[kc x NR] (k-major). The MR x 2
+ * accumulators are named, so that they stay in registers. */
+#define ROW(i)                                                    \
+  do {                                                            \
+    V a = BCAST(Ap[k * CONV_MR + (i)]);                           \
+    V p0 = a * b0, p1 = a * b1; /* rounded, then added: no fma */ \
+    c##i##0 = c##i##0 + p0;                                       \
+    c##i##1 = c##i##1 + p1;                                       \
+  } while (0)
 static inline __attribute__((always_inline)) void CAT(micro_body_, SFX)(int64_t kc, const T *Ap,
                                                                         const T *Bp, T *C) {
-  V acc[CONV_MR][2];
-  memcpy(acc, C, sizeof acc);
+  V c00, c01, c10, c11, c20, c21, c30, c31;
+  memcpy(&c00, C, sizeof c00), memcpy(&c01, C + VN, sizeof c01);
+  memcpy(&c10, C + NR, sizeof c10), memcpy(&c11, C + NR + VN, sizeof c11);
+  memcpy(&c20, C + 2 * NR, sizeof c20), memcpy(&c21, C + 2 * NR + VN, sizeof c21);
+  memcpy(&c30, C + 3 * NR, sizeof c30), memcpy(&c31, C + 3 * NR + VN, sizeof c31);
   for (int64_t k = 0; k < kc; k++) {
     V b0, b1;
     memcpy(&b0, Bp + k * NR, sizeof b0);
     memcpy(&b1, Bp + k * NR + VN, sizeof b1);
-    for (int i = 0; i < CONV_MR; i++) {
-      V a = {0};
-      a += Ap[k * CONV_MR + i];   /* broadcast */
-      V p0 = a * b0, p1 = a * b1; /* rounded, then added: no fma */
-      acc[i][0] = acc[i][0] + p0;
-      acc[i][1] = acc[i][1] + p1;
-    }
+    ROW(0);
+    ROW(1);
+    ROW(2);
+    ROW(3);
   }
-  memcpy(C, acc, sizeof acc);
+  memcpy(C, &c00, sizeof c00), memcpy(C + VN, &c01, sizeof c01);
+  memcpy(C + NR, &c10, sizeof c10), memcpy(C + NR + VN, &c11, sizeof c11);
+  memcpy(C + 2 * NR, &c20, sizeof c20), memcpy(C + 2 * NR + VN, &c21, sizeof c21);
+  memcpy(C + 3 * NR, &c30, sizeof c30), memcpy(C + 3 * NR + VN, &c31, sizeof c31);
 }
+#undef ROW
 
 static void CAT(micro_, SFX)(int64_t kc, const T *Ap, const T *Bp, T *C) {
   CAT(micro_body_, SFX)(kc, Ap, Bp, C);
@@ -60,11 +72,11 @@ static int CAT(gemm_, SFX)(int64_t M, int64_t N, int64_t K, const T *A, int64_t 
   }
   int64_t Mp = (M + CONV_MR - 1) / CONV_MR * CONV_MR, Np = (N + NR - 1) / NR * NR;
   int64_t kcap = K < CONV_KC ? (K ? K : 1) : CONV_KC;
-  T *Cp = calloc((size_t)(Mp * Np), sizeof *Cp);
-  T *Ap = calloc((size_t)(kcap * CONV_MR), sizeof *Ap);
-  T *Bp = calloc((size_t)(kcap * Np), sizeof *Bp);
+  T *Cp = scratch_get(Mp * Np, sizeof *Cp, true);
+  T *Ap = scratch_get(kcap * CONV_MR, sizeof *Ap, false);
+  T *Bp = scratch_get(kcap * Np, sizeof *Bp, false);
   if (!Cp || !Ap || !Bp) {
-    free(Cp), free(Ap), free(Bp);
+    scratch_put(Cp), scratch_put(Ap), scratch_put(Bp);
     return -1;
   }
   void (*micro)(int64_t, const T *, const T *, T *) = CAT(micro_, SFX);
@@ -96,14 +108,16 @@ static int CAT(gemm_, SFX)(int64_t M, int64_t N, int64_t K, const T *A, int64_t 
   for (int64_t i = 0; i < M; i++)
     for (int64_t j = 0; j < N; j++)
       out[i * oi + j * oj] = Cp[i * Np + j];
-  free(Cp), free(Ap), free(Bp);
+  scratch_put(Cp), scratch_put(Ap), scratch_put(Bp);
   return 0;
 }
 
 /* The elements of a buffer as a dense array of T. NULL when memory runs out. */
 static T *CAT(widen_, SFX)(const rtr_buffer *b) {
-  T *d = malloc((size_t)(b->numel ? b->numel : 1) * sizeof *d);
-  if (d)
+  T *d = scratch_get(b->numel, sizeof *d, false);
+  if (d && b->data && b->elem == NATIVE)
+    memcpy(d, b->data, (size_t)b->numel * sizeof *d);
+  else if (d)
     for (int64_t i = 0; i < b->numel; i++)
       d[i] = (T)GET(b, i);
   return d;
@@ -114,16 +128,25 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
   int64_t Cg = g->c / g->groups, Og = g->o / g->groups, K = g->kn, E = g->en, I = g->in_n;
   int64_t Bt = g->batch;
   T *da = CAT(widen_, SFX)(a), *db = CAT(widen_, SFX)(b);
-  T *res = calloc((size_t)(out->numel ? out->numel : 1), sizeof *res);
+  T *res = scratch_get(out->numel, sizeof *res, true);
   /* per group: the laid-out operand (im2col), the other operand when it is not read in
    * place, and the product */
   int64_t ncol = kind == RTR_CONV_GRAD_INPUT ? Og * K * Bt * I : Cg * K * Bt * E;
   int64_t nside = kind == RTR_CONV ? 0 : kind == RTR_CONV_GRAD_INPUT ? Cg * Og * K : Og * Bt * E;
   int64_t nprod = kind == RTR_CONV ? Og * Bt * E : kind == RTR_CONV_GRAD_INPUT ? Cg * Bt * I : 0;
-  T *col = malloc((size_t)(ncol ? ncol : 1) * sizeof *col);
-  T *side = malloc((size_t)(nside ? nside : 1) * sizeof *side);
-  T *prod = malloc((size_t)(nprod ? nprod : 1) * sizeof *prod);
-  int rc = da && db && res && col && side && prod ? 0 : -1;
+  T *col = scratch_get(ncol, sizeof *col, false);
+  T *side = scratch_get(nside, sizeof *side, false);
+  T *prod = scratch_get(nprod, sizeof *prod, false);
+  /* where output position p reads at kernel position q (conv, grad_weight), or input
+   * position i is read from (grad_input): one table for every channel and batch */
+  int64_t nmap = K * (kind == RTR_CONV_GRAD_INPUT ? I : E);
+  int64_t *map = scratch_get(nmap, sizeof *map, false);
+  if (map)
+    for (int64_t q = 0; q < K; q++)
+      for (int64_t p = 0; p < nmap / (K ? K : 1); p++)
+        map[q * (nmap / K) + p] = kind == RTR_CONV_GRAD_INPUT ? conv_target(g, p, q)
+                                                              : conv_source(g, p, q);
+  int rc = da && db && res && col && side && prod && map ? 0 : -1;
   for (int64_t gr = 0; gr < g->groups && rc == 0; gr++) {
     switch (kind) {
     case RTR_CONV:
@@ -132,7 +155,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
         for (int64_t q = 0; q < K; q++)
           for (int64_t bb = 0; bb < Bt; bb++)
             for (int64_t p = 0; p < E; p++) {
-              int64_t at = conv_source(g, p, q);
+              int64_t at = map[q * E + p];
               col[((c * K + q) * Bt + bb) * E + p] =
                   at < 0 ? 0 : da[(bb * g->c + gr * Cg + c) * I + at];
             }
@@ -153,7 +176,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
         for (int64_t q = 0; q < K; q++)
           for (int64_t bb = 0; bb < Bt; bb++)
             for (int64_t i = 0; i < I; i++) {
-              int64_t from = conv_target(g, i, q);
+              int64_t from = map[q * I + i];
               col[((o * K + q) * Bt + bb) * I + i] =
                   from < 0 ? 0 : da[(bb * g->o + gr * Og + o) * E + from];
             }
@@ -173,7 +196,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
         for (int64_t p = 0; p < E; p++)
           for (int64_t c = 0; c < Cg; c++)
             for (int64_t q = 0; q < K; q++) {
-              int64_t at = conv_source(g, p, q);
+              int64_t at = map[q * E + p];
               col[((bb * E + p) * Cg + c) * K + q] =
                   at < 0 ? 0 : da[(bb * g->c + gr * Cg + c) * I + at];
             }
@@ -182,10 +205,13 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
       break;
     }
   }
-  if (rc == 0)
+  if (rc == 0 && out->data && out->elem == NATIVE)
+    memcpy(out->data, res, (size_t)out->numel * sizeof *res);
+  else if (rc == 0)
     for (int64_t i = 0; i < out->numel; i++)
       SET(out, i, res[i]);
-  free(da), free(db), free(res), free(col), free(side), free(prod);
+  scratch_put(da), scratch_put(db), scratch_put(res), scratch_put(col), scratch_put(side),
+      scratch_put(prod), scratch_put(map);
   return rc;
 }
 
