@@ -208,6 +208,10 @@ typedef struct rt_conv_geom {
 /* Reads the geometry of a conv op from its types and attributes; false when they are
  * missing or of the wrong rank (the verifier's check_conv says what; after it, true). */
 bool rt_conv_geom_of(MlirOperation op, rt_conv_geom *g);
+/* Multiplies and adds of a conv op: 2 batch out_ch (in_ch / groups) prod(out) prod(k),
+ * the same for each of the three (each gradient is a convolution of the forward's size);
+ * 0 for an op whose geometry cannot be read. */
+double rt_conv_flops(MlirOperation op);
 
 /* ---- checkpoint policy (rt.policy) -------------------------------------------------- */
 

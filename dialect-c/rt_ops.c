@@ -499,3 +499,13 @@ bool rt_conv_geom_of(MlirOperation op, rt_conv_geom *g) {
     g->in[k] = x.d[k + 2], g->k[k] = w.d[k + 2], g->out[k] = y.d[k + 2];
   return true;
 }
+
+double rt_conv_flops(MlirOperation op) {
+  rt_conv_geom g;
+  if (!rt_conv_geom_of(op, &g) || g.groups < 1)
+    return 0;
+  double f = 2.0 * (double)g.batch * (double)g.out_ch * (double)(g.in_ch / g.groups);
+  for (int k = 0; k < g.n; k++)
+    f *= (double)g.out[k] * (double)g.k[k];
+  return f;
+}

@@ -462,6 +462,8 @@ static bool oplist_has(const oplist *l, const node *n) {
     free(key);
     return listed;
   }
+  if (n->id == RT_OP_CONV) /* rt.conv is the matmul of a CNN */
+    return l->op[RT_OP_MATMUL] || l->mm;
   if (n->id != RT_OP_MATMUL || !(l->mm || l->bmm))
     return false;
   intptr_t rank = mlirShapedTypeGetRank(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
@@ -498,13 +500,13 @@ static void tag_save_ops(graph *g, const plan *p) {
 /* ---- stages (ac=auto|<GiB>) ---------------------------------------------------------- */
 
 /* Ops the stage walk visits: forward rt ops the backward needs and the min-cut may
- * recompute by default (not a matmul, reduction or collective, nor an rt.extern other than
+ * recompute by default (not a matmul, conv, reduction or collective, nor an rt.extern other than
  * recompute = "pure"), with operands, not tagged yet. */
 static bool recomputable(const graph *g, int i) {
   const node *n = &g->n[i];
   rt_op_kind k = rt_op_kind_of(n->id);
   return n->need && n->id != RT_OP_NONE && !n->constant && k != RT_KIND_MATMUL &&
-         k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE &&
+         k != RT_KIND_CONV && k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE &&
          (n->id != RT_OP_EXTERN || rt_extern_recompute_of(n->op) == RT_EXTERN_PURE) &&
          policy_of(g, i) == RT_POLICY_NONE;
 }
@@ -640,7 +642,9 @@ static uint64_t op_cost(const graph *g, int i) {
     else if (rt_value_bytes(mlirOperationGetOperand(n->op, k), &b) == 0)
       c += b;
   }
-  double flops = n->id == RT_OP_EXTERN ? rt_extern_flops(n->op) : 0;
+  double flops = n->id == RT_OP_EXTERN                  ? rt_extern_flops(n->op)
+                 : rt_op_kind_of(n->id) == RT_KIND_CONV ? rt_conv_flops(n->op)
+                                                        : 0;
   if (n->id == RT_OP_MATMUL) {
     remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(n->op, 0)));
     remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(n->op, 0)));

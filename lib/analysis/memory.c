@@ -299,15 +299,16 @@ static double matmul_flops(const remat_split_view *v, int i) {
   return 2.0 * (double)remat_shape_numel(&a) * (double)r.d[r.rank - 1];
 }
 
-/* What running op I again costs: its matmul flops; *BYTES += its operand + result bytes. */
+/* What running op I again costs: its matmul or conv flops; *BYTES += its operand + result bytes. */
 static double op_cost(const sim *s, int i, uint64_t *bytes) {
   const remat_split_view *v = s->v;
   FOR_OPERANDS(v, i, u) *bytes = sat_add(*bytes, s->bytes[u]);
   FOR_RESULTS(v, i, r) *bytes = sat_add(*bytes, s->bytes[r]);
   rt_op_id id = rt_op_lookup(v->ops[i]);
-  return id == RT_OP_MATMUL   ? matmul_flops(v, i)
-         : id == RT_OP_EXTERN ? (double)rt_extern_flops(v->ops[i])
-                              : 0;
+  return id == RT_OP_MATMUL                  ? matmul_flops(v, i)
+         : id == RT_OP_EXTERN                ? (double)rt_extern_flops(v->ops[i])
+         : rt_op_kind_of(id) == RT_KIND_CONV ? rt_conv_flops(v->ops[i])
+                                             : 0;
 }
 
 /* Ops run in both functions: what the backward spends recomputing. */

@@ -741,6 +741,67 @@ def baddbmm(w, node, c, a, b, beta=1, alpha=1):
     return w.elementwise("rt.add", [c, prod], shape, elem)
 
 
+CONV_ELEMS = ("f32", "f64", "f16", "bf16")
+
+
+def _conv_attrs(node, n, stride, padding, dilation, transposed, groups, elem):
+    """rt.conv's attributes, or ImportError_ where rt.conv is not the op (docs/design.md,
+    "Convolution")."""
+    if transposed:
+        raise ImportError_("a transposed convolution has no rt mapping", node)
+    if not 1 <= n <= 3:
+        raise ImportError_(f"a convolution of {n} spatial dims has no rt mapping", node)
+    if elem not in CONV_ELEMS:
+        raise ImportError_(f"rt.conv takes f32, f64, f16 or bf16, not {elem}", node)
+    arr = lambda v: "array<i64: " + ", ".join(
+        str(int(x)) for x in (list(v) * n if len(v) == 1 else v)) + ">"
+    return (f"stride = {arr(stride)}, padding = {arr(padding)}, "
+            f"dilation = {arr(dilation)}, groups = {int(groups)} : i64")
+
+
+def convolution(w, node, x, weight, bias, stride, padding, dilation, transposed,
+                output_padding, groups):
+    """rt.conv, then the bias (if any) broadcast over batch and space and added: an
+    elementwise op of its own, which fuses into the convolution's consumers."""
+    shape, elem = meta(node)
+    attrs = _conv_attrs(node, len(shape) - 2, stride, padding, dilation, transposed,
+                        groups, elem)
+    if len(x.shape) != len(shape):
+        raise ImportError_("an unbatched convolution has no rt mapping", node)
+    y = w.emit("rt.conv", [w.convert(x, elem), w.convert(weight, elem)], shape, elem, attrs)
+    if bias is None:
+        return y
+    b = w.reshape(w.convert(bias, elem), (shape[1],) + (1,) * (len(shape) - 2))
+    return w.elementwise("rt.add", [y, w.broadcast(b, shape)], shape, elem)
+
+
+def convolution_backward(w, node, grad, x, weight, bias_sizes, stride, padding, dilation,
+                         transposed, output_padding, groups, mask):
+    """(grad_input, grad_weight, grad_bias) as output_mask asks: rt.conv_grad_input,
+    rt.conv_grad_weight and a sum of grad over batch and space. torch's op reads x and
+    weight whatever the mask; a gradient that does not read one of them is written
+    select(false, it, gradient), so that the split keeps what fx's module reads."""
+    elem = grad.elem
+    attrs = _conv_attrs(node, len(grad.shape) - 2, stride, padding, dilation, transposed,
+                        groups, elem)
+    if not (mask[0] or mask[1]):
+        raise ImportError_("a convolution_backward of grad_bias alone has no rt mapping", node)
+    g, xe, we = (w.convert(v, elem) for v in (grad, x, weight))
+    gi = gw = gb = None
+    if mask[0]:
+        gi = w.emit("rt.conv_grad_input", [g, we], tuple(x.shape), elem, attrs)
+        if not mask[1]:
+            gi = _reading(w, xe, gi)
+    if mask[1]:
+        gw = w.emit("rt.conv_grad_weight", [xe, g], tuple(weight.shape), elem, attrs)
+        if not mask[0]:
+            gw = _reading(w, we, gw)
+    if mask[2]:
+        gb = _reduce(w, "rt.sum", g, [0] + list(range(2, len(grad.shape))), False,
+                     (grad.shape[1],))
+    return (gi, gw, gb)
+
+
 def _and(w, a, b):
     """a && b of i1 values (rt.select(a, b, false)); None stands for true everywhere."""
     if a is None or b is None:
@@ -1489,6 +1550,8 @@ OPS = {
     # matrix products
     aten.mm.default: matmul, aten.bmm.default: matmul,
     aten.baddbmm.default: baddbmm,
+    aten.convolution.default: convolution,
+    aten.convolution_backward.default: convolution_backward,
     # random numbers
     aten.rand_like.default: rand_like,
     # constants
