@@ -30,20 +30,6 @@ static int64_t conv_source(const conv3 *g, int64_t p, int64_t q) {
   return at;
 }
 
-/* The output position whose kernel position q reads input position i, or -1. */
-static int64_t conv_target(const conv3 *g, int64_t i, int64_t q) {
-  int64_t at = 0;
-  for (int d = 2; d >= 0; d--) {
-    int64_t id = i % g->in[d], qd = q % g->k[d];
-    i /= g->in[d], q /= g->k[d];
-    int64_t t = id + g->pad[d] - qd * g->dil[d];
-    if (t < 0 || t % g->stride[d] || t / g->stride[d] >= g->out[d])
-      return -1;
-    at += t / g->stride[d] * (d == 2 ? 1 : d == 1 ? g->out[2] : g->out[1] * g->out[2]);
-  }
-  return at;
-}
-
 /* The temporaries (laid-out operands, packed panels) of this thread's last calls, kept
  * for the next: a ResNet step calls the conv ops dozens of times on few sizes, and
  * fresh pages cost more than the arithmetic of a small convolution (bench/RESULTS.md,

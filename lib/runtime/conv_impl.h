@@ -131,21 +131,22 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
   T *res = scratch_get(out->numel, sizeof *res, true);
   /* per group: the laid-out operand (im2col), the other operand when it is not read in
    * place, and the product */
-  int64_t ncol = kind == RTR_CONV_GRAD_INPUT ? Og * K * Bt * I : Cg * K * Bt * E;
-  int64_t nside = kind == RTR_CONV ? 0 : kind == RTR_CONV_GRAD_INPUT ? Cg * Og * K : Og * Bt * E;
-  int64_t nprod = kind == RTR_CONV ? Og * Bt * E : kind == RTR_CONV_GRAD_INPUT ? Cg * Bt * I : 0;
+  int64_t ncol = kind == RTR_CONV_GRAD_INPUT ? 0 : Cg * K * Bt * E;
+  int64_t nside = kind == RTR_CONV ? 0 : Og * Bt * E;
+  int64_t nprod = kind == RTR_CONV              ? Og * Bt * E
+                  : kind == RTR_CONV_GRAD_INPUT ? Cg * K * Bt * E
+                                                : 0;
   T *col = scratch_get(ncol, sizeof *col, false);
   T *side = scratch_get(nside, sizeof *side, false);
   T *prod = scratch_get(nprod, sizeof *prod, false);
-  /* where output position p reads at kernel position q (conv, grad_weight), or input
-   * position i is read from (grad_input): one table for every channel and batch */
-  int64_t nmap = K * (kind == RTR_CONV_GRAD_INPUT ? I : E);
+  /* the input position that output position p reads at kernel position q (-1 in the
+   * padding): one table for every channel and batch */
+  int64_t nmap = K * E;
   int64_t *map = scratch_get(nmap, sizeof *map, false);
   if (map)
     for (int64_t q = 0; q < K; q++)
-      for (int64_t p = 0; p < nmap / (K ? K : 1); p++)
-        map[q * (nmap / K) + p] = kind == RTR_CONV_GRAD_INPUT ? conv_target(g, p, q)
-                                                              : conv_source(g, p, q);
+      for (int64_t p = 0; p < E; p++)
+        map[q * E + p] = conv_source(g, p, q);
   int rc = da && db && res && col && side && prod && map ? 0 : -1;
   for (int64_t gr = 0; gr < g->groups && rc == 0; gr++) {
     switch (kind) {
@@ -167,24 +168,24 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
                  (size_t)E * sizeof *res);
       break;
     case RTR_CONV_GRAD_INPUT:
-      /* dx[c][(b,i)] = sum over r = (o,q): w[o][c][q] dy~[b][o][from(i,q)] */
-      for (int64_t c = 0; c < Cg; c++)
-        for (int64_t o = 0; o < Og; o++)
-          for (int64_t q = 0; q < K; q++)
-            side[(c * Og + o) * K + q] = db[((gr * Og + o) * Cg + c) * K + q];
+      /* t[(c,q)][(b,p)] = sum over o: w[o][c][q] dy[b][o][p]; then dx[b][c][at(p,q)] +=
+       * t in q order (each q reaches an input position from one p at most) */
       for (int64_t o = 0; o < Og; o++)
-        for (int64_t q = 0; q < K; q++)
-          for (int64_t bb = 0; bb < Bt; bb++)
-            for (int64_t i = 0; i < I; i++) {
-              int64_t from = map[q * I + i];
-              col[((o * K + q) * Bt + bb) * I + i] =
-                  from < 0 ? 0 : da[(bb * g->o + gr * Og + o) * E + from];
-            }
-      rc = CAT(gemm_, SFX)(Cg, Bt * I, Og * K, side, Og * K, 1, col, Bt * I, 1, prod);
-      for (int64_t c = 0; c < Cg && rc == 0; c++)
         for (int64_t bb = 0; bb < Bt; bb++)
-          memcpy(res + (bb * g->c + gr * Cg + c) * I, prod + (c * Bt + bb) * I,
-                 (size_t)I * sizeof *res);
+          memcpy(side + (o * Bt + bb) * E, da + (bb * g->o + gr * Og + o) * E,
+                 (size_t)E * sizeof *side);
+      rc = CAT(gemm_, SFX)(Cg * K, Bt * E, Og, db + gr * Og * Cg * K, 1, Cg * K, side, Bt * E, 1,
+                           prod);
+      for (int64_t bb = 0; bb < Bt && rc == 0; bb++)
+        for (int64_t c = 0; c < Cg; c++) {
+          T *dx = res + (bb * g->c + gr * Cg + c) * I;
+          for (int64_t q = 0; q < K; q++) {
+            const T *t = prod + (c * K + q) * Bt * E + bb * E;
+            for (int64_t p = 0; p < E; p++)
+              if (map[q * E + p] >= 0)
+                dx[map[q * E + p]] = dx[map[q * E + p]] + t[p];
+          }
+        }
       break;
     case RTR_CONV_GRAD_WEIGHT:
       /* dw[o][r = (c,q)] = sum over (b,p): dy[b][o][p] x~[b][c][at(p,q)] */

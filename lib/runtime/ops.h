@@ -117,8 +117,9 @@ int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int bl
 /* rt.conv (x, w), rt.conv_grad_input (dy, w) and rt.conv_grad_weight (x, dy) into OUT,
  * float types only, in the order docs/design.md ("Convolution") fixes: each element is a
  * sequential sum from +0 of rounded products, in (channel, kernel position) order for
- * conv, (output channel, kernel position) for the input gradient and (batch, output
- * position) for the weight gradient; a position in the padding reads 0. Returns 0, or
+ * conv and (batch, output position) for the weight gradient, a position in the padding
+ * reading 0; the input gradient sums, in kernel position order, the sums over the output
+ * channels of the terms that exist. Returns 0, or
  * -1 when the temporaries (the laid-out operands) cannot be allocated. */
 typedef enum rtr_conv_kind { RTR_CONV, RTR_CONV_GRAD_INPUT, RTR_CONV_GRAD_WEIGHT } rtr_conv_kind;
 int rtr_conv(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, const rt_conv_geom *g,

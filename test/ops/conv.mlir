@@ -1,8 +1,9 @@
 // rt.conv, rt.conv_grad_input and rt.conv_grad_weight (docs/design.md, "Convolution"):
 // each element is a sequential sum from +0 of rounded products, in (channel, kernel
-// position) order for rt.conv, (output channel, kernel position) for the input gradient
-// and (batch, output position) for the weight gradient; a position in the padding reads
-// 0, so an infinite weight there gives NaN, as torch's convolution does. Here: the IR
+// position) order for rt.conv and (batch, output position) for the weight gradient, the
+// input gradient in kernel position order of sums over the output channels; a position
+// in the padding reads 0, so an infinite weight there gives NaN, as torch's convolution
+// does. Here: the IR
 // round trip; values computed by hand (1-d: x = 1 2 3 4, w = 1 10 100, padding 1; stride
 // 2 with dilation 2); the padding rule on inf; f16 (f32 accumulation rounded once);
 // compiled == reference (a host op of the fusion, the runtime's kernel); the VJPs against
@@ -30,6 +31,10 @@
 // VAL-SAME: 6 10 9
 // VAL-LABEL: result #4: tensor<1x1x3xf32>
 // VAL-SAME: 31 53 75
+// The input gradient adds no term where no output position reads the element (dx[3] at
+// kernel position 0 would be output 4): the infinite weight is not multiplied by 0.
+// VAL-LABEL: result #5: tensor<1x1x4xf32>
+// VAL-SAME: inf inf inf 110
 //
 // f16 operands, accumulated in f32 and rounded once: 2048 + 1 + 1 = 2050 (a sum rounded
 // to f16 at each step would stay at 2048: f16 has no 2049).
@@ -53,13 +58,14 @@
 // RUN: remat-run %t.ad.mlir --check-fd second_input --seed 3 | FileCheck %s --check-prefix=FD
 // RUN: remat-run %t.ad.mlir --check-fd second_weight --seed 3 | FileCheck %s --check-prefix=FD
 // FD: ok
-func.func @values(%x: tensor<1x1x4xf32>, %w: tensor<1x1x3xf32>, %winf: tensor<1x1x3xf32>, %dy: tensor<1x1x4xf32>, %x7: tensor<1x1x7xf32>, %w2: tensor<1x1x2xf32>) -> (tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>) {
+func.func @values(%x: tensor<1x1x4xf32>, %w: tensor<1x1x3xf32>, %winf: tensor<1x1x3xf32>, %dy: tensor<1x1x4xf32>, %x7: tensor<1x1x7xf32>, %w2: tensor<1x1x2xf32>) -> (tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x4xf32>) {
   %y = "rt.conv"(%x, %w) {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x1x4xf32>, tensor<1x1x3xf32>) -> tensor<1x1x4xf32>
   %yinf = "rt.conv"(%x, %winf) {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x1x4xf32>, tensor<1x1x3xf32>) -> tensor<1x1x4xf32>
   %dx = "rt.conv_grad_input"(%dy, %w) {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x1x4xf32>, tensor<1x1x3xf32>) -> tensor<1x1x4xf32>
   %dw = "rt.conv_grad_weight"(%x, %dy) {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x1x4xf32>, tensor<1x1x4xf32>) -> tensor<1x1x3xf32>
   %s = "rt.conv"(%x7, %w2) {stride = array<i64: 2>, padding = array<i64: 0>, dilation = array<i64: 2>, groups = 1 : i64} : (tensor<1x1x7xf32>, tensor<1x1x2xf32>) -> tensor<1x1x3xf32>
-  return %y, %yinf, %dx, %dw, %s : tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>
+  %dxinf = "rt.conv_grad_input"(%dy, %winf) {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x1x4xf32>, tensor<1x1x3xf32>) -> tensor<1x1x4xf32>
+  return %y, %yinf, %dx, %dw, %s, %dxinf : tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x4xf32>, tensor<1x1x3xf32>, tensor<1x1x3xf32>, tensor<1x1x4xf32>
 }
 
 func.func @half(%x: tensor<1x1x3xf16>, %w: tensor<1x1x3xf16>) -> tensor<1x1x1xf16> {

@@ -82,13 +82,16 @@ def loops(kind, a, b, xs, ws, ys, st, pd, dl, g):
         for bb, ci, i in itertools.product(range(xs[0]), range(C), ins):
             gr, c = divmod(ci, Cg)
             acc = T(0)
-            for o in range(gr * Og, (gr + 1) * Og):
-                for q in ks:
-                    t = [i[d] + pd[d] - q[d] * dl[d] for d in range(n)]
-                    ok = all(t[d] >= 0 and t[d] % st[d] == 0 and t[d] // st[d] < ys[2 + d]
-                             for d in range(n))
-                    v = dy[(bb, o) + tuple(t[d] // st[d] for d in range(n))] if ok else T(0)
-                    acc = T(acc + T(v * w[(o, c) + q]))
+            for q in ks:
+                t = [i[d] + pd[d] - q[d] * dl[d] for d in range(n)]
+                if not all(t[d] >= 0 and t[d] % st[d] == 0 and t[d] // st[d] < ys[2 + d]
+                           for d in range(n)):
+                    continue  # no output position reads i at q: no term
+                p = tuple(t[d] // st[d] for d in range(n))
+                part = T(0)
+                for o in range(gr * Og, (gr + 1) * Og):
+                    part = T(part + T(dy[(bb, o) + p] * w[(o, c) + q]))
+                acc = T(acc + part)
             dx[(bb, ci) + i] = acc
         return dx
     x, dy = a, b
