@@ -103,13 +103,13 @@ static bool is_func(MlirOperation op) {
 }
 
 /* The reductions of a host function, in order: `<fn>_r<N>`; its indexing ops (gather,
- * scatter_add, argmax): `<fn>_i<N>`. */
+ * scatter_add, argmax): `<fn>_i<N>`; its conv ops (unless skip_conv): `<fn>_c<N>`. */
 static int lower_reductions(remat_codegen *cg, MlirOperation func) {
   MlirBlock body = rt_func_entry_block(func);
   if (mlirBlockIsNull(body))
     return 0;
   MlirStringRef fname = rt_func_name(func);
-  int n = 0, ni = 0, errors = 0;
+  int n = 0, ni = 0, nc = 0, errors = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     rt_op_id id = rt_op_lookup(op);
@@ -118,6 +118,17 @@ static int lower_reductions(remat_codegen *cg, MlirOperation func) {
       cg_module *u;
       remat_cg_function *f = new_function(cg, name, &u);
       if (cg_emit_indexing(u, op, name, f)) {
+        errors++;
+        drop_last_function(cg);
+      }
+      free(name);
+      continue;
+    }
+    if (rt_op_kind_of(id) == RT_KIND_CONV && !cg->opts.skip_conv) {
+      char *name = xasprintf("%.*s_c%d", (int)fname.length, fname.data, nc++);
+      cg_module *u;
+      remat_cg_function *f = new_function(cg, name, &u);
+      if (cg_emit_conv(u, op, name, f)) {
         errors++;
         drop_last_function(cg);
       }
@@ -466,7 +477,7 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
     remat_fatal("open_memstream failed");
   for (int i = 0; i < cg->num_fns; i++) {
     const remat_cg_function *fn = &cg->fns[i];
-    static const char *kinds[] = {"kernel", "reduction", "indexing"};
+    static const char *kinds[] = {"kernel", "reduction", "indexing", "conv"};
     fprintf(f, "%s %s numel=%lld", kinds[fn->kind], fn->name, (long long)fn->numel);
     if (fn->kind == REMAT_CG_REDUCTION || fn->row_len > 0)
       fprintf(f, " row=%lld block=%d", (long long)fn->row_len, REMAT_REDUCE_LANES);

@@ -1239,7 +1239,8 @@ static void cuda_destroy(rtr_executor *ex) { exec_free(ex->impl); }
 /* Lowers MODULE to PTX for the device and loads it; the function table (codegen order)
  * in *fns. Returns the CUmodule, or NULL after a message. */
 static CUmodule load_ptx(cuda_exec *e, MlirOperation module, int sm, fn_entry **fns, int *nfns) {
-  remat_codegen_options co = {REMAT_TARGET_NVPTX64, sm, e->opts.opt_level};
+  remat_codegen_options co = {
+      .target = REMAT_TARGET_NVPTX64, .sm = sm, .opt_level = e->opts.opt_level};
   remat_codegen *cg = remat_codegen_create(module, &co);
   *fns = NULL;
   *nfns = 0;
