@@ -91,13 +91,17 @@ static LLVMValueRef target_pos(cg_module *m, const rt_conv_geom *g, LLVMValueRef
   for (int d = 0; d < g->n; d++) {
     LLVMValueRef t = LLVMBuildNSWSub(b, LLVMBuildNSWAdd(b, i[d], cg_i64(m, g->pad[d]), ""),
                                      mul_c(m, q[d], g->dil[d]), "");
-    LLVMValueRef s = cg_i64(m, g->stride[d]);
-    /* t < 0 is a huge unsigned t: past the end after the division too */
-    LLVMValueRef u = g->stride[d] == 1 ? t : LLVMBuildUDiv(b, t, s, "");
-    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntULT, u, cg_i64(m, g->out[d]), "");
-    if (g->stride[d] != 1)
-      ok = LLVMBuildAnd(
-          b, ok, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, t, s, ""), cg_i64(m, 0), ""), "");
+    LLVMValueRef u = t, ok;
+    if (g->stride[d] == 1) /* one unsigned compare: a negative t is a huge unsigned one */
+      ok = LLVMBuildICmp(b, LLVMIntULT, t, cg_i64(m, g->out[d]), "");
+    else { /* t >= 0, divisible by the stride, t / s < out */
+      LLVMValueRef s = cg_i64(m, g->stride[d]);
+      u = LLVMBuildUDiv(b, t, s, "");
+      ok = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, t, cg_i64(m, 0), ""),
+                        LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, t, s, ""), cg_i64(m, 0), ""),
+                        "");
+      ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULT, u, cg_i64(m, g->out[d]), ""), "");
+    }
     at[2 + d] = u;
     valid = and_valid(m, valid, ok);
   }
