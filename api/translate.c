@@ -52,9 +52,10 @@ char *rematTranslate(MlirOperation module, const RematTranslateOptions *o, char 
                   (int)name.length, name.data);
     return NULL;
   }
-  remat_codegen_options cg_opts = {o->target == REMAT_TRANSLATE_HOST ? REMAT_TARGET_HOST
-                                                                     : REMAT_TARGET_NVPTX64,
-                                   o->sm, o->opt_level};
+  remat_codegen_options cg_opts = {
+      .target = o->target == REMAT_TRANSLATE_HOST ? REMAT_TARGET_HOST : REMAT_TARGET_NVPTX64,
+      .sm = o->sm,
+      .opt_level = o->opt_level};
   remat_codegen *cg = remat_codegen_create(module, &cg_opts);
   if (!cg)
     return NULL;

@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
   MlirModule m = bench_parse("kernel_bench", ctx, file);
   if (mlirModuleIsNull(m))
     return 1;
-  remat_codegen_options o = {REMAT_TARGET_HOST, 0, opt};
+  remat_codegen_options o = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = opt};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(m), &o);
   char *err = NULL;
   remat_jit *jit = cg ? remat_jit_create(cg, &err) : NULL;

@@ -18,6 +18,7 @@ typedef enum op_class {
   C_MATH_KERNEL,
   C_REDUCTION,
   C_MATMUL,
+  C_CONV,
   C_VIEW,
   C_HOST,
   C_COUNT
@@ -27,6 +28,7 @@ static const char *class_name[C_COUNT] = {"kernels of IEEE-exact ops",
                                           "kernels calling libm/libdevice",
                                           "reductions",
                                           "matmuls",
+                                          "convolutions",
                                           "views",
                                           "host ops"};
 
@@ -85,6 +87,8 @@ static op_class classify(checker *c, MlirOperation op) {
     return C_REDUCTION;
   if (id == RT_OP_MATMUL)
     return C_MATMUL;
+  if (id != RT_OP_NONE && rt_op_kind_of(id) == RT_KIND_CONV)
+    return C_CONV; /* the PTX entry <fn>_c<N>: the reference's order, bit for bit */
   if (rt_op_is_alias(id))
     return C_VIEW;
   /* An op a kernel computes, outside a kernel: a device runs it as a one-op kernel. */

@@ -102,38 +102,40 @@ static bool is_func(MlirOperation op) {
   return rt_str_eq(mlirIdentifierStr(mlirOperationGetName(op)), "func.func");
 }
 
-/* The reductions of a host function, in order: `<fn>_r<N>`; its indexing ops (gather,
- * scatter_add, argmax): `<fn>_i<N>`. */
-static int lower_reductions(remat_codegen *cg, MlirOperation func) {
+typedef int (*emit_fn)(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
+
+/* Lowers op of host function fname into a function of its own, `<fname>_<tag><n>`; 1 on
+ * a user error (diagnostic emitted, nothing added). */
+static int lower_host_op(remat_codegen *cg, MlirOperation op, MlirStringRef fname, char tag, int n,
+                         emit_fn emit) {
+  char *name = xasprintf("%.*s_%c%d", (int)fname.length, fname.data, tag, n);
+  cg_module *u;
+  remat_cg_function *f = new_function(cg, name, &u);
+  int failed = emit(u, op, name, f) != 0;
+  if (failed)
+    drop_last_function(cg);
+  free(name);
+  return failed;
+}
+
+/* The ops of a host function the codegen lowers, in order: its reductions `<fn>_r<N>`,
+ * its indexing ops (gather, scatter_add, argmax) `<fn>_i<N>`, its conv ops (unless
+ * skip_conv) `<fn>_c<N>`. */
+static int lower_host_ops(remat_codegen *cg, MlirOperation func) {
   MlirBlock body = rt_func_entry_block(func);
   if (mlirBlockIsNull(body))
     return 0;
   MlirStringRef fname = rt_func_name(func);
-  int n = 0, ni = 0, errors = 0;
+  int n = 0, ni = 0, nc = 0, errors = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     rt_op_id id = rt_op_lookup(op);
-    if (rt_op_kind_of(id) == RT_KIND_INDEXING) {
-      char *name = xasprintf("%.*s_i%d", (int)fname.length, fname.data, ni++);
-      cg_module *u;
-      remat_cg_function *f = new_function(cg, name, &u);
-      if (cg_emit_indexing(u, op, name, f)) {
-        errors++;
-        drop_last_function(cg);
-      }
-      free(name);
-      continue;
-    }
-    if (id != RT_OP_SUM && id != RT_OP_AMAX)
-      continue;
-    char *name = xasprintf("%.*s_r%d", (int)fname.length, fname.data, n++);
-    cg_module *u;
-    remat_cg_function *f = new_function(cg, name, &u);
-    if (cg_emit_reduction(u, op, name, f)) {
-      errors++;
-      drop_last_function(cg);
-    }
-    free(name);
+    if (rt_op_kind_of(id) == RT_KIND_INDEXING)
+      errors += lower_host_op(cg, op, fname, 'i', ni++, cg_emit_indexing);
+    else if (rt_op_kind_of(id) == RT_KIND_CONV && !cg->opts.skip_conv)
+      errors += lower_host_op(cg, op, fname, 'c', nc++, cg_emit_conv);
+    else if (id == RT_OP_SUM || id == RT_OP_AMAX)
+      errors += lower_host_op(cg, op, fname, 'r', n++, cg_emit_reduction);
   }
   return errors;
 }
@@ -161,7 +163,7 @@ remat_codegen *remat_codegen_create(MlirOperation module, const remat_codegen_op
         drop_last_function(cg);
       }
     } else
-      errors += lower_reductions(cg, op);
+      errors += lower_host_ops(cg, op);
   }
   if (errors) {
     remat_codegen_destroy(cg);
@@ -466,7 +468,7 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
     remat_fatal("open_memstream failed");
   for (int i = 0; i < cg->num_fns; i++) {
     const remat_cg_function *fn = &cg->fns[i];
-    static const char *kinds[] = {"kernel", "reduction", "indexing"};
+    static const char *kinds[] = {"kernel", "reduction", "indexing", "conv"};
     fprintf(f, "%s %s numel=%lld", kinds[fn->kind], fn->name, (long long)fn->numel);
     if (fn->kind == REMAT_CG_REDUCTION || fn->row_len > 0)
       fprintf(f, " row=%lld block=%d", (long long)fn->row_len, REMAT_REDUCE_LANES);

@@ -5,7 +5,8 @@
  * Output: one LLVM module (own LLVMContext) for one target, holding
  *   - one function per kernel, named as the kernel;
  *   - one function per reduction op of a host function, named `<hostfn>_r<N>` (N: order
- *     among the reductions of that function, from 0);
+ *     among the reductions of that function, from 0); per indexing op `<hostfn>_i<N>`,
+ *     per conv op `<hostfn>_c<N>` (see remat_cg_kind);
  *   - on the host only, a `<name>_packed` wrapper per function (see the ABI below).
  *
  * ABI (docs/design.md, "Fusion, codegen and PTX"; keep in step with lib/runtime):
@@ -55,8 +56,10 @@ typedef enum remat_target {
 
 typedef struct remat_codegen_options {
   remat_target target;
-  int sm;        /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
-  int opt_level; /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
+  int sm;         /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
+  int opt_level;  /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
+  bool skip_conv; /* no `<fn>_c<N>` functions: remat-run's host JIT, whose conv ops run
+                   * the runtime's kernel (docs/design.md, "Convolution: codegen") */
 } remat_codegen_options;
 
 /* One lowered function, for a runtime that launches it. */
@@ -65,8 +68,17 @@ typedef struct remat_codegen_options {
  * the result, then (gather, scatter_add) an error record tensor<3xi64> the caller zeroes:
  * {1, index, position in the indices} of an out-of-range index, the first in row-major
  * order on the host. Iterations: gather and argmax one per result element, scatter_add
- * one per position of the non-dim coordinates (docs/design.md, "Indexing ops"). */
-typedef enum remat_cg_kind { REMAT_CG_KERNEL, REMAT_CG_REDUCTION, REMAT_CG_INDEXING } remat_cg_kind;
+ * one per position of the non-dim coordinates (docs/design.md, "Indexing ops").
+ * REMAT_CG_CONV: an rt.conv / rt.conv_grad_input / rt.conv_grad_weight of a host function,
+ * `<hostfn>_c<N>` (N: order among that function's conv ops): params the two operands and
+ * the result; one iteration per result element, the reference's sum in its order
+ * (docs/design.md, "Convolution: codegen"). */
+typedef enum remat_cg_kind {
+  REMAT_CG_KERNEL,
+  REMAT_CG_REDUCTION,
+  REMAT_CG_INDEXING,
+  REMAT_CG_CONV
+} remat_cg_kind;
 
 typedef struct remat_cg_param {
   MlirType type;  /* tensor type or scalar type, as in the IR */
@@ -125,7 +137,8 @@ typedef struct remat_codegen_stats {
 const remat_codegen_stats *remat_codegen_get_stats(const remat_codegen *cg);
 /* The manifest: one line per function,
  *   `<kind> <name> numel=<N> in0:<type> ... out0:<type> ...`
- * kind `kernel` or `reduction`; types printed as MLIR types (`tensor<2x2xf32>`, `i64`). */
+ * kind `kernel`, `reduction`, `indexing` or `conv`; types printed as MLIR types
+ * (`tensor<2x2xf32>`, `i64`). */
 char *remat_codegen_manifest(const remat_codegen *cg);
 
 /* ---- host JIT (LLVM ORC LLJIT), for remat-run and the tests ------------------------- */

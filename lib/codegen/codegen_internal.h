@@ -160,6 +160,11 @@ int cg_emit_indexing(cg_module *m, MlirOperation op, const char *name, remat_cg_
 /* The value of a reduction result inside a row kernel (its own row only). */
 LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx);
 
+/* ---- codegen_conv.c ---------------------------------------------------------------- */
+/* An rt.conv / rt.conv_grad_input / rt.conv_grad_weight of a host function as a function
+ * of its own (codegen.h, REMAT_CG_CONV). -1 on a user error. */
+int cg_emit_conv(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
+
 /* ---- codegen_target.c -------------------------------------------------------------- */
 LLVMTargetMachineRef cg_target_machine(remat_target target, int sm);
 /* The triple and data layout every module of this target gets (malloc'ed). */

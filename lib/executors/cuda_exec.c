@@ -8,6 +8,8 @@
  *   rt.sum / rt.amax            the reduction's PTX entry (<fn>_r<N>)
  *   rt.gather / scatter_add / argmax   host fallback (their <fn>_i<N> entries are not
  *                               launched yet: see find_fn)
+ *   rt.conv, conv_grad_input, conv_grad_weight   their PTX entry (<fn>_c<N>: one thread
+ *                               per result element, the reference's order of operations)
  *   rt.matmul (float types)     cuBLAS
  *   rt.reshape, rt.wait, dense rt.slice   an alias of the operand's allocation
  *   anything else               host fallback: operands copied to the host, the
@@ -677,9 +679,9 @@ static int launch(cuda_exec *e, fn_entry *f, dval *const *args, int nargs, dval 
     rc = fail(e, "launch of '%s': %s", f->name, msg);
   free(msg);
   rtr_cuda_launch lc = rtr_cuda_launch_config(f->rows, f->numel, e->sm_count);
+  static const char *kinds[] = {"kernel", "reduction", "indexing", "conv"};
   if (f->stat < 0)
-    f->stat = stat_slot(e, f->label, f->kind == REMAT_CG_KERNEL ? "kernel" : "reduction",
-                        tensor_bytes(types, n));
+    f->stat = stat_slot(e, f->label, kinds[f->kind], tensor_bytes(types, n));
   if (!rc && lc.grid) {
     char what[300];
     snprintf(what, sizeof what, "cuLaunchKernel of '%s'", f->name);
@@ -972,7 +974,7 @@ static int exec_op(cuda_exec *e, MlirOperation op, dval *const *args, int nargs,
     res[0] = a;
     return 0;
   }
-  fn_entry *k = (fn_entry *)find_fn(e, op); /* a reduction, or a host op as a kernel */
+  fn_entry *k = (fn_entry *)find_fn(e, op); /* a reduction, a conv op, or a host op as a kernel */
   if (k) {
     for (int r = 0; r < nres; r++)
       if (dalloc(e, res[r]))
@@ -1239,7 +1241,8 @@ static void cuda_destroy(rtr_executor *ex) { exec_free(ex->impl); }
 /* Lowers MODULE to PTX for the device and loads it; the function table (codegen order)
  * in *fns. Returns the CUmodule, or NULL after a message. */
 static CUmodule load_ptx(cuda_exec *e, MlirOperation module, int sm, fn_entry **fns, int *nfns) {
-  remat_codegen_options co = {REMAT_TARGET_NVPTX64, sm, e->opts.opt_level};
+  remat_codegen_options co = {
+      .target = REMAT_TARGET_NVPTX64, .sm = sm, .opt_level = e->opts.opt_level};
   remat_codegen *cg = remat_codegen_create(module, &co);
   *fns = NULL;
   *nfns = 0;

@@ -295,7 +295,7 @@ int main(void) {
   if (mlirModuleIsNull(module) ||
       mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
     return 1;
-  remat_codegen_options opts = {REMAT_TARGET_HOST, 0, 3};
+  remat_codegen_options opts = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = 3};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(module), &opts);
   if (!cg)
     return 1;

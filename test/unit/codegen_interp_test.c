@@ -512,7 +512,7 @@ int main(int argc, char **argv) {
   int bad = 0;
   for (int opt = 0; opt <= 3; opt += 3) {
     state = 0x9E3779B97F4A7C15ull; /* the same inputs at each level */
-    remat_codegen_options opts = {REMAT_TARGET_HOST, 0, opt};
+    remat_codegen_options opts = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = opt};
     remat_codegen *cg = remat_codegen_create(top, &opts);
     if (!cg)
       return 1;

@@ -610,7 +610,7 @@ static int host_op_kernels(MlirOperation module) {
   if (mlirModuleIsNull(m))
     return 0;
   char *err = NULL;
-  remat_codegen_options o = {REMAT_TARGET_HOST, 0, 0};
+  remat_codegen_options o = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = 0};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(m), &o);
   int rc = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, &err)) ? 0 : -1;
   free(err);
@@ -622,7 +622,7 @@ static int host_op_kernels(MlirOperation module) {
 /* Host JITs of MODULE and of its probe module: the fake's "PTX" functions. */
 static int host_builds(MlirContext ctx, MlirOperation module, MlirModule *probe) {
   char *err = NULL;
-  remat_codegen_options o = {REMAT_TARGET_HOST, 0, 0};
+  remat_codegen_options o = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = 0};
   remat_codegen *cg = remat_codegen_create(module, &o);
   bool built = cg && (fake.jits[fake.njits++] = remat_jit_create(cg, &err));
   free(err);

@@ -62,3 +62,15 @@ func.func @mmt(%a: tensor<6x4xf32>, %b: tensor<3x6xf32>, %c: tensor<2x5x3xf32>,
   %t3 = "rt.matmul"(%c, %d) {transpose_a, transpose_b} : (tensor<2x5x3xf32>, tensor<2x4x5xf32>) -> tensor<2x3x4xf32>
   return %t1, %t2, %t3 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x3x4xf32>
 }
+
+// The conv ops as their PTX entries (<fn>_c<N>, lib/codegen/codegen_conv.c): two groups,
+// stride, padding and dilation in 2-d; the gradients; 1-d f16 (f32 accumulation).
+func.func @conv(%x: tensor<2x4x5x6xf32>, %w: tensor<6x2x3x2xf32>, %dy: tensor<2x6x3x4xf32>,
+                %h: tensor<1x2x7xf16>, %hw: tensor<3x2x3xf16>)
+    -> (tensor<2x6x3x4xf32>, tensor<2x4x5x6xf32>, tensor<6x2x3x2xf32>, tensor<1x3x4xf16>) {
+  %y = "rt.conv"(%x, %w) {stride = array<i64: 2, 1>, padding = array<i64: 1, 0>, dilation = array<i64: 1, 2>, groups = 2 : i64} : (tensor<2x4x5x6xf32>, tensor<6x2x3x2xf32>) -> tensor<2x6x3x4xf32>
+  %dx = "rt.conv_grad_input"(%dy, %w) {stride = array<i64: 2, 1>, padding = array<i64: 1, 0>, dilation = array<i64: 1, 2>, groups = 2 : i64} : (tensor<2x6x3x4xf32>, tensor<6x2x3x2xf32>) -> tensor<2x4x5x6xf32>
+  %dw = "rt.conv_grad_weight"(%x, %dy) {stride = array<i64: 2, 1>, padding = array<i64: 1, 0>, dilation = array<i64: 1, 2>, groups = 2 : i64} : (tensor<2x4x5x6xf32>, tensor<2x6x3x4xf32>) -> tensor<6x2x3x2xf32>
+  %yh = "rt.conv"(%h, %hw) {stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x2x7xf16>, tensor<3x2x3xf16>) -> tensor<1x3x4xf16>
+  return %y, %dx, %dw, %yh : tensor<2x6x3x4xf32>, tensor<2x4x5x6xf32>, tensor<6x2x3x2xf32>, tensor<1x3x4xf16>
+}
