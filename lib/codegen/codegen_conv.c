@@ -9,14 +9,15 @@
  * store. With g the group, Cg and Og the channels of a group, s the stride:
  *   rt.conv             y[b][o][p]  = sum over (c < Cg, q row-major)
  *                                     w[o][c][q] x[b][g Cg + c][p s - pad + q dil]
- *   rt.conv_grad_input  dx[b][c][i] = sum over (o < Og, q row-major)
- *                                     w[g Og + o][c - g Cg][q] dy[b][g Og + o][t / s],
- *                                     t = i + pad - q dil
+ *   rt.conv_grad_input  dx[b][c][i] = sum over q row-major, where t = i + pad - q dil
+ *                                     is an output position times s, of the sum over
+ *                                     o < Og of w[g Og + o][c - g Cg][q] dy[b][g Og + o][t / s]
  *   rt.conv_grad_weight dw[o][c][q] = sum over (b, p row-major)
  *                                     dy[b][o][p] x[b][g Cg + c][p s - pad + q dil]
- * A position of x in the padding, or of dy that does not exist (t < 0, not a multiple of
- * s, past the end), reads 0 and its product is still added: 0 * inf is NaN, as in the
- * reference. Such a position is not loaded (a branch), so every access is in bounds. */
+ * A position of x in the padding reads 0 and its product is still added: 0 * inf is NaN,
+ * as in the reference; it is not loaded (a branch), so every access is in bounds. A
+ * kernel position through which no position of dy reaches dx's element (t < 0, not a
+ * multiple of s, past the end) adds no term, as in the reference's col2im. */
 #include "mlir-c/BuiltinTypes.h"
 #include "codegen_internal.h"
 #include "rt.h"
@@ -26,7 +27,8 @@ typedef struct conv_fn {
   LLVMValueRef fn;
   MlirType elem;
   LLVMTypeRef acc_t;
-  LLVMValueRef acc; /* the accumulator's slot (an alloca, promoted at -O3) */
+  LLVMValueRef acc;  /* the accumulator's slot (an alloca, promoted at -O3) */
+  LLVMValueRef part; /* the input gradient's inner sum's slot */
 } conv_fn;
 
 static LLVMValueRef mul_c(cg_module *m, LLVMValueRef a, int64_t c) {
@@ -54,12 +56,12 @@ static LLVMValueRef load_or_zero(conv_fn *f, LLVMValueRef base, const remat_shap
   return phi;
 }
 
-/* acc = acc + a * b: the product rounded, then added. */
-static void accumulate(conv_fn *f, LLVMValueRef a, LLVMValueRef b) {
+/* *slot = *slot + a * b: the product rounded, then added. */
+static void accumulate(conv_fn *f, LLVMValueRef slot, LLVMValueRef a, LLVMValueRef b) {
   LLVMBuilderRef bl = f->m->b;
   LLVMValueRef p = LLVMBuildFMul(bl, a, b, "prod");
-  LLVMValueRef s = LLVMBuildFAdd(bl, LLVMBuildLoad2(bl, f->acc_t, f->acc, ""), p, "sum");
-  LLVMBuildStore(bl, s, f->acc);
+  LLVMValueRef s = LLVMBuildFAdd(bl, LLVMBuildLoad2(bl, f->acc_t, slot, ""), p, "sum");
+  LLVMBuildStore(bl, s, slot);
 }
 
 static LLVMValueRef and_valid(cg_module *m, LLVMValueRef all, LLVMValueRef v) {
@@ -136,7 +138,7 @@ static void conv_body(conv_fn *f, MlirOperation op, const rt_conv_geom *g, LLVMV
   LLVMValueRef r[2 + 3], a0[2 + 3], a1[2 + 3], iv[1 + 3], valid;
   cg_delinearize(m, &rs, idx, r);
   cg_loop l[1 + 3];
-  int64_t n[1 + 3] = {id == RT_OP_CONV ? cg : id == RT_OP_CONV_GRAD_INPUT ? og : g->batch};
+  int64_t n[1 + 3] = {id == RT_OP_CONV ? cg : g->batch};
   for (int d = 0; d < g->n; d++)
     n[1 + d] = id == RT_OP_CONV_GRAD_WEIGHT ? g->out[d] : g->k[d];
   open_loops(f, n, 1 + g->n, l, iv);
@@ -147,12 +149,6 @@ static void conv_body(conv_fn *f, MlirOperation op, const rt_conv_geom *g, LLVMV
     a0[0] = r[0], a0[1] = LLVMBuildNSWAdd(b, mul_c(m, gr, cg), iv[0], "");
     valid = source_pos(m, g, r + 2, iv + 1, a0);
     a1[0] = r[1], a1[1] = iv[0];
-  } else if (id == RT_OP_CONV_GRAD_INPUT) { /* r = (b, c, i), iv = (o, q) */
-    LLVMValueRef gr = LLVMBuildUDiv(b, r[1], cg_i64(m, cg), "group");
-    LLVMValueRef o = LLVMBuildNSWAdd(b, mul_c(m, gr, og), iv[0], "");
-    a0[0] = r[0], a0[1] = o; /* dy[b][gr Og + o][..] */
-    valid = target_pos(m, g, r + 2, iv + 1, a0);
-    a1[0] = o, a1[1] = LLVMBuildURem(b, r[1], cg_i64(m, cg), ""); /* w[gr Og + o][c'][q] */
   } else { /* grad_weight: r = (o, c, q), iv = (b, p): dy[b][o][p] x[b][gr Cg + c][..] */
     LLVMValueRef gr = LLVMBuildUDiv(b, r[0], cg_i64(m, og), "group");
     a0[0] = iv[0], a0[1] = LLVMBuildNSWAdd(b, mul_c(m, gr, cg), r[1], "");
@@ -160,8 +156,47 @@ static void conv_body(conv_fn *f, MlirOperation op, const rt_conv_geom *g, LLVMV
     a1[0] = iv[0], a1[1] = r[0];
   }
   LLVMValueRef v1 = cg_load(m, f->elem, p[1], cg_linearize(m, &s1, a1));
-  accumulate(f, v1, load_or_zero(f, p[0], &s0, a0, valid));
+  accumulate(f, f->acc, v1, load_or_zero(f, p[0], &s0, a0, valid));
   close_loops(f, 1 + g->n, l);
+}
+
+/* rt.conv_grad_input's sum of result element idx into f->acc: per kernel position q
+ * through which an output position reaches it, the sum over o of w[gr Og + o][c'][q]
+ * dy[b][gr Og + o][..], from +0, added to the total. */
+static void grad_input_body(conv_fn *f, MlirOperation op, const rt_conv_geom *g, LLVMValueRef *p,
+                            LLVMValueRef idx) {
+  cg_module *m = f->m;
+  LLVMBuilderRef b = m->b;
+  remat_shape s0 = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+  remat_shape s1 = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 1)));
+  remat_shape rs = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  int64_t cg = g->in_ch / g->groups, og = g->out_ch / g->groups;
+  LLVMValueRef r[2 + 3], a0[2 + 3], a1[2 + 3], q[3], o;
+  cg_delinearize(m, &rs, idx, r);
+  LLVMValueRef gr = LLVMBuildUDiv(b, r[1], cg_i64(m, cg), "group");
+  cg_loop lq[3], lo;
+  open_loops(f, g->k, g->n, lq, q);
+  LLVMValueRef valid = target_pos(m, g, r + 2, q, a0);
+  LLVMBasicBlockRef in = LLVMAppendBasicBlockInContext(m->ctx, f->fn, "term");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(m->ctx, f->fn, "no.term");
+  LLVMBuildCondBr(b, valid, in, next);
+  LLVMPositionBuilderAtEnd(b, in);
+  LLVMBuildStore(b, LLVMConstReal(f->acc_t, 0.0), f->part);
+  cg_loop_open_serial(m, f->fn, og, &lo);
+  o = LLVMBuildNSWAdd(b, mul_c(m, gr, og), lo.iv, "");
+  a0[0] = r[0], a0[1] = o;                                      /* dy[b][gr Og + o][..] */
+  a1[0] = o, a1[1] = LLVMBuildURem(b, r[1], cg_i64(m, cg), ""); /* w[gr Og + o][c'][q] */
+  for (int d = 0; d < g->n; d++)
+    a1[2 + d] = q[d];
+  accumulate(f, f->part, cg_load(m, f->elem, p[1], cg_linearize(m, &s1, a1)),
+             cg_load(m, f->elem, p[0], cg_linearize(m, &s0, a0)));
+  cg_loop_close(m, &lo);
+  LLVMValueRef t = LLVMBuildFAdd(b, LLVMBuildLoad2(b, f->acc_t, f->acc, ""),
+                                 LLVMBuildLoad2(b, f->acc_t, f->part, ""), "sum");
+  LLVMBuildStore(b, t, f->acc);
+  LLVMBuildBr(b, next);
+  LLVMPositionBuilderAtEnd(b, next);
+  close_loops(f, g->n, lq);
 }
 
 int cg_emit_conv(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out) {
@@ -190,13 +225,17 @@ int cg_emit_conv(cg_module *m, MlirOperation op, const char *name, remat_cg_func
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
   LLVMValueRef p[3] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1), LLVMGetParam(fn, 2)};
   LLVMPositionBuilderAtEnd(m->b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
-  conv_fn f = {m, fn, rt_element_type(rt), NULL, NULL};
+  conv_fn f = {m, fn, rt_element_type(rt), NULL, NULL, NULL};
   f.acc_t = cg_compute_type(m, f.elem);
   f.acc = LLVMBuildAlloca(m->b, f.acc_t, "acc");
+  f.part = LLVMBuildAlloca(m->b, f.acc_t, "part");
   cg_loop l;
   cg_loop_open(m, fn, out->numel, &l);
   LLVMBuildStore(m->b, LLVMConstReal(f.acc_t, 0.0), f.acc);
-  conv_body(&f, op, &g, p, l.iv);
+  if (rt_op_lookup(op) == RT_OP_CONV_GRAD_INPUT)
+    grad_input_body(&f, op, &g, p, l.iv);
+  else
+    conv_body(&f, op, &g, p, l.iv);
   cg_store(m, f.elem, p[2], l.iv, LLVMBuildLoad2(m->b, f.acc_t, f.acc, ""));
   cg_loop_close(m, &l);
   LLVMBuildRetVoid(m->b);
