@@ -19,7 +19,13 @@
  * --indexing (off by default: the graphs above unchanged) adds the indexing ops: in the
  * forward, a row pick `gather(a, broadcast(argmax(b, dim 1)), dim 1)` (argmax gives
  * indices in range), in the backward a `scatter_add(a, broadcast(argmax(b)), c, dim 1)`
- * (docs/design.md, "Indexing ops"). */
+ * (docs/design.md, "Indexing ops").
+ *
+ * --conv (off by default) adds the convolution ops on the M x N values seen as 1 x 1 x M x
+ * N images: in the forward `rt.conv(a, w)` with w the top-left corner of b (odd sizes,
+ * padding that keeps M x N); in the backward `rt.conv_grad_input` of a backward value
+ * with such a w, and `rt.conv_grad_weight` of a forward and a backward value, summed and
+ * broadcast back (docs/design.md, "Convolution"). */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -39,6 +45,7 @@ typedef struct gen {
   FILE *out;
   values values;
   bool indexing; /* --indexing */
+  bool conv;     /* --conv */
 } gen;
 
 static uint64_t rnd(gen *g) {
@@ -221,6 +228,69 @@ static int emit_scatter(gen *g, int a, int b, int c) {
   return g->next++;
 }
 
+/* --conv: the geometry of the kernel made of b's top-left kh x kw corner (the largest odd
+ * sizes), padded to keep M x N. */
+static void conv_kernel(gen *g, int *kh, int *kw, char *attrs, size_t cap) {
+  *kh = g->M % 2 ? g->M : g->M - 1, *kw = g->N % 2 ? g->N : g->N - 1;
+  snprintf(attrs, cap,
+           "{dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: %d, %d>, "
+           "stride = array<i64: 1, 1>}",
+           (*kh - 1) / 2, (*kw - 1) / 2);
+}
+
+/* v as a 1 x 1 x M x N image; returns its SSA number. */
+static int emit_image(gen *g, int v) {
+  fprintf(g->out, "  %%v%d = \"rt.reshape\"(%%v%d) : (%s) -> tensor<1x1x%dx%dx%s>\n", g->next, v, T,
+          g->M, g->N, E);
+  return g->next++;
+}
+
+/* b's top-left corner as a 1 x 1 x kh x kw kernel. */
+static int emit_kernel(gen *g, int b, int kh, int kw) {
+  int s = g->next++;
+  fprintf(g->out,
+          "  %%v%d = \"rt.slice\"(%%v%d) {limit = array<i64: %d, %d>, start = array<i64: 0, 0>, "
+          "stride = array<i64: 1, 1>} : (%s) -> tensor<%dx%dx%s>\n",
+          s, b, kh, kw, T, kh, kw, E);
+  fprintf(g->out, "  %%v%d = \"rt.reshape\"(%%v%d) : (tensor<%dx%dx%s>) -> tensor<1x1x%dx%dx%s>\n",
+          g->next, s, kh, kw, E, kh, kw, E);
+  return g->next++;
+}
+
+/* op (rt.conv or rt.conv_grad_input) of the image of a with the kernel of b, as M x N. */
+static int emit_conv(gen *g, const char *op, int a, int b) {
+  int kh, kw;
+  char attrs[256];
+  conv_kernel(g, &kh, &kw, attrs, sizeof attrs);
+  int x = emit_image(g, a), w = emit_kernel(g, b, kh, kw), y = g->next++;
+  fprintf(g->out,
+          "  %%v%d = \"%s\"(%%v%d, %%v%d) %s : (tensor<1x1x%dx%dx%s>, tensor<1x1x%dx%dx%s>) -> "
+          "tensor<1x1x%dx%dx%s>\n",
+          y, op, x, w, attrs, g->M, g->N, E, kh, kw, E, g->M, g->N, E);
+  fprintf(g->out, "  %%v%d = \"rt.reshape\"(%%v%d) : (tensor<1x1x%dx%dx%s>) -> %s\n", g->next, y,
+          g->M, g->N, E, T);
+  return g->next++;
+}
+
+/* rt.conv_grad_weight of the images of x and dy, summed to a number broadcast to M x N. */
+static int emit_conv_weight_grad(gen *g, int x, int dy) {
+  int kh, kw;
+  char attrs[256];
+  conv_kernel(g, &kh, &kw, attrs, sizeof attrs);
+  int xi = emit_image(g, x), di = emit_image(g, dy), dw = g->next++, s = g->next++;
+  fprintf(g->out,
+          "  %%v%d = \"rt.conv_grad_weight\"(%%v%d, %%v%d) %s : (tensor<1x1x%dx%dx%s>, "
+          "tensor<1x1x%dx%dx%s>) -> tensor<1x1x%dx%dx%s>\n",
+          dw, xi, di, attrs, g->M, g->N, E, g->M, g->N, E, kh, kw, E);
+  fprintf(g->out,
+          "  %%v%d = \"rt.sum\"(%%v%d) {dims = array<i64: 0, 1, 2, 3>} : (tensor<1x1x%dx%dx%s>) -> "
+          "tensor<%s>\n",
+          s, dw, kh, kw, E, E);
+  fprintf(g->out, "  %%v%d = \"rt.broadcast\"(%%v%d) {dims = array<i64>} : (tensor<%s>) -> %s\n",
+          g->next, s, E, T);
+  return g->next++;
+}
+
 static const char *binops[] = {"add", "sub", "mul", "max", "min"};
 static const char *unops[] = {"neg", "tanh", "abs", "sin", "cos", "exp"};
 
@@ -293,6 +363,10 @@ static void gen_function(gen *g, int index, int *ops_total) {
       push(&fwd, emit_pick(g, a, any(g, &fwd)));
       continue;
     }
+    if (g->conv && pick(g, 4) == 0) {
+      push(&fwd, emit_conv(g, "rt.conv", a, any(g, &fwd)));
+      continue;
+    }
     switch (pick(g, 10)) {
     case 0:
     case 1:
@@ -345,6 +419,11 @@ static void gen_function(gen *g, int index, int *ops_total) {
       push(&bwd, emit_scatter(g, a, b, any(g, &bwd)));
       continue;
     }
+    if (g->conv && pick(g, 3) == 0) {
+      push(&bwd, pick(g, 2) ? emit_conv(g, "rt.conv_grad_input", a, any(g, &fwd))
+                            : emit_conv_weight_grad(g, any(g, &fwd), a));
+      continue;
+    }
     switch (pick(g, 9)) {
     case 0:
     case 1: r = emit_binary(g, binops[pick(g, 5)], a, any(g, &fwd)); break;
@@ -389,13 +468,15 @@ int main(int argc, char **argv) {
   unsigned long long seed = 0;
   long count = 1;
   values values = VALUES_UNIT;
-  bool indexing = false;
+  bool indexing = false, conv = false;
   cli_prog = "remat-gen";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     unsigned long long u;
     if (cli_flag(a, "--indexing"))
       indexing = true;
+    else if (cli_flag(a, "--conv"))
+      conv = true;
     else if (cli_value(argc, argv, &i, "--values", &v)) {
       if (strcmp(v, "unit") && strcmp(v, "wide") && strcmp(v, "special")) {
         fprintf(stderr, "remat-gen: error: --values expects unit, wide or special\n");
@@ -415,13 +496,15 @@ int main(int argc, char **argv) {
       count = (long)u;
     } else if (cli_flag(a, "--help") || cli_flag(a, "-h")) {
       printf("usage: remat-gen [--seed N] [--count K] [--values=unit|wide|special] "
-             "[--indexing]\n\n"
+             "[--indexing] [--conv]\n\n"
              "Writes K random joint forward+backward functions @g0..@g{K-1} (rt IR) to\n"
              "stdout, deterministic in the seed; the op count goes to stderr.\n"
              "--values=wide|special draws scalar constants from remat-run's distribution\n"
              "of that name and adds f16/bf16/f64 graphs, div, pow (exponents 0.5, 2, -1,\n"
              "3), log, log1p, sqrt, rsqrt, erf and functions of constants.\n"
              "--indexing adds rt.argmax, rt.gather (forward) and rt.scatter_add\n"
+             "(backward).\n"
+             "--conv adds rt.conv (forward), rt.conv_grad_input and rt.conv_grad_weight\n"
              "(backward). Options with a value take it as --opt=VALUE or --opt VALUE.\n");
       return 0;
     } else {
@@ -429,14 +512,15 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  gen g = {seed, 0, 1, 1, stdout, values, indexing};
+  gen g = {seed, 0, 1, 1, stdout, values, indexing, conv};
   int ops = 0;
   static const char *const names[] = {"unit", "wide", "special"};
   if (values == VALUES_UNIT)
-    printf("// remat-gen --seed %llu --count %ld%s\n", seed, count, indexing ? " --indexing" : "");
+    printf("// remat-gen --seed %llu --count %ld%s%s\n", seed, count, indexing ? " --indexing" : "",
+           conv ? " --conv" : "");
   else
-    printf("// remat-gen --seed %llu --count %ld --values=%s%s\n", seed, count, names[values],
-           indexing ? " --indexing" : "");
+    printf("// remat-gen --seed %llu --count %ld --values=%s%s%s\n", seed, count, names[values],
+           indexing ? " --indexing" : "", conv ? " --conv" : "");
   for (long k = 0; k < count; k++) {
     g.s = seed * 0x2545F4914F6CDD1Dull + (uint64_t)k + (uint64_t)values * 0x9E3779B97F4A7C15ull;
     rnd(&g);
