@@ -15,19 +15,25 @@ typedef struct conv3 {
   int64_t in_n, kn, en; /* elements of an input plane, a kernel, an output plane */
 } conv3;
 
-/* The input position (flattened) that output position p reads at kernel position q, or
- * -1 in the padding. */
-static int64_t conv_source(const conv3 *g, int64_t p, int64_t q) {
+/* map[q * en + p]: the input position (flattened) that output position p reads at
+ * kernel position q, or -1 in the padding; one table serves every channel and batch. */
+static void conv_sources(const conv3 *g, int64_t *map) {
   int64_t at = 0;
-  for (int d = 2; d >= 0; d--) {
-    int64_t pd = p % g->out[d], qd = q % g->k[d];
-    p /= g->out[d], q /= g->k[d];
-    int64_t i = pd * g->stride[d] - g->pad[d] + qd * g->dil[d];
-    if (i < 0 || i >= g->in[d])
-      return -1;
-    at += i * (d == 2 ? 1 : d == 1 ? g->in[2] : g->in[1] * g->in[2]);
-  }
-  return at;
+  for (int64_t q0 = 0; q0 < g->k[0]; q0++)
+    for (int64_t q1 = 0; q1 < g->k[1]; q1++)
+      for (int64_t q2 = 0; q2 < g->k[2]; q2++)
+        for (int64_t p0 = 0; p0 < g->out[0]; p0++) {
+          int64_t i0 = p0 * g->stride[0] - g->pad[0] + q0 * g->dil[0];
+          for (int64_t p1 = 0; p1 < g->out[1]; p1++) {
+            int64_t i1 = p1 * g->stride[1] - g->pad[1] + q1 * g->dil[1];
+            for (int64_t p2 = 0; p2 < g->out[2]; p2++) {
+              int64_t i2 = p2 * g->stride[2] - g->pad[2] + q2 * g->dil[2];
+              bool in = i0 >= 0 && i0 < g->in[0] && i1 >= 0 && i1 < g->in[1] && i2 >= 0 &&
+                        i2 < g->in[2];
+              map[at++] = in ? (i0 * g->in[1] + i1) * g->in[2] + i2 : -1;
+            }
+          }
+        }
 }
 
 /* The temporaries (laid-out operands, packed panels) of this thread's last calls, kept

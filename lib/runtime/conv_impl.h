@@ -89,8 +89,11 @@ static int CAT(gemm_, SFX)(int64_t M, int64_t N, int64_t K, const T *A, int64_t 
     /* B's rows k0..k0+kc in panels of NR columns, k-major, zero past N */
     for (int64_t j0 = 0; j0 < Np; j0 += NR)
       for (int64_t k = 0; k < kc; k++)
-        for (int64_t j = 0; j < NR; j++)
-          Bp[j0 * kc + k * NR + j] = j0 + j < N ? B[(k0 + k) * bk + (j0 + j) * bj] : 0;
+        if (bj == 1 && j0 + NR <= N) /* a whole row of the panel, contiguous */
+          memcpy(Bp + j0 * kc + k * NR, B + (k0 + k) * bk + j0, NR * sizeof *Bp);
+        else
+          for (int64_t j = 0; j < NR; j++)
+            Bp[j0 * kc + k * NR + j] = j0 + j < N ? B[(k0 + k) * bk + (j0 + j) * bj] : 0;
     for (int64_t i0 = 0; i0 < Mp; i0 += CONV_MR) {
       for (int64_t k = 0; k < kc; k++)
         for (int i = 0; i < CONV_MR; i++)
@@ -144,9 +147,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
   int64_t nmap = K * E;
   int64_t *map = scratch_get(nmap, sizeof *map, false);
   if (map)
-    for (int64_t q = 0; q < K; q++)
-      for (int64_t p = 0; p < E; p++)
-        map[q * E + p] = conv_source(g, p, q);
+    conv_sources(g, map);
   int rc = da && db && res && col && side && prod && map ? 0 : -1;
   for (int64_t gr = 0; gr < g->groups && rc == 0; gr++) {
     switch (kind) {
