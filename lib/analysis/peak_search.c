@@ -23,6 +23,7 @@
  *              best neighbour while it improves the key. */
 #include "peak_search.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,8 +305,11 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   int nh = s->nhot < HOT_STEPS ? s->nhot : HOT_STEPS;
+  /* without a budget, the key decides by the peak's side of the best's: the bound need
+   * only be exact there */
   for (int k = 0; k < nh; k++) {
-    uint64_t p = remat_peak_bound_at(s->pb, s->hot[k], &part);
+    uint64_t p = s->budget ? remat_peak_bound_at(s->pb, s->hot[k], &part)
+                           : remat_peak_bound_near(s->pb, s->hot[k], &part, s->best_pt.peak);
     if (p > lb.peak)
       lb.peak = p;
     if (!better(lb, s->best_pt, s->budget)) {
@@ -315,12 +319,13 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
   }
   /* the completions that could beat the best peak at most LIMIT: what they must add to
    * the cost (when the best does not fit a budget, a lower peak alone may beat it) */
-  if (s->budget && s->best_pt.peak > s->budget)
-    return false;
+  if (s->budget ? s->best_pt.peak > s->budget : lb.peak < s->best_pt.peak)
+    return false; /* without a budget, a completion below the best peak beats it at any cost */
   uint64_t limit = s->budget ? s->budget : s->best_pt.peak;
   remat_peak_point c = lb;
   for (int k = 0; k < nh; k++) {
-    double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k]);
+    double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k],
+                                         s->best_pt.cost - lb.cost);
     c.cost = lb.cost + extra * (1 - 1e-9);
     if (!better(c, s->best_pt, s->budget)) {
       heat(s, s->hot[k]);
@@ -406,7 +411,7 @@ static void exact(search *s) {
     double best = -1;
     s->lam[k] = 1;
     for (double l = 1.0 / 16; k < LAMBDA_STEPS && l <= 64; l *= 1.41421356) {
-      double c = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, l);
+      double c = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, l, -INFINITY);
       if (c > best) {
         best = c;
         s->lam[k] = l;
@@ -432,7 +437,8 @@ static bool bounds_hold(search *s, int i, const dfs_state *st, uint64_t cost_byt
     if (remat_peak_bound_at(s->pb, steps[k], &part) > pt.peak)
       return false;
     for (double lambda = 0.5; k < CHECK_COST_STEPS && lambda <= 4; lambda *= 2) {
-      double extra = remat_peak_bound_cost(s->pb, steps[k], &part, pt.peak, s->op_cost, lambda);
+      double extra =
+          remat_peak_bound_cost(s->pb, steps[k], &part, pt.peak, s->op_cost, lambda, -INFINITY);
       if ((cost + extra) * (1 - 1e-9) > pt.cost)
         return false;
     }
