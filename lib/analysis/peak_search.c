@@ -63,6 +63,8 @@ typedef struct search {
   long evaluated, work;
   remat_peak_bound *pb; /* the bounds of peak_bound.h */
   double *op_cost;      /* [nops] what running an op in both functions costs */
+  double *forced;       /* [nops + 1] [i + 1]: the cost of the ops up to i that every split
+                           runs in both functions */
   double *lam;          /* [nops + 1] exact: the multiplier of each hot step's cost bound */
   uint64_t root_bound;  /* of every split */
   int *hot, nhot;       /* exact: the steps whose bounds it tries, first first */
@@ -286,11 +288,13 @@ static void heat(search *s, int op) {
 
 /* The least key of the completions of a state whose decided ops cost COST_BYTES and
  * COST_FLOPS, before its own bounds. */
-static remat_peak_point lower(const search *s, uint64_t cost_bytes, double cost_flops) {
+static remat_peak_point lower(const search *s, int i, uint64_t cost_bytes, double cost_flops) {
   /* the flops are sums of integers, exact below 2^53; the margin keeps the cost a lower
    * bound beyond, whatever order the sums are taken in */
   return (remat_peak_point){
-      s->root_bound, ((double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE) * (1 - 1e-9)};
+      s->root_bound,
+      ((double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE + s->forced[i + 1]) *
+          (1 - 1e-9)};
 }
 
 /* Whether no completion of ST (the ops after I decided, costing at least COST_BYTES and
@@ -300,7 +304,7 @@ static remat_peak_point lower(const search *s, uint64_t cost_bytes, double cost_
 static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, double cost_flops) {
   if (!s->have_best)
     return false;
-  remat_peak_point lb = lower(s, cost_bytes, cost_flops);
+  remat_peak_point lb = lower(s, i, cost_bytes, cost_flops);
   if (!better(lb, s->best_pt, s->budget))
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
@@ -322,11 +326,15 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
   if (s->budget ? s->best_pt.peak > s->budget : lb.peak < s->best_pt.peak)
     return false; /* without a budget, a completion below the best peak beats it at any cost */
   uint64_t limit = s->budget ? s->budget : s->best_pt.peak;
+  /* the cost bounds charge the forced ops not reached yet themselves: from the decided ops */
+  double decided = lower(s, -1, cost_bytes, cost_flops).cost;
   remat_peak_point c = lb;
   for (int k = 0; k < nh; k++) {
     double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k],
-                                         s->best_pt.cost - lb.cost);
-    c.cost = lb.cost + extra * (1 - 1e-9);
+                                         s->best_pt.cost - decided);
+    c.cost = decided + extra * (1 - 1e-9);
+    if (c.cost < lb.cost)
+      c.cost = lb.cost;
     if (!better(c, s->best_pt, s->budget)) {
       heat(s, s->hot[k]);
       return true;
@@ -399,6 +407,38 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
   consider(s, st->sv, pt);
 }
 
+/* s->forced: the ops every split runs in both functions, an output needing them and
+ * the backward a result it cannot have saved (a random value, one with a recompute tag),
+ * cost every split theirs; the search adds it when it reaches them (apply_op), so the
+ * cost of those not reached yet bounds what a state's completions add. */
+static void forced_costs(search *s) {
+  const remat_split_view *v = s->v;
+  unsigned char *nb = xcalloc((size_t)v->nvals + 1, 1), *nf = xcalloc((size_t)v->nvals + 1, 1);
+  unsigned char *both = xcalloc((size_t)v->nops + 1, 1);
+  for (int r = 0; r < v->num_outputs; r++)
+    nf[v->ret_val[r]] = 1;
+  for (int r = v->num_outputs; r < v->nret; r++)
+    nb[v->ret_val[r]] = 1;
+  for (int i = v->nops - 1; i >= 0; i--) {
+    unsigned f = v->oflags[i];
+    bool in_b = false, in_f = false;
+    FOR_RESULTS(v, i, r) {
+      in_b |= nb[r] && ((f & RO_BW) || s->never[r]);
+      in_f |= !(f & RO_BW) && nf[r];
+    }
+    both[i] = in_b && in_f && !(f & (RO_BW | RO_CONST));
+    FOR_OPERANDS(v, i, u) {
+      nb[u] |= in_b;
+      nf[u] |= in_f;
+    }
+  }
+  for (int i = 0; i < v->nops; i++)
+    s->forced[i + 1] = s->forced[i] + (both[i] ? s->op_cost[i] : 0);
+  free(nb);
+  free(nf);
+  free(both);
+}
+
 /* Branch and bound from the best split so far (the heuristic's): s->hot are the steps
  * where that split holds the most. */
 static void exact(search *s) {
@@ -431,7 +471,7 @@ static bool bounds_hold(search *s, int i, const dfs_state *st, uint64_t cost_byt
                         double cost_flops, remat_peak_point pt, const int *steps, int nsteps) {
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   double cost = (double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE;
-  if (cost > pt.cost * (1 + 1e-9))
+  if (cost + s->forced[i + 1] > pt.cost * (1 + 1e-9))
     return false;
   for (int k = 0; k < nsteps; k++) {
     if (remat_peak_bound_at(s->pb, steps[k], &part) > pt.peak)
@@ -822,12 +862,14 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   s.hot = xcalloc((size_t)v->nops + 2, sizeof *s.hot);
   s.op_cost = xcalloc((size_t)v->nops + 1, sizeof *s.op_cost);
   s.lam = xcalloc((size_t)v->nops + 2, sizeof *s.lam);
+  s.forced = xcalloc((size_t)v->nops + 1, sizeof *s.forced);
   for (int i = 0; i < v->nops; i++) {
     uint64_t ob = 0;
     double of = remat_mem_sim_op_cost(s.sim, i, &ob);
     s.op_cost[i] = (double)ob + of / REMAT_PEAK_FLOPS_PER_BYTE;
   }
   init_sets(&s);
+  forced_costs(&s);
   s.pb = remat_peak_bound_new(v, s.bytes, s.root, s.cand);
   res->candidates = s.ncand;
   remat_peak_method m = pb->method;
@@ -897,6 +939,7 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   free(s.hot);
   free(s.op_cost);
   free(s.lam);
+  free(s.forced);
   res->ms = remat_now_ms() - t0;
   return rc;
 }
