@@ -42,7 +42,8 @@ enum {                       /* heuristic limits */
        MAX_SEEDS = 16,        /* distinct seeds of the local search */
        CUT_ROUNDS = 8,        /* re-weighted minimum cuts */
        LOCAL_SEEDS = 1,       /* the best seeds a local search starts from */
-       HOT_STEPS = 3,         /* exact: steps bounded at each branch */
+       PEAK_STEPS = 4,        /* exact: steps whose peak is bounded at each branch */
+       COST_STEPS = 3,        /* exact: ... and whose cost is */
        LAMBDA_STEPS = 16,     /* exact: steps whose cost bound's multiplier is chosen */
        BOUND_WORK = 4000000,  /* network edges the bound of the answer may examine */
        CHECKED_SPLITS = 32,   /* enumerate: splits whose bounds it checks */
@@ -308,7 +309,7 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
   if (!better(lb, s->best_pt, s->budget))
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
-  int nh = s->nhot < HOT_STEPS ? s->nhot : HOT_STEPS;
+  int nh = s->nhot < PEAK_STEPS ? s->nhot : PEAK_STEPS;
   /* without a budget, the key decides by the peak's side of the best's: the bound need
    * only be exact there */
   for (int k = 0; k < nh; k++) {
@@ -329,6 +330,7 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
   /* the cost bounds charge the forced ops not reached yet themselves: from the decided ops */
   double decided = lower(s, -1, cost_bytes, cost_flops).cost;
   remat_peak_point c = lb;
+  nh = s->nhot < COST_STEPS ? s->nhot : COST_STEPS;
   for (int k = 0; k < nh; k++) {
     double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k],
                                          s->best_pt.cost - decided);
