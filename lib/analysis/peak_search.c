@@ -69,6 +69,8 @@ typedef struct search {
   double *lam;          /* [nops + 1] exact: the multiplier of each hot step's cost bound */
   uint64_t root_bound;  /* of every split */
   int *hot, nhot;       /* exact: the steps whose bounds it tries, first first */
+  int *first_read;      /* [nvals] exact: the first backward op reading a value, or -1 */
+  int recent;           /* exact: a value the last branch decided, or -1 */
   unsigned char *best;  /* [nvals] */
   remat_peak_point best_pt;
   bool have_best;
@@ -310,15 +312,19 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   int nh = s->nhot < PEAK_STEPS ? s->nhot : PEAK_STEPS;
-  /* without a budget, the key decides by the peak's side of the best's: the bound need
-   * only be exact there */
-  for (int k = 0; k < nh; k++) {
-    uint64_t p = s->budget ? remat_peak_bound_at(s->pb, s->hot[k], &part)
-                           : remat_peak_bound_near(s->pb, s->hot[k], &part, s->best_pt.peak);
+  /* the hot steps, then where the backward first reads the value the last branch
+   * decided (its bound is the one that decision moves most); without a budget, the key
+   * decides by the peak's side of the best's: the bound need only be exact there */
+  for (int k = 0; k <= nh; k++) {
+    int t = k < nh ? s->hot[k] : s->recent >= 0 ? s->first_read[s->recent] : -1;
+    if (k == nh && t < 0)
+      break;
+    uint64_t p = s->budget ? remat_peak_bound_at(s->pb, t, &part)
+                           : remat_peak_bound_near(s->pb, t, &part, s->best_pt.peak);
     if (p > lb.peak)
       lb.peak = p;
     if (!better(lb, s->best_pt, s->budget)) {
-      heat(s, s->hot[k]);
+      heat(s, t);
       return true;
     }
   }
@@ -389,8 +395,10 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
         c.sv[branch[b]] = (order[k] >> b) & 1;
       uint64_t cb = cost_bytes;
       double cf = cost_flops;
-      if (apply_op(s, i, &c, &cb, &cf))
+      if (apply_op(s, i, &c, &cb, &cf)) {
+        s->recent = branch[0];
         dfs(s, i - 1, &c, cb, cf);
+      }
       state_free(&c);
     }
     return;
@@ -445,6 +453,12 @@ static void forced_costs(search *s) {
  * where that split holds the most. */
 static void exact(search *s) {
   const remat_split_view *v = s->v;
+  for (int x = 0; x < v->nvals; x++)
+    s->first_read[x] = -1;
+  for (int i = v->nops - 1; i >= 0; i--)
+    if (v->oflags[i] & RO_BW)
+      FOR_OPERANDS(v, i, u) s->first_read[u] = i;
+  s->recent = -1;
   dfs_state st = state_root(s);
   /* each step's multiplier: the best of a grid at the root */
   remat_peak_partial part = {v->nops - 1, st.sv, st.nb, st.nf};
@@ -865,6 +879,7 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   s.op_cost = xcalloc((size_t)v->nops + 1, sizeof *s.op_cost);
   s.lam = xcalloc((size_t)v->nops + 2, sizeof *s.lam);
   s.forced = xcalloc((size_t)v->nops + 1, sizeof *s.forced);
+  s.first_read = xcalloc(n, sizeof *s.first_read);
   for (int i = 0; i < v->nops; i++) {
     uint64_t ob = 0;
     double of = remat_mem_sim_op_cost(s.sim, i, &ob);
@@ -942,6 +957,7 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   free(s.op_cost);
   free(s.lam);
   free(s.forced);
+  free(s.first_read);
   res->ms = remat_now_ms() - t0;
   return rc;
 }
