@@ -70,7 +70,7 @@ typedef struct search {
   uint64_t root_bound;  /* of every split */
   int *hot, nhot;       /* exact: the steps whose bounds it tries, first first */
   int *first_read;      /* [nvals] exact: the first backward op reading a value, or -1 */
-  int recent;           /* exact: a value the last branch decided, or -1 */
+  int recent[2];        /* exact: a value the last and the one before branch decided, or -1 */
   unsigned char *best;  /* [nvals] */
   remat_peak_point best_pt;
   bool have_best;
@@ -312,13 +312,13 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   int nh = s->nhot < PEAK_STEPS ? s->nhot : PEAK_STEPS;
-  /* the hot steps, then where the backward first reads the value the last branch
-   * decided (its bound is the one that decision moves most); without a budget, the key
-   * decides by the peak's side of the best's: the bound need only be exact there */
-  for (int k = 0; k <= nh; k++) {
-    int t = k < nh ? s->hot[k] : s->recent >= 0 ? s->first_read[s->recent] : -1;
-    if (k == nh && t < 0)
-      break;
+  /* the hot steps, then where the backward first reads the values the last two branches
+   * decided (the bounds those decisions move most); without a budget, the key decides by
+   * the peak's side of the best's: the bound need only be exact there */
+  for (int k = 0; k < nh + 2; k++) {
+    int t = k < nh ? s->hot[k] : s->recent[k - nh] >= 0 ? s->first_read[s->recent[k - nh]] : -1;
+    if (k >= nh && t < 0)
+      continue;
     uint64_t p = s->budget ? remat_peak_bound_at(s->pb, t, &part)
                            : remat_peak_bound_near(s->pb, t, &part, s->best_pt.peak);
     if (p > lb.peak)
@@ -389,6 +389,7 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
         order[k] = order[k - 1];
       order[k] = m;
     }
+    int parent = s->recent[0];
     for (int k = 0; k < nm; k++) {
       dfs_state c = state_copy(s, st);
       for (int b = 0; b < nbranch; b++)
@@ -396,7 +397,8 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
       uint64_t cb = cost_bytes;
       double cf = cost_flops;
       if (apply_op(s, i, &c, &cb, &cf)) {
-        s->recent = branch[0];
+        s->recent[0] = branch[0];
+        s->recent[1] = parent;
         dfs(s, i - 1, &c, cb, cf);
       }
       state_free(&c);
@@ -458,7 +460,7 @@ static void exact(search *s) {
   for (int i = v->nops - 1; i >= 0; i--)
     if (v->oflags[i] & RO_BW)
       FOR_OPERANDS(v, i, u) s->first_read[u] = i;
-  s->recent = -1;
+  s->recent[0] = s->recent[1] = -1;
   dfs_state st = state_root(s);
   /* each step's multiplier: the best of a grid at the root */
   remat_peak_partial part = {v->nops - 1, st.sv, st.nb, st.nf};
