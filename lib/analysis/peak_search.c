@@ -44,6 +44,7 @@ enum {                       /* heuristic limits */
        LOCAL_SEEDS = 1,       /* the best seeds a local search starts from */
        PEAK_STEPS = 4,        /* exact: steps whose peak is bounded at each branch */
        COST_STEPS = 3,        /* exact: ... and whose cost is */
+       RECENT_STEPS = 4,      /* exact: decisions whose first backward reader is bounded too */
        LAMBDA_STEPS = 16,     /* exact: steps whose cost bound's multiplier is chosen */
        BOUND_WORK = 4000000,  /* network edges the bound of the answer may examine */
        CHECKED_SPLITS = 32,   /* enumerate: splits whose bounds it checks */
@@ -70,10 +71,11 @@ typedef struct search {
   uint64_t root_bound;  /* of every split */
   int *hot, nhot;       /* exact: the steps whose bounds it tries, first first */
   int *first_read;      /* [nvals] exact: the first backward op reading a value, or -1 */
-  int recent[2];        /* exact: a value the last and the one before branch decided, or -1 */
   unsigned char *best;  /* [nvals] */
   remat_peak_point best_pt;
   bool have_best;
+  /* exact: a value each of the last branches decided (last first), or -1 */
+  int recent[RECENT_STEPS];
 } search;
 
 /* A before B in the search's order. */
@@ -312,10 +314,10 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   int nh = s->nhot < PEAK_STEPS ? s->nhot : PEAK_STEPS;
-  /* the hot steps, then where the backward first reads the values the last two branches
+  /* the hot steps, then where the backward first reads the values the last branches
    * decided (the bounds those decisions move most); without a budget, the key decides by
    * the peak's side of the best's: the bound need only be exact there */
-  for (int k = 0; k < nh + 2; k++) {
+  for (int k = 0; k < nh + RECENT_STEPS; k++) {
     int t = k < nh ? s->hot[k] : s->recent[k - nh] >= 0 ? s->first_read[s->recent[k - nh]] : -1;
     if (k >= nh && t < 0)
       continue;
@@ -389,7 +391,8 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
         order[k] = order[k - 1];
       order[k] = m;
     }
-    int parent = s->recent[0];
+    int parent[RECENT_STEPS];
+    memcpy(parent, s->recent, sizeof parent);
     for (int k = 0; k < nm; k++) {
       dfs_state c = state_copy(s, st);
       for (int b = 0; b < nbranch; b++)
@@ -398,7 +401,7 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
       double cf = cost_flops;
       if (apply_op(s, i, &c, &cb, &cf)) {
         s->recent[0] = branch[0];
-        s->recent[1] = parent;
+        memcpy(s->recent + 1, parent, (RECENT_STEPS - 1) * sizeof *parent);
         dfs(s, i - 1, &c, cb, cf);
       }
       state_free(&c);
@@ -460,7 +463,8 @@ static void exact(search *s) {
   for (int i = v->nops - 1; i >= 0; i--)
     if (v->oflags[i] & RO_BW)
       FOR_OPERANDS(v, i, u) s->first_read[u] = i;
-  s->recent[0] = s->recent[1] = -1;
+  for (int k = 0; k < RECENT_STEPS; k++)
+    s->recent[k] = -1;
   dfs_state st = state_root(s);
   /* each step's multiplier: the best of a grid at the root */
   remat_peak_partial part = {v->nops - 1, st.sv, st.nb, st.nf};
