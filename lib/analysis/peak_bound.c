@@ -377,34 +377,75 @@ static bool forward_step(const remat_peak_bound *b, int step) {
   return step == REMAT_PEAK_FWD_END || b->fwd_need[step];
 }
 
+/* An upper bound on min_cut's value for TARGETS at a peak step (lambda 1): the cut of
+ * every target's own node (UINT64_MAX when one is never live there). A target counted
+ * twice only raises it. */
+static uint64_t cut_upper(const remat_peak_bound *b, const remat_peak_partial *p, bool fwd_end,
+                          const int *targets, int ntargets) {
+  uint64_t sum = 0;
+  for (int k = 0; k < ntargets; k++) {
+    int x = targets[k];
+    if (available(b, x))
+      continue;
+    status st = status_of(b, p, x);
+    bool keep = fwd_end ? (b->v->val_op[x] < 0 || (st == UNDECIDED && b->cand[x])) : st != ABSENT;
+    if (!keep)
+      return UINT64_MAX;
+    sum += b->bytes[x];
+  }
+  return sum;
+}
+
 static bool is_step(const remat_peak_bound *b, int step) {
   if (step == REMAT_PEAK_FWD_END)
     return b->fwd_step;
   return step >= 0 && step < b->v->nops && (b->bw[step] || b->fwd_need[step]) && b->step[step];
 }
 
-static uint64_t bound_at(remat_peak_bound *b, int step, const remat_peak_partial *p, long *work) {
+/* The bound at STEP; with NEED, one on the same side of *NEED (remat_peak_bound_near). */
+static uint64_t bound_at(remat_peak_bound *b, int step, const remat_peak_partial *p,
+                         const uint64_t *need, long *work) {
   if (!is_step(b, step))
     return 0;
   int n;
   uint64_t sum = step_fixed(b, step, p, &n);
+  if (need) {
+    /* the buffers alone exceed NEED, or the largest cut cannot bring them to it: the
+     * bound is on the same side of NEED as SUM */
+    if (sum > *need)
+      return sum;
+    uint64_t up = cut_upper(b, p, forward_step(b, step), b->stack, n);
+    if (up != UINT64_MAX && sum + up < *need)
+      return sum;
+  }
   cut_costs c = {1, NULL, NULL, NULL, NULL};
   return sum + (uint64_t)floor(min_cut(b, p, forward_step(b, step), b->stack, n, &c, work));
 }
 
 uint64_t remat_peak_bound_at(remat_peak_bound *b, int step, const remat_peak_partial *p) {
   long work = 0;
-  return bound_at(b, step, p, &work);
+  return bound_at(b, step, p, NULL, &work);
+}
+
+uint64_t remat_peak_bound_near(remat_peak_bound *b, int step, const remat_peak_partial *p,
+                               uint64_t need) {
+  long work = 0;
+  return bound_at(b, step, p, &need, &work);
 }
 
 double remat_peak_bound_cost(remat_peak_bound *b, int step, const remat_peak_partial *p,
-                             uint64_t limit, const double *op_cost, double lambda) {
+                             uint64_t limit, const double *op_cost, double lambda, double need) {
   if (!is_step(b, step))
     return 0;
   int n;
   uint64_t sum = step_fixed(b, step, p, &n);
   if (sum > limit)
     return 0; /* no completion peaks within LIMIT: the peak's bound says so */
+  /* keeping every target is a cut: the bound is at most that, less the Lagrangian term */
+  uint64_t up = cut_upper(b, p, forward_step(b, step), b->stack, n);
+  if (up != UINT64_MAX &&
+      lambda * (double)up - lambda * (double)(limit - sum) < need * (1 - 1e-6) - 1e-6)
+    return 0;
   long work = 0;
   cut_costs cc = {lambda, op_cost, NULL, NULL, NULL};
   double c = min_cut(b, p, forward_step(b, step), b->stack, n, &cc, &work) -
@@ -466,7 +507,8 @@ static int by_live_desc(const void *a, const void *c) {
 uint64_t remat_peak_bound_split(remat_peak_bound *b, const remat_mem_schedule *c, long work_limit,
                                 int *flows) {
   long work = 0;
-  uint64_t best = remat_peak_bound_bwd_end(b), fe = bound_at(b, REMAT_PEAK_FWD_END, NULL, &work);
+  uint64_t best = remat_peak_bound_bwd_end(b),
+           fe = bound_at(b, REMAT_PEAK_FWD_END, NULL, NULL, &work);
   int nflows = 1;
   if (fe > best)
     best = fe;
@@ -477,7 +519,7 @@ uint64_t remat_peak_bound_split(remat_peak_bound *b, const remat_mem_schedule *c
       s[n++] = (step_live){c->live[t], c->op[t]};
   qsort(s, (size_t)n, sizeof *s, by_live_desc);
   for (int k = 0; k < n && s[k].live > best && (!work_limit || work < work_limit); k++) {
-    uint64_t lb = bound_at(b, s[k].op, NULL, &work);
+    uint64_t lb = bound_at(b, s[k].op, NULL, NULL, &work);
     nflows++;
     if (lb > best)
       best = lb;

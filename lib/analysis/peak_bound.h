@@ -56,6 +56,13 @@ void remat_peak_bound_free(remat_peak_bound *b);
  * not a step of every split. */
 uint64_t remat_peak_bound_at(remat_peak_bound *b, int step, const remat_peak_partial *p);
 
+/* A lower bound L on remat_peak_bound_at(B, STEP, P) on the same side of NEED as that
+ * bound (below, equal, above), and the bound itself unless the buffers every completion
+ * holds at STEP exceed NEED or no cut could bring them to it: cheaper where the network
+ * need not be solved. */
+uint64_t remat_peak_bound_near(remat_peak_bound *b, int step, const remat_peak_partial *p,
+                               uint64_t need);
+
 /* The bound at the backward's last step (the same for every split). */
 uint64_t remat_peak_bound_bwd_end(remat_peak_bound *b);
 
@@ -64,9 +71,10 @@ uint64_t remat_peak_bound_bwd_end(remat_peak_bound *b);
  * functions), from STEP: the minimum cut of remat_peak_bound_at where a value live at
  * STEP costs LAMBDA x its bytes and one the backward computes from them the cost of its
  * op, less LAMBDA x what LIMIT leaves for them (Lagrangian relaxation: any LAMBDA >= 0
- * gives a bound). */
+ * gives a bound). A caller that uses only a bound of at least NEED gets 0 (a lower bound
+ * too) without the network solved when an upper bound on the bound is below NEED. */
 double remat_peak_bound_cost(remat_peak_bound *b, int step, const remat_peak_partial *p,
-                             uint64_t limit, const double *op_cost, double lambda);
+                             uint64_t limit, const double *op_cost, double lambda, double need);
 
 /* A saved set chosen by a minimum cut, for the search's seeds: the cut of the forward's
  * end where saving value x costs SAVE[x] and the backward computing it RECOMPUTE[x]

@@ -23,6 +23,7 @@
  *              best neighbour while it improves the key. */
 #include "peak_search.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,9 @@ enum {                       /* heuristic limits */
        MAX_SEEDS = 16,        /* distinct seeds of the local search */
        CUT_ROUNDS = 8,        /* re-weighted minimum cuts */
        LOCAL_SEEDS = 1,       /* the best seeds a local search starts from */
-       HOT_STEPS = 3,         /* exact: steps bounded at each branch */
+       PEAK_STEPS = 4,        /* exact: steps whose peak is bounded at each branch */
+       COST_STEPS = 3,        /* exact: ... and whose cost is */
+       RECENT_STEPS = 4,      /* exact: decisions whose first backward reader is bounded too */
        LAMBDA_STEPS = 16,     /* exact: steps whose cost bound's multiplier is chosen */
        BOUND_WORK = 4000000,  /* network edges the bound of the answer may examine */
        CHECKED_SPLITS = 32,   /* enumerate: splits whose bounds it checks */
@@ -62,12 +65,17 @@ typedef struct search {
   long evaluated, work;
   remat_peak_bound *pb; /* the bounds of peak_bound.h */
   double *op_cost;      /* [nops] what running an op in both functions costs */
+  double *forced;       /* [nops + 1] [i + 1]: the cost of the ops up to i that every split
+                           runs in both functions */
   double *lam;          /* [nops + 1] exact: the multiplier of each hot step's cost bound */
   uint64_t root_bound;  /* of every split */
   int *hot, nhot;       /* exact: the steps whose bounds it tries, first first */
+  int *first_read;      /* [nvals] exact: the first backward op reading a value, or -1 */
   unsigned char *best;  /* [nvals] */
   remat_peak_point best_pt;
   bool have_best;
+  /* exact: a value each of the last branches decided (last first), or -1 */
+  int recent[RECENT_STEPS];
 } search;
 
 /* A before B in the search's order. */
@@ -285,11 +293,13 @@ static void heat(search *s, int op) {
 
 /* The least key of the completions of a state whose decided ops cost COST_BYTES and
  * COST_FLOPS, before its own bounds. */
-static remat_peak_point lower(const search *s, uint64_t cost_bytes, double cost_flops) {
+static remat_peak_point lower(const search *s, int i, uint64_t cost_bytes, double cost_flops) {
   /* the flops are sums of integers, exact below 2^53; the margin keeps the cost a lower
    * bound beyond, whatever order the sums are taken in */
   return (remat_peak_point){
-      s->root_bound, ((double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE) * (1 - 1e-9)};
+      s->root_bound,
+      ((double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE + s->forced[i + 1]) *
+          (1 - 1e-9)};
 }
 
 /* Whether no completion of ST (the ops after I decided, costing at least COST_BYTES and
@@ -299,29 +309,42 @@ static remat_peak_point lower(const search *s, uint64_t cost_bytes, double cost_
 static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, double cost_flops) {
   if (!s->have_best)
     return false;
-  remat_peak_point lb = lower(s, cost_bytes, cost_flops);
+  remat_peak_point lb = lower(s, i, cost_bytes, cost_flops);
   if (!better(lb, s->best_pt, s->budget))
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
-  int nh = s->nhot < HOT_STEPS ? s->nhot : HOT_STEPS;
-  for (int k = 0; k < nh; k++) {
-    uint64_t p = remat_peak_bound_at(s->pb, s->hot[k], &part);
+  int nh = s->nhot < PEAK_STEPS ? s->nhot : PEAK_STEPS;
+  /* the hot steps, then where the backward first reads the values the last branches
+   * decided (the bounds those decisions move most); without a budget, the key decides by
+   * the peak's side of the best's: the bound need only be exact there */
+  for (int k = 0; k < nh + RECENT_STEPS; k++) {
+    int t = k < nh ? s->hot[k] : s->recent[k - nh] >= 0 ? s->first_read[s->recent[k - nh]] : -1;
+    if (k >= nh && t < 0)
+      continue;
+    uint64_t p = s->budget ? remat_peak_bound_at(s->pb, t, &part)
+                           : remat_peak_bound_near(s->pb, t, &part, s->best_pt.peak);
     if (p > lb.peak)
       lb.peak = p;
     if (!better(lb, s->best_pt, s->budget)) {
-      heat(s, s->hot[k]);
+      heat(s, t);
       return true;
     }
   }
   /* the completions that could beat the best peak at most LIMIT: what they must add to
    * the cost (when the best does not fit a budget, a lower peak alone may beat it) */
-  if (s->budget && s->best_pt.peak > s->budget)
-    return false;
+  if (s->budget ? s->best_pt.peak > s->budget : lb.peak < s->best_pt.peak)
+    return false; /* without a budget, a completion below the best peak beats it at any cost */
   uint64_t limit = s->budget ? s->budget : s->best_pt.peak;
+  /* the cost bounds charge the forced ops not reached yet themselves: from the decided ops */
+  double decided = lower(s, -1, cost_bytes, cost_flops).cost;
   remat_peak_point c = lb;
+  nh = s->nhot < COST_STEPS ? s->nhot : COST_STEPS;
   for (int k = 0; k < nh; k++) {
-    double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k]);
-    c.cost = lb.cost + extra * (1 - 1e-9);
+    double extra = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, s->lam[k],
+                                         s->best_pt.cost - decided);
+    c.cost = decided + extra * (1 - 1e-9);
+    if (c.cost < lb.cost)
+      c.cost = lb.cost;
     if (!better(c, s->best_pt, s->budget)) {
       heat(s, s->hot[k]);
       return true;
@@ -368,14 +391,19 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
         order[k] = order[k - 1];
       order[k] = m;
     }
+    int parent[RECENT_STEPS];
+    memcpy(parent, s->recent, sizeof parent);
     for (int k = 0; k < nm; k++) {
       dfs_state c = state_copy(s, st);
       for (int b = 0; b < nbranch; b++)
         c.sv[branch[b]] = (order[k] >> b) & 1;
       uint64_t cb = cost_bytes;
       double cf = cost_flops;
-      if (apply_op(s, i, &c, &cb, &cf))
+      if (apply_op(s, i, &c, &cb, &cf)) {
+        s->recent[0] = branch[0];
+        memcpy(s->recent + 1, parent, (RECENT_STEPS - 1) * sizeof *parent);
         dfs(s, i - 1, &c, cb, cf);
+      }
       state_free(&c);
     }
     return;
@@ -394,10 +422,49 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
   consider(s, st->sv, pt);
 }
 
+/* s->forced: the ops every split runs in both functions, an output needing them and
+ * the backward a result it cannot have saved (a random value, one with a recompute tag),
+ * cost every split theirs; the search adds it when it reaches them (apply_op), so the
+ * cost of those not reached yet bounds what a state's completions add. */
+static void forced_costs(search *s) {
+  const remat_split_view *v = s->v;
+  unsigned char *nb = xcalloc((size_t)v->nvals + 1, 1), *nf = xcalloc((size_t)v->nvals + 1, 1);
+  unsigned char *both = xcalloc((size_t)v->nops + 1, 1);
+  for (int r = 0; r < v->num_outputs; r++)
+    nf[v->ret_val[r]] = 1;
+  for (int r = v->num_outputs; r < v->nret; r++)
+    nb[v->ret_val[r]] = 1;
+  for (int i = v->nops - 1; i >= 0; i--) {
+    unsigned f = v->oflags[i];
+    bool in_b = false, in_f = false;
+    FOR_RESULTS(v, i, r) {
+      in_b |= nb[r] && ((f & RO_BW) || s->never[r]);
+      in_f |= !(f & RO_BW) && nf[r];
+    }
+    both[i] = in_b && in_f && !(f & (RO_BW | RO_CONST));
+    FOR_OPERANDS(v, i, u) {
+      nb[u] |= in_b;
+      nf[u] |= in_f;
+    }
+  }
+  for (int i = 0; i < v->nops; i++)
+    s->forced[i + 1] = s->forced[i] + (both[i] ? s->op_cost[i] : 0);
+  free(nb);
+  free(nf);
+  free(both);
+}
+
 /* Branch and bound from the best split so far (the heuristic's): s->hot are the steps
  * where that split holds the most. */
 static void exact(search *s) {
   const remat_split_view *v = s->v;
+  for (int x = 0; x < v->nvals; x++)
+    s->first_read[x] = -1;
+  for (int i = v->nops - 1; i >= 0; i--)
+    if (v->oflags[i] & RO_BW)
+      FOR_OPERANDS(v, i, u) s->first_read[u] = i;
+  for (int k = 0; k < RECENT_STEPS; k++)
+    s->recent[k] = -1;
   dfs_state st = state_root(s);
   /* each step's multiplier: the best of a grid at the root */
   remat_peak_partial part = {v->nops - 1, st.sv, st.nb, st.nf};
@@ -406,7 +473,7 @@ static void exact(search *s) {
     double best = -1;
     s->lam[k] = 1;
     for (double l = 1.0 / 16; k < LAMBDA_STEPS && l <= 64; l *= 1.41421356) {
-      double c = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, l);
+      double c = remat_peak_bound_cost(s->pb, s->hot[k], &part, limit, s->op_cost, l, -INFINITY);
       if (c > best) {
         best = c;
         s->lam[k] = l;
@@ -426,13 +493,14 @@ static bool bounds_hold(search *s, int i, const dfs_state *st, uint64_t cost_byt
                         double cost_flops, remat_peak_point pt, const int *steps, int nsteps) {
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   double cost = (double)cost_bytes + cost_flops / REMAT_PEAK_FLOPS_PER_BYTE;
-  if (cost > pt.cost * (1 + 1e-9))
+  if (cost + s->forced[i + 1] > pt.cost * (1 + 1e-9))
     return false;
   for (int k = 0; k < nsteps; k++) {
     if (remat_peak_bound_at(s->pb, steps[k], &part) > pt.peak)
       return false;
     for (double lambda = 0.5; k < CHECK_COST_STEPS && lambda <= 4; lambda *= 2) {
-      double extra = remat_peak_bound_cost(s->pb, steps[k], &part, pt.peak, s->op_cost, lambda);
+      double extra =
+          remat_peak_bound_cost(s->pb, steps[k], &part, pt.peak, s->op_cost, lambda, -INFINITY);
       if ((cost + extra) * (1 - 1e-9) > pt.cost)
         return false;
     }
@@ -816,12 +884,15 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   s.hot = xcalloc((size_t)v->nops + 2, sizeof *s.hot);
   s.op_cost = xcalloc((size_t)v->nops + 1, sizeof *s.op_cost);
   s.lam = xcalloc((size_t)v->nops + 2, sizeof *s.lam);
+  s.forced = xcalloc((size_t)v->nops + 1, sizeof *s.forced);
+  s.first_read = xcalloc(n, sizeof *s.first_read);
   for (int i = 0; i < v->nops; i++) {
     uint64_t ob = 0;
     double of = remat_mem_sim_op_cost(s.sim, i, &ob);
     s.op_cost[i] = (double)ob + of / REMAT_PEAK_FLOPS_PER_BYTE;
   }
   init_sets(&s);
+  forced_costs(&s);
   s.pb = remat_peak_bound_new(v, s.bytes, s.root, s.cand);
   res->candidates = s.ncand;
   remat_peak_method m = pb->method;
@@ -891,6 +962,8 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   free(s.hot);
   free(s.op_cost);
   free(s.lam);
+  free(s.forced);
+  free(s.first_read);
   res->ms = remat_now_ms() - t0;
   return rc;
 }
