@@ -107,14 +107,6 @@ static void scratch_put(void *p) {
 #define BCAST(s) ((V){s, s, s, s, s, s, s, s})
 typedef float rtr_conv_v8f __attribute__((vector_size(32)));
 #include "conv_impl.h"
-#undef T
-#undef V
-#undef VN
-#undef SFX
-#undef GET
-#undef SET
-#undef NATIVE
-#undef BCAST
 
 #define T double
 #define V rtr_conv_v4d
@@ -126,14 +118,6 @@ typedef float rtr_conv_v8f __attribute__((vector_size(32)));
 #define BCAST(s) ((V){s, s, s, s})
 typedef double rtr_conv_v4d __attribute__((vector_size(32)));
 #include "conv_impl.h"
-#undef T
-#undef V
-#undef VN
-#undef SFX
-#undef GET
-#undef SET
-#undef NATIVE
-#undef BCAST
 
 int rtr_conv(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, const rt_conv_geom *geom,
              rtr_conv_kind kind) {

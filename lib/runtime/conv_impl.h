@@ -1,6 +1,8 @@
 /* conv_impl.h: rt.conv and its gradients in one accumulation type T (float or double),
- * included twice by conv.c with T, V (a vector of T of 32 bytes), VN (its lanes) and
- * SFX (a name suffix) defined. No include guard: it is a template.
+ * included twice by conv.c with T, V (a vector of T of 32 bytes), VN (its lanes), BCAST
+ * (a V of one T), SFX (a name suffix), GET/SET (the buffer's element accessors in T)
+ * and NATIVE (the element type that is T) defined; it undefines them at its end. No
+ * include guard: it is a template.
  *
  * Each op is, per group, one product C = A B over dense operands that conv.c lays out
  * (im2col), with every element of C accumulated sequentially over k from +0, each
@@ -126,6 +128,15 @@ static T *CAT(widen_, SFX)(const rtr_buffer *b) {
   return d;
 }
 
+/* dy's rows of group gr as [o][(b, p)] (Og x B E), from dy [B][O][E]. */
+static void CAT(group_rows_, SFX)(T *side, const T *dy, const conv3 *g, int64_t gr) {
+  int64_t Og = g->o / g->groups;
+  for (int64_t o = 0; o < Og; o++)
+    for (int64_t bb = 0; bb < g->batch; bb++)
+      memcpy(side + (o * g->batch + bb) * g->en, dy + (bb * g->o + gr * Og + o) * g->en,
+             (size_t)g->en * sizeof *side);
+}
+
 static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b,
                            const conv3 *g, rtr_conv_kind kind) {
   int64_t Cg = g->c / g->groups, Og = g->o / g->groups, K = g->kn, E = g->en, I = g->in_n;
@@ -171,10 +182,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
     case RTR_CONV_GRAD_INPUT:
       /* t[(c,q)][(b,p)] = sum over o: w[o][c][q] dy[b][o][p]; then dx[b][c][at(p,q)] +=
        * t in q order (each q reaches an input position from one p at most) */
-      for (int64_t o = 0; o < Og; o++)
-        for (int64_t bb = 0; bb < Bt; bb++)
-          memcpy(side + (o * Bt + bb) * E, da + (bb * g->o + gr * Og + o) * E,
-                 (size_t)E * sizeof *side);
+      CAT(group_rows_, SFX)(side, da, g, gr);
       rc = CAT(gemm_, SFX)(Cg * K, Bt * E, Og, db + gr * Og * Cg * K, 1, Cg * K, side, Bt * E, 1,
                            prod);
       for (int64_t bb = 0; bb < Bt && rc == 0; bb++)
@@ -190,10 +198,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
       break;
     case RTR_CONV_GRAD_WEIGHT:
       /* dw[o][r = (c,q)] = sum over (b,p): dy[b][o][p] x~[b][c][at(p,q)] */
-      for (int64_t o = 0; o < Og; o++)
-        for (int64_t bb = 0; bb < Bt; bb++)
-          memcpy(side + (o * Bt + bb) * E, db + (bb * g->o + gr * Og + o) * E,
-                 (size_t)E * sizeof *side);
+      CAT(group_rows_, SFX)(side, db, g, gr);
       for (int64_t bb = 0; bb < Bt; bb++)
         for (int64_t p = 0; p < E; p++)
           for (int64_t c = 0; c < Cg; c++)
@@ -220,3 +225,11 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
 #undef NR
 #undef CAT
 #undef CAT_
+#undef T
+#undef V
+#undef VN
+#undef SFX
+#undef GET
+#undef SET
+#undef NATIVE
+#undef BCAST
