@@ -73,18 +73,22 @@ static void *scratch_get(int64_t n, size_t size, bool zero) {
   return p;
 }
 
-/* Gives a block of scratch_get back (NULL is fine): kept in place of an empty or smaller
- * one, or freed. */
+/* Gives a block of scratch_get back (NULL is fine): kept in an empty slot, or in place
+ * of the smallest kept block when that is smaller, or freed. */
 static void scratch_put(void *p) {
   if (!p)
     return;
   size_t cap;
   memcpy(&cap, (char *)p - HEAD, sizeof cap);
   int slot = -1;
-  for (int k = 0; k < SCRATCH_KEEP && cap <= SCRATCH_MAX; k++)
-    if (!scratch[k].p || scratch[k].cap < (slot < 0 ? cap : scratch[slot].cap))
-      if (slot < 0 || scratch[slot].p)
-        slot = k;
+  for (int k = 0; k < SCRATCH_KEEP && cap <= SCRATCH_MAX; k++) {
+    if (!scratch[k].p) {
+      slot = k;
+      break;
+    }
+    if (scratch[k].cap < cap && (slot < 0 || scratch[k].cap < scratch[slot].cap))
+      slot = k;
+  }
   if (slot < 0) {
     free((char *)p - HEAD);
     return;
