@@ -117,15 +117,32 @@ static int CAT(gemm_, SFX)(int64_t M, int64_t N, int64_t K, const T *A, int64_t 
   return 0;
 }
 
-/* The elements of a buffer as a dense array of T. NULL when memory runs out. */
-static T *CAT(widen_, SFX)(const rtr_buffer *b) {
-  T *d = scratch_get(b->numel, sizeof *d, false);
-  if (d && b->data && b->elem == NATIVE)
-    memcpy(d, b->data, (size_t)b->numel * sizeof *d);
-  else if (d)
+/* The elements of a buffer as a dense array of T: its own data when it holds T densely,
+ * else a copy in *own (NULL when memory runs out; *own is NULL when none was made). */
+static const T *CAT(dense_, SFX)(const rtr_buffer *b, T **own) {
+  *own = NULL;
+  if (b->data && b->elem == NATIVE)
+    return b->data;
+  if ((*own = scratch_get(b->numel, sizeof **own, false)))
     for (int64_t i = 0; i < b->numel; i++)
-      d[i] = (T)GET(b, i);
-  return d;
+      (*own)[i] = (T)GET(b, i);
+  return *own;
+}
+
+/* The windows of group gr of x (its c-th channel read at kernel position q by output
+ * position p of image b) laid out at col[(c K + q) rs + (b E + p) js]: 0 in the padding. */
+static void CAT(im2col_, SFX)(T *col, int64_t rs, int64_t js, const T *x, const conv3 *g,
+                              int64_t gr, const int64_t *map) {
+  int64_t Cg = g->c / g->groups, K = g->kn, E = g->en;
+  for (int64_t c = 0; c < Cg; c++)
+    for (int64_t q = 0; q < K; q++)
+      for (int64_t bb = 0; bb < g->batch; bb++) {
+        const T *plane = x + (bb * g->c + gr * Cg + c) * g->in_n;
+        for (int64_t p = 0; p < E; p++) {
+          int64_t at = map[q * E + p];
+          col[(c * K + q) * rs + (bb * E + p) * js] = at < 0 ? 0 : plane[at];
+        }
+      }
 }
 
 /* dy's rows of group gr as [o][(b, p)] (Og x B E), from dy [B][O][E]. */
@@ -141,8 +158,14 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
                            const conv3 *g, rtr_conv_kind kind) {
   int64_t Cg = g->c / g->groups, Og = g->o / g->groups, K = g->kn, E = g->en, I = g->in_n;
   int64_t Bt = g->batch;
-  T *da = CAT(widen_, SFX)(a), *db = CAT(widen_, SFX)(b);
-  T *res = scratch_get(out->numel, sizeof *res, true);
+  T *own_a, *own_b, *own_res = NULL;
+  const T *da = CAT(dense_, SFX)(a, &own_a), *db = CAT(dense_, SFX)(b, &own_b);
+  /* the result in place when OUT holds T densely; zeroed: the input gradient adds */
+  T *res = out->data && out->elem == NATIVE
+               ? out->data
+               : (own_res = scratch_get(out->numel, sizeof *res, false));
+  if (res)
+    memset(res, 0, (size_t)out->numel * sizeof *res);
   /* per group: the laid-out operand (im2col), the other operand when it is not read in
    * place, and the product */
   int64_t ncol = kind == RTR_CONV_GRAD_INPUT ? 0 : Cg * K * Bt * E;
@@ -164,14 +187,7 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
     switch (kind) {
     case RTR_CONV:
       /* y[o][(b,p)] = sum over r = (c,q): w[o][r] x~[b][c][at(p,q)] */
-      for (int64_t c = 0; c < Cg; c++)
-        for (int64_t q = 0; q < K; q++)
-          for (int64_t bb = 0; bb < Bt; bb++)
-            for (int64_t p = 0; p < E; p++) {
-              int64_t at = map[q * E + p];
-              col[((c * K + q) * Bt + bb) * E + p] =
-                  at < 0 ? 0 : da[(bb * g->c + gr * Cg + c) * I + at];
-            }
+      CAT(im2col_, SFX)(col, Bt * E, 1, da, g, gr, map);
       rc = CAT(gemm_, SFX)(Og, Bt * E, Cg * K, db + gr * Og * Cg * K, Cg * K, 1, col, Bt * E, 1,
                            prod);
       for (int64_t o = 0; o < Og && rc == 0; o++)
@@ -199,25 +215,16 @@ static int CAT(conv_, SFX)(rtr_buffer *out, const rtr_buffer *a, const rtr_buffe
     case RTR_CONV_GRAD_WEIGHT:
       /* dw[o][r = (c,q)] = sum over (b,p): dy[b][o][p] x~[b][c][at(p,q)] */
       CAT(group_rows_, SFX)(side, db, g, gr);
-      for (int64_t bb = 0; bb < Bt; bb++)
-        for (int64_t p = 0; p < E; p++)
-          for (int64_t c = 0; c < Cg; c++)
-            for (int64_t q = 0; q < K; q++) {
-              int64_t at = map[q * E + p];
-              col[((bb * E + p) * Cg + c) * K + q] =
-                  at < 0 ? 0 : da[(bb * g->c + gr * Cg + c) * I + at];
-            }
+      CAT(im2col_, SFX)(col, 1, Cg * K, da, g, gr, map);
       rc = CAT(gemm_, SFX)(Og, Cg * K, Bt * E, side, Bt * E, 1, col, Cg * K, 1,
                            res + gr * Og * Cg * K);
       break;
     }
   }
-  if (rc == 0 && out->data && out->elem == NATIVE)
-    memcpy(out->data, res, (size_t)out->numel * sizeof *res);
-  else if (rc == 0)
+  if (rc == 0 && own_res)
     for (int64_t i = 0; i < out->numel; i++)
       SET(out, i, res[i]);
-  scratch_put(da), scratch_put(db), scratch_put(res), scratch_put(col), scratch_put(side),
+  scratch_put(own_a), scratch_put(own_b), scratch_put(own_res), scratch_put(col), scratch_put(side),
       scratch_put(prod), scratch_put(map);
   return rc;
 }
