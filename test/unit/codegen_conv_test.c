@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "codegen_test.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
@@ -203,31 +204,19 @@ int main(int argc, char **argv) {
     free(text);
     return ok ? 0 : 1;
   }
-  MlirContext ctx = mlirContextCreate();
-  rematAttachDiagnosticPrinter(ctx, stdout, NULL);
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
-    return 1;
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreate(text, len));
-  if (mlirModuleIsNull(module) ||
-      mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
+  MlirContext ctx;
+  MlirModule module = codegen_test_parse(&ctx, text, len, stdout);
+  if (mlirModuleIsNull(module))
     return 1;
   MlirOperation top = mlirModuleGetOperation(module);
   int bad = 0;
   for (int opt = 0; opt <= 3; opt += 3) {
     state = 0x243F6A8885A308D3ull; /* the same inputs at each level */
-    remat_codegen_options opts = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = opt};
-    remat_codegen *cg = remat_codegen_create(top, &opts);
+    remat_jit *jit;
+    remat_codegen *cg = codegen_test_host(top, opt, &jit);
     if (!cg)
       return 1;
-    remat_codegen_set_compile(cg, 0, getenv("REMAT_CACHE_DIR"));
     int nfn = remat_codegen_num_functions(cg);
-    char *err = NULL;
-    remat_jit *jit = remat_jit_create(cg, &err);
-    if (!jit) {
-      printf("jit: %s\n", err ? err : "");
-      free(err);
-      return 1;
-    }
     int nbad = 0;
     int64_t elements = 0;
     for (size_t i = 0; i < NGEOM; i++)

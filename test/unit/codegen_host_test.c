@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "codegen_test.h"
 #include "half.h"
 #include "mlir-c/IR.h"
 #include "philox.h"
@@ -288,12 +289,9 @@ static void test_reductions(remat_jit *jit) {
 }
 
 int main(void) {
-  MlirContext ctx = mlirContextCreate();
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
-    return 1;
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(source));
-  if (mlirModuleIsNull(module) ||
-      mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
+  MlirContext ctx;
+  MlirModule module = codegen_test_parse(&ctx, source, strlen(source), NULL);
+  if (mlirModuleIsNull(module))
     return 1;
   remat_codegen_options opts = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = 3};
   remat_codegen *cg = remat_codegen_create(mlirModuleGetOperation(module), &opts);
@@ -302,13 +300,9 @@ int main(void) {
   char *manifest = remat_codegen_manifest(cg);
   fputs(manifest, stdout);
   free(manifest);
-  char *err = NULL;
-  remat_jit *jit = remat_jit_create(cg, &err);
-  if (!jit) {
-    printf("jit: %s\n", err ? err : "");
-    free(err);
+  remat_jit *jit = codegen_test_jit(cg);
+  if (!jit)
     return 1;
-  }
   test_philox(jit);
   test_dropout(jit);
   test_half(jit);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "codegen_test.h"
 #include "half.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -500,32 +501,18 @@ int main(int argc, char **argv) {
     printf(" %s", compares[k]);
   printf("\n");
   gen_module(&t);
-  MlirContext ctx = mlirContextCreate();
-  rematAttachDiagnosticPrinter(ctx, stdout, NULL);
-  if (mlirLogicalResultIsFailure(rematLoadDialects(ctx)))
-    return 1;
-  MlirModule module = mlirModuleCreateParse(ctx, mlirStringRefCreate(t.s, t.len));
-  if (mlirModuleIsNull(module) ||
-      mlirLogicalResultIsFailure(rematVerify(mlirModuleGetOperation(module))))
+  MlirContext ctx;
+  MlirModule module = codegen_test_parse(&ctx, t.s, t.len, stdout);
+  if (mlirModuleIsNull(module))
     return 1;
   MlirOperation top = mlirModuleGetOperation(module);
   int bad = 0;
   for (int opt = 0; opt <= 3; opt += 3) {
     state = 0x9E3779B97F4A7C15ull; /* the same inputs at each level */
-    remat_codegen_options opts = {.target = REMAT_TARGET_HOST, .sm = 0, .opt_level = opt};
-    remat_codegen *cg = remat_codegen_create(top, &opts);
+    remat_jit *jit;
+    remat_codegen *cg = codegen_test_host(top, opt, &jit);
     if (!cg)
       return 1;
-    /* make test's kernel cache, as the tools read it: the sanitizer build's run loads the
-     * normal build's LLVM objects (its lowering to LLVM IR still runs, to make the key). */
-    remat_codegen_set_compile(cg, 0, getenv("REMAT_CACHE_DIR"));
-    char *err = NULL;
-    remat_jit *jit = remat_jit_create(cg, &err);
-    if (!jit) {
-      printf("jit: %s\n", err ? err : "");
-      free(err);
-      return 1;
-    }
     int nbad = 0, kernels = 0, reductions = 0;
     for (int i = 0, nfn = remat_codegen_num_functions(cg); i < nfn; i++) {
       const remat_cg_function *f = remat_codegen_function(cg, i);
