@@ -212,6 +212,9 @@ bool rt_conv_geom_of(MlirOperation op, rt_conv_geom *g);
  * the same for each of the three (each gradient is a convolution of the forward's size);
  * 0 for an op whose geometry cannot be read. */
 double rt_conv_flops(MlirOperation op);
+/* Multiplies and adds of running OP once, where the cost model counts them: rt.matmul's
+ * 2 B M N K, a conv op's rt_conv_flops, an rt.extern's declared flops; 0 otherwise. */
+double rt_op_flops(MlirOperation op);
 
 /* ---- checkpoint policy (rt.policy) -------------------------------------------------- */
 

@@ -509,3 +509,15 @@ double rt_conv_flops(MlirOperation op) {
     f *= (double)g.out[k] * (double)g.k[k];
   return f;
 }
+
+double rt_op_flops(MlirOperation op) {
+  rt_op_id id = rt_op_lookup(op);
+  if (id == RT_OP_MATMUL) { /* 2*B*M*N*K = 2 * numel(a) * N, however a and b are read */
+    remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(op, 0)));
+    remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
+    return r.rank < 1 ? 0 : 2.0 * (double)remat_shape_numel(&a) * (double)r.d[r.rank - 1];
+  }
+  return id == RT_OP_EXTERN                  ? rt_extern_flops(op)
+         : rt_op_kind_of(id) == RT_KIND_CONV ? rt_conv_flops(op)
+                                             : 0;
+}

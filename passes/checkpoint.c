@@ -629,8 +629,8 @@ static void tag_stages(graph *g, const plan *p) {
 #define FLOPS_PER_BYTE 128
 
 /* Cost of running op i once, in bytes moved (docs/design.md): operand and result bytes
- * (a gather's source counts the elements it reads: its result's bytes); a matmul costs at
- * least 2*B*M*N*K / FLOPS_PER_BYTE, an rt.extern its flops / FLOPS_PER_BYTE. */
+ * (a gather's source counts the elements it reads: its result's bytes); an op with flops
+ * (rt_op_flops: a matmul, a conv op, an rt.extern) at least its flops / FLOPS_PER_BYTE. */
 static uint64_t op_cost(const graph *g, int i) {
   const node *n = &g->n[i];
   uint64_t c = n->bytes;
@@ -642,18 +642,7 @@ static uint64_t op_cost(const graph *g, int i) {
     else if (rt_value_bytes(mlirOperationGetOperand(n->op, k), &b) == 0)
       c += b;
   }
-  double flops = n->id == RT_OP_EXTERN                  ? rt_extern_flops(n->op)
-                 : rt_op_kind_of(n->id) == RT_KIND_CONV ? rt_conv_flops(n->op)
-                                                        : 0;
-  if (n->id == RT_OP_MATMUL) {
-    remat_shape a = rt_shape_of(mlirValueGetType(mlirOperationGetOperand(n->op, 0)));
-    remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(n->op, 0)));
-    bool ta = !mlirAttributeIsNull(mlirOperationGetAttributeByName(n->op, rt_str("transpose_a")));
-    flops = 2.0 * (double)a.d[a.rank - (ta ? 2 : 1)]; /* K: A is [..,M,K] or, read
-                                                         * transposed, [..,K,M] */
-    for (int d = 0; d < r.rank; d++)
-      flops *= (double)r.d[d]; /* B*M*N */
-  }
+  double flops = rt_op_flops(n->op);
   if (flops > 0) {
     double fc = flops / FLOPS_PER_BYTE;
     if (fc > (double)c)

@@ -289,26 +289,12 @@ static void simulate(const sim *s, const plan *p, const int *fwd, int nfwd, cons
   free(b.bytes);
 }
 
-/* 2*B*M*N*K = 2 * numel(a) * N, whichever way transpose_a/transpose_b read the operands
- * (a holds B*M*K elements; the result is [..., M, N]). */
-static double matmul_flops(const remat_split_view *v, int i) {
-  remat_shape a = rt_shape_of(mlirValueGetType(v->vals[v->opnd[v->opnd_start[i]]]));
-  remat_shape r = rt_shape_of(mlirValueGetType(v->vals[v->op_res[i]]));
-  if (r.rank < 1)
-    return 0;
-  return 2.0 * (double)remat_shape_numel(&a) * (double)r.d[r.rank - 1];
-}
-
 /* What running op I again costs: its matmul or conv flops; *BYTES += its operand + result bytes. */
 static double op_cost(const sim *s, int i, uint64_t *bytes) {
   const remat_split_view *v = s->v;
   FOR_OPERANDS(v, i, u) *bytes = sat_add(*bytes, s->bytes[u]);
   FOR_RESULTS(v, i, r) *bytes = sat_add(*bytes, s->bytes[r]);
-  rt_op_id id = rt_op_lookup(v->ops[i]);
-  return id == RT_OP_MATMUL                  ? matmul_flops(v, i)
-         : id == RT_OP_EXTERN                ? (double)rt_extern_flops(v->ops[i])
-         : rt_op_kind_of(id) == RT_KIND_CONV ? rt_conv_flops(v->ops[i])
-                                             : 0;
+  return rt_op_flops(v->ops[i]);
 }
 
 /* Ops run in both functions: what the backward spends recomputing. */
