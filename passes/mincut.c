@@ -806,8 +806,10 @@ static void report_peak(FILE *f, const joint *j, const remat_peak_result *r, int
     fprintf(f, "%.1f%%", 100.0 * (double)(r->chosen.peak - r->bound) / (double)r->bound);
   else
     fprintf(f, "-");
-  fprintf(f, " (%s)\n",
-          r->optimal ? "the least peak, found by the exact search" : "no split peaks lower");
+  fprintf(f, " (%s%s)\n",
+          r->optimal ? "the least peak, found by the exact search" : "no split peaks lower",
+          r->optimal && !r->cost_optimal ? "; its recompute cost is the least found, not proven"
+                                         : "");
 }
 
 static void report(FILE *f, joint *j, MlirStringRef fname, const char *fwd_name,

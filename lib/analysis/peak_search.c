@@ -49,6 +49,9 @@ enum {                       /* heuristic limits */
        BOUND_WORK = 4000000,  /* network edges the bound of the answer may examine */
        CHECKED_SPLITS = 32,   /* enumerate: splits whose bounds it checks */
        CHECK_COST_STEPS = 4,  /* ... and at how many steps the cost's */
+       COST_NODES = 4000,     /* auto: branch points after which only the peak prunes */
+       AUTO_NODES = 400000,   /* auto: ... after which the search stops */
+       POLISH_WORK = 500000,  /* auto: simulated ops each polish of the cost may spend */
 };
 
 typedef struct search {
@@ -76,6 +79,11 @@ typedef struct search {
   bool have_best;
   /* exact: a value each of the last branches decided (last first), or -1 */
   int recent[RECENT_STEPS];
+  bool peak_only;  /* exact: prune what cannot peak below the best (whatever its cost) */
+  long nodes;      /* exact: branch points reached */
+  long cost_nodes; /* exact: after this many, peak_only (0: never) */
+  long node_limit; /* exact: stop after this many (0: never) */
+  bool stopped;    /* exact: it did */
 } search;
 
 /* A before B in the search's order. */
@@ -291,6 +299,12 @@ static void heat(search *s, int op) {
   s->lam[0] = lam;
 }
 
+/* Whether a completion whose key is at least LB may beat the best split: by its key, or
+ * in the search for the least peak alone, by its peak. */
+static bool may_beat(const search *s, remat_peak_point lb) {
+  return s->peak_only ? lb.peak < s->best_pt.peak : better(lb, s->best_pt, s->budget);
+}
+
 /* The least key of the completions of a state whose decided ops cost COST_BYTES and
  * COST_FLOPS, before its own bounds. */
 static remat_peak_point lower(const search *s, int i, uint64_t cost_bytes, double cost_flops) {
@@ -310,7 +324,7 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
   if (!s->have_best)
     return false;
   remat_peak_point lb = lower(s, i, cost_bytes, cost_flops);
-  if (!better(lb, s->best_pt, s->budget))
+  if (!may_beat(s, lb))
     return true;
   remat_peak_partial part = {i, st->sv, st->nb, st->nf};
   int nh = s->nhot < PEAK_STEPS ? s->nhot : PEAK_STEPS;
@@ -325,7 +339,7 @@ static bool prune(search *s, int i, const dfs_state *st, uint64_t cost_bytes, do
                            : remat_peak_bound_near(s->pb, t, &part, s->best_pt.peak);
     if (p > lb.peak)
       lb.peak = p;
-    if (!better(lb, s->best_pt, s->budget)) {
+    if (!may_beat(s, lb)) {
       heat(s, t);
       return true;
     }
@@ -379,7 +393,10 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
         return;
       continue;
     }
-    if (prune(s, i, st, cost_bytes, cost_flops))
+    s->nodes++;
+    s->peak_only |= s->cost_nodes && s->nodes > s->cost_nodes;
+    s->stopped |= s->node_limit && s->nodes > s->node_limit;
+    if (s->stopped || prune(s, i, st, cost_bytes, cost_flops))
       return;
     /* the branches by the bytes they save, fewest first */
     unsigned order[256];
@@ -405,6 +422,8 @@ static void dfs(search *s, int i, dfs_state *st, uint64_t cost_bytes, double cos
         dfs(s, i - 1, &c, cb, cf);
       }
       state_free(&c);
+      if (s->stopped)
+        return;
     }
     return;
   }
@@ -455,9 +474,17 @@ static void forced_costs(search *s) {
 }
 
 /* Branch and bound from the best split so far (the heuristic's): s->hot are the steps
- * where that split holds the most. */
-static void exact(search *s) {
+ * where that split holds the most. After COST_NODES branch points (0: never) it only
+ * looks for a lower peak, whatever the cost; after NODE_LIMIT (0: never) it stops.
+ * Every state pruned before the switch cannot peak below the best either, so if it does
+ * not stop, the best split has the least peak; if it never switched, the least key. */
+static void exact(search *s, long cost_nodes, long node_limit) {
   const remat_split_view *v = s->v;
+  s->peak_only = false;
+  s->cost_nodes = cost_nodes;
+  s->node_limit = node_limit;
+  s->nodes = 0;
+  s->stopped = false;
   for (int x = 0; x < v->nvals; x++)
     s->first_read[x] = -1;
   for (int i = v->nops - 1; i >= 0; i--)
@@ -743,6 +770,40 @@ static void local_search(search *s, unsigned char *cur, remat_peak_point cur_pt,
   free(next);
 }
 
+/* First-improvement search over the splits one or two toggles of candidates away from
+ * the best (repaired to the rules), the pairs in a cycle, until a whole cycle improves
+ * nothing or s->work reaches LIMIT: at the least peak, the exact search's cut-off leaves
+ * the cost to it (the 3-layer MLP: 12,080 to its least, 9,520). */
+static void polish(search *s, long limit) {
+  const remat_split_view *v = s->v;
+  size_t n = (size_t)v->nvals + 1;
+  unsigned char *try = xcalloc(n, 1);
+  int *c = xcalloc(n, sizeof *c), nc = 0;
+  for (int x = 0; x < v->nvals; x++)
+    if (s->cand[x])
+      c[nc++] = x;
+  long npairs = (long)nc * (nc + 1) / 2, since = 0;
+  for (long k = 0; since < npairs && s->work < limit; k = (k + 1) % npairs, since++) {
+    int a = 0;
+    long r = k;
+    while (r >= nc - a) /* pair k: (a, b), a <= b, in order */
+      r -= nc - a++;
+    int b = a + (int)r;
+    memcpy(try, s->best, n - 1);
+    try[c[a]] ^= 1;
+    if (b > a)
+      try[c[b]] ^= 1;
+    if (!repair(s, try) || !memcmp(try, s->best, n - 1))
+      continue;
+    remat_peak_point pt = evaluate(s, try, NULL);
+    if (better(pt, s->best_pt, s->budget))
+      since = 0;
+    consider(s, try, pt);
+  }
+  free(try);
+  free(c);
+}
+
 typedef struct seeds {
   unsigned char **set;
   remat_peak_point *pt;
@@ -896,8 +957,12 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
   s.pb = remat_peak_bound_new(v, s.bytes, s.root, s.cand);
   res->candidates = s.ncand;
   remat_peak_method m = pb->method;
+  /* auto: the exact search (its key) up to 32 candidates; without a budget, up to 48 the
+   * least peak and the cost within a limit (docs/design.md, "auto") */
+  bool auto_peak = m == REMAT_PEAK_AUTO && !s.budget && s.ncand > REMAT_PEAK_EXACT_MAX;
   if (m == REMAT_PEAK_AUTO)
-    m = s.ncand <= REMAT_PEAK_EXACT_MAX ? REMAT_PEAK_EXACT : REMAT_PEAK_HEURISTIC;
+    m = s.ncand <= (auto_peak ? REMAT_PEAK_AUTO_MAX : REMAT_PEAK_EXACT_MAX) ? REMAT_PEAK_EXACT
+                                                                            : REMAT_PEAK_HEURISTIC;
   int limit = m == REMAT_PEAK_EXACT       ? REMAT_PEAK_EXACT_HARD
               : m == REMAT_PEAK_ENUMERATE ? REMAT_PEAK_ENUMERATE_MAX
                                           : -1;
@@ -922,12 +987,24 @@ int remat_peak_search(const remat_peak_problem *pb, remat_peak_result *res, char
                                               : "heuristic";
     if (m == REMAT_PEAK_ENUMERATE) {
       enumerate(&s);
+      res->cost_optimal = true;
     } else {
       heuristic(&s, pb->bytes_saved);
       if (s.have_best)
         bound_from_best(&s);
-      if (m == REMAT_PEAK_EXACT)
-        exact(&s);
+      if (m == REMAT_PEAK_EXACT) {
+        /* auto_peak: the least peak (the objective) always, its least cost within a
+         * limit, polished */
+        if (auto_peak)
+          polish(&s, s.work + POLISH_WORK);
+        uint64_t before = s.best_pt.peak;
+        exact(&s, auto_peak ? COST_NODES : 0, auto_peak ? AUTO_NODES : 0);
+        if (s.stopped)
+          m = REMAT_PEAK_HEURISTIC;
+        if (s.peak_only && s.best_pt.peak < before)
+          polish(&s, s.work + POLISH_WORK);
+        res->cost_optimal = !s.stopped && !s.peak_only;
+      }
     }
     if (!s.have_best)
       remat_fatal("no split keeps the rules, not even the min-cut's");

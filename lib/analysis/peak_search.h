@@ -37,13 +37,15 @@
 #define REMAT_PEAK_FLOPS_PER_BYTE 128.0
 
 enum {
-  REMAT_PEAK_EXACT_MAX = 32,     /* auto: exact search up to this many candidates */
+  REMAT_PEAK_EXACT_MAX = 32,     /* auto: the exact search up to this many candidates */
+  REMAT_PEAK_AUTO_MAX = 48,      /* ... and without a budget, for the least peak up to this */
   REMAT_PEAK_EXACT_HARD = 64,    /* method=exact: refused above */
   REMAT_PEAK_ENUMERATE_MAX = 20, /* method=enumerate: refused above */
 };
 
 typedef enum remat_peak_method {
-  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates, else heuristic */
+  REMAT_PEAK_AUTO,      /* exact up to REMAT_PEAK_EXACT_MAX candidates, the least peak up to
+                           REMAT_PEAK_AUTO_MAX without a budget, else heuristic */
   REMAT_PEAK_EXACT,     /* branch and bound over the needed candidates */
   REMAT_PEAK_HEURISTIC, /* local search from seeds along the peak */
   REMAT_PEAK_ENUMERATE, /* every subset of the candidates: the exact search's check */
@@ -66,6 +68,7 @@ typedef struct remat_peak_result {
   remat_peak_point chosen, bytes, no_remat, recompute_all;
   uint64_t bound;     /* no split peaks below it (docs/design.md, "The lower bound") */
   bool optimal;       /* the bound is the least peak, found by an exact search */
+  bool cost_optimal;  /* no split of the least peak costs less (an exact search finished) */
   const char *method; /* "exact", "heuristic" or "enumerate" */
   int candidates;     /* values the search may save */
   long evaluated;     /* splits simulated */

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """peak_check.py: --remat-mincut=objective=peak's searches checked against each other.
 
-For each FILE: remat-opt --remat-mincut=objective=peak with peak-search=exact and
-=heuristic on the whole file, and =enumerate (every subset of the candidates, when within
+For each FILE: remat-opt --remat-mincut=objective=peak with peak-search=exact,
+=heuristic and =auto on the whole file, and =enumerate (every subset of the candidates, when within
 its limit) on its top-level joint functions ten at a time, and alone where that module
 is refused (remat-gen writes several to a file; the enumeration refuses the whole module
 when one function is over its limit),
 each with the report (the pass splits each function on its own, so one run per search
 and file gives what one per function would, in fewer process starts). Per joint
 function one line
-  FILE @f: exact P/C, enumerate P/C | -, heuristic P/C, bytes P/C, bound B: ok | DIFFERENT
-      | ABOVE | WORSE | BOUND | EMITTED
-DIFFERENT: the exact search's (peak, cost) is not the enumeration's; ABOVE: a search's
+  FILE @f: exact P/C, enumerate P/C | -, heuristic P/C, auto P/C, bytes P/C, bound B: ok
+      | DIFFERENT | ABOVE | WORSE | BOUND | EMITTED | AUTO
+DIFFERENT: the exact search's (peak, cost) is not the enumeration's; AUTO: auto's peak is
+not the least (the exact search's), or, where its report does not say that its cost is
+unproven, its (peak, cost) is not the exact search's, or it did not take the exact search
+(checked up to 48 candidates, where auto runs it); ABOVE: a search's
 peak is above objective=bytes's; WORSE: the heuristic found a better split than the exact
 search; BOUND: the heuristic's lower bound B (the report's `bound B, gap G%`) is above the
 least peak (the exact search's and the enumeration's), or the exact search's bound is not
@@ -86,6 +89,10 @@ def rows(report):
         m = re.match(r"  bound (\d+), gap ", line)
         if m:
             cur["bound"] = int(m.group(1))
+            cur["cost proven"] = "not proven" not in line
+        m = re.match(r"  objective peak: (\w+) search, (\d+) candidate", line)
+        if m:
+            cur["search"], cur["candidates"] = m.group(1), int(m.group(2))
         m = re.match(r"    this split +(\d+) ", line)
         if m:
             cur["this split"] = int(m.group(1))
@@ -119,13 +126,13 @@ def main():
         work, args = args[1], args[2:]
     n = enumerated = bad = 0
     for f in args:
-        ex_all, he_all = run(f, "exact", work), run(f, "heuristic", work)
+        ex_all, he_all, au_all = (run(f, s, work) for s in ("exact", "heuristic", "auto"))
         for name, text, en in enumerations(f, work):
             for fn in [g for g in rows_of_module(text) if g in ex_all]:
                 r = ex_all[fn]
                 n += 1
                 e = en.get(fn) if en is not None else None
-                h = he_all[fn]
+                h, a = he_all[fn], au_all[fn]
                 verdict = []
                 if e is not None:
                     enumerated += 1
@@ -139,12 +146,18 @@ def main():
                 least = min(r["chosen"][0], e["chosen"][0] if e is not None else r["chosen"][0])
                 if h["bound"] > least or r["bound"] != r["chosen"][0]:
                     verdict.append("BOUND")
-                if any(x["chosen"][0] != x["this split"] for x in [r, h] + ([e] if e else [])):
+                if any(x["chosen"][0] != x["this split"] for x in [r, h, a] + ([e] if e else [])):
                     verdict.append("EMITTED")
+                if a["candidates"] <= 48 and (
+                        a["search"] != "exact" or a["chosen"][0] != r["chosen"][0] or
+                        a["bound"] != r["chosen"][0] or a["chosen"][1] < r["chosen"][1] or
+                        (a["cost proven"] and a["chosen"] != r["chosen"])):
+                    verdict.append("AUTO")
                 bad += bool(verdict)
                 fmt = lambda pc: f"{pc[0]}/{pc[1]}"
                 print(f"{name} @{fn}: exact {fmt(r['chosen'])}, enumerate "
-                      f"{fmt(e['chosen']) if e else '-'}, heuristic {fmt(h['chosen'])}, bytes "
+                      f"{fmt(e['chosen']) if e else '-'}, heuristic {fmt(h['chosen'])}, auto "
+                      f"{fmt(a['chosen'])}, bytes "
                       f"{fmt(r['objective=bytes'])}, bound {h['bound']}: "
                       f"{' '.join(verdict) or 'ok'}")
     print(f"peak_check: {n} functions, {enumerated} enumerated, {bad} bad")
