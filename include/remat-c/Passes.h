@@ -110,9 +110,9 @@ extern "C" {
     "objective=peak: the least recompute cost whose peak is at most this many bytes; "      \
     "0: none")                                                                              \
   X(S, peak_search, "peak-search", STRING, "auto",                                          \
-    "objective=peak: auto (exact up to 32 candidate values, else heuristic), exact "        \
-    "(branch and bound, up to 64), heuristic, enumerate (every subset, up to 20: the "      \
-    "exact search's check)")                                                                \
+    "objective=peak: auto (exact up to 32 candidate values, the least peak up to 48 "       \
+    "without a budget, else heuristic), exact (branch and bound, up to 64), heuristic, "    \
+    "enumerate (every subset, up to 20: the exact search's check)")                         \
   X(S, report, "report", FILE, "",                                                          \
     "write the report: - for stderr, or a file to append to; empty: none")                  \
   X(S, dot, "dot", FILE, "", "write a Graphviz picture of each split to this file")         \
