@@ -697,21 +697,37 @@ def repeat(w, node, x, repeats):
     return w.reshape(w.broadcast(w.reshape(x, split), wide), shape)
 
 
+def _band_keep(w, m, n, diagonal, upper):
+    """i1 [m, n]: column - row >= diagonal (upper) or <= diagonal, from rt.iota."""
+    rows = w.emit("rt.iota", [], (m, n), "i64", "dim = 0 : i64")
+    cols = w.emit("rt.iota", [], (m, n), "i64", "dim = 1 : i64")
+    diff = w.elementwise("rt.sub", [cols, rows], (m, n), "i64")
+    return w.elementwise("rt.ge" if upper else "rt.le", [diff, diagonal], (m, n), "i64",
+                         result_elem="i1")
+
+
 def _band(upper):
     def h(w, node, x, diagonal=0):
         """triu / tril: x where column - row >= diagonal (triu) or <= diagonal (tril) in
         the last two dims, else 0 (rt.iota, rt.select: the other elements are written,
         not multiplied, as torch does)."""
         shape, elem = meta(node)
-        m, n = shape[-2], shape[-1]
-        rows = w.emit("rt.iota", [], (m, n), "i64", "dim = 0 : i64")
-        cols = w.emit("rt.iota", [], (m, n), "i64", "dim = 1 : i64")
-        diff = w.elementwise("rt.sub", [cols, rows], (m, n), "i64")
-        keep = w.elementwise("rt.ge" if upper else "rt.le", [diff, diagonal], (m, n), "i64",
-                             result_elem="i1")
+        keep = _band_keep(w, shape[-2], shape[-1], diagonal, upper)
         return w.emit("rt.select", [w.broadcast(keep, shape), w.convert(x, elem),
                                     _full(w, shape, elem, 0)], shape, elem)
     return h
+
+
+def causal_diagonal(t):
+    """d when t is a boolean matrix equal to tril(ones, d) (a causal mask), else None."""
+    if t.dtype != torch.bool or t.dim() != 2 or t.numel() == 0:
+        return None
+    m, n = t.shape
+    counts = t.sum(dim=1)
+    first = int(torch.nonzero(counts).min()) if bool(counts.any()) else m - 1
+    d = int(counts[first]) - first - 1  # row `first` keeps columns 0 .. first + d
+    cols = torch.arange(n).unsqueeze(0) - torch.arange(m).unsqueeze(1)
+    return d if torch.equal(t, cols <= d) else None
 
 
 def constant_pad_nd(w, node, x, pad, value=0):
@@ -1605,8 +1621,9 @@ def random_offsets(graph):
 class Function:
     """What was written: the text, and how arguments and results map back to torch."""
 
-    def __init__(self, text, arguments, results, values, operands=None, externs=()):
+    def __init__(self, text, arguments, results, values, operands=None, externs=(), folded=()):
         self.text = text
+        self.folded = list(folded)    # names of the buffers computed in the graph
         self.externs = list(externs)  # [(fx node, reason)] written as rt.extern
         self.operands = operands or {}  # {rt SSA name: [operand SSA names]} of every op
         self.arguments = arguments    # [{"name", "kind", "type", "bytes"}]
@@ -1615,7 +1632,7 @@ class Function:
 
 
 def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", names=False,
-                   torch_random=False):
+                   torch_random=False, causal_buffers=False):
     """graph: the joint graph (mode "joint") or a forward graph (mode "forward": no
     tangents, the function carries rt.autodiff). args: trace.Arg per primals_*
     placeholder. names: every op's location carries its SSA name (partition_fn reads the
@@ -1623,7 +1640,9 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
     a mapping is an rt.extern (Function.externs), a node not even that can be is an
     ImportError_.
     Each remat::philox_state node becomes two i64 arguments %<node>.seed and
-    %<node>.offset after the primals (the values that node returns at run time)."""
+    %<node>.offset after the primals (the values that node returns at run time).
+    causal_buffers: a buffer whose values are tril(ones, d) is computed in the graph
+    (rt.iota compares) instead of taken as an argument (Function.folded names it)."""
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     primals = [n for n in placeholders if "tangents" not in n.target]
     tangents = [n for n in placeholders if "tangents" in n.target]
@@ -1640,8 +1659,16 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
         return v
 
     ranges = indexing.index_ranges(graph)
+    folded = []
     for node, a in zip(primals, args):
         shape, elem = tuple(a.value.shape), elem_of(a.value.dtype, node)
+        d = causal_diagonal(a.value) if causal_buffers and a.kind == "buffer" else None
+        if d is not None:  # a causal mask: its values are its shape's (docs/importer.md)
+            w.set_node(node)
+            w.loc = f'loc("{a.name}")'
+            w.env[node] = _band_keep(w, shape[0], shape[1], d, False)
+            folded.append(a.name)
+            continue
         # buffers apart: persistent like parameters, but without a gradient (remat-run
         # --check-fd leaves them out of the arguments its gradients belong to)
         attrs = {"param": "rt.param", "buffer": "rt.buffer"}.get(a.kind, "")
@@ -1714,7 +1741,7 @@ def write_function(graph, args, fn_name, num_outputs, mode="joint", header="", n
         if isinstance(v, Val):
             values[node.name] = v.name
     return Function("\n".join(lines) + "\n", arguments, results, values,
-                    {op.result: op.operands for op in live}, w.externs)
+                    {op.result: op.operands for op in live}, w.externs, folded)
 
 
 def _attr(module, target):
