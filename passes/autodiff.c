@@ -300,6 +300,8 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_CONV:
   case RT_OP_CONV_GRAD_INPUT:
   case RT_OP_CONV_GRAD_WEIGHT: return true; /* bilinear: each is another's adjoint */
+  case RT_OP_ATTENTION: /* q, k, v; a mask and the seed and offset are constants */ return k < 3;
+  case RT_OP_ATTENTION_GRAD: return true; /* refused by check_active: no second derivative */
   }
   remat_fatal("unknown rt op id");
 }
@@ -341,6 +343,11 @@ static int check_active(ad *a) {
                     "operation it does not model (differentiate it where it was produced, "
                     "e.g. torch's AOT autograd, and split the joint function)",
                     (int)label.length, label.data);
+      return -1;
+    }
+    if (act && rt_op_kind_of((rt_op_id)a->opid[i]) == RT_KIND_ATTENTION) {
+      rt_emit_error(op, "'%.*s' is not differentiable by --remat-autodiff yet", (int)n.length,
+                    n.data);
       return -1;
     }
     if (act && (a->opid[i] == RT_OP_ALL_REDUCE || a->opid[i] == RT_OP_REDUCE_SCATTER) &&
@@ -1093,6 +1100,8 @@ static void vjp(ad *a, int i) {
   }
   case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */ return;
   case RT_OP_EXTERN: remat_fatal("an active rt.extern passed check_active");
+  case RT_OP_ATTENTION:
+  case RT_OP_ATTENTION_GRAD: remat_fatal("attention has two or three results");
   /* The three conv ops are bilinear and each is the adjoint of another in one operand
    * (docs/design.md, "Convolution"): y = conv(x, w) gives dx = conv_grad_input(g, w),
    * dw = conv_grad_weight(x, g); dx = conv_grad_input(dy, w) gives d dy = conv(g, w),

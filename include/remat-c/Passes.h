@@ -95,7 +95,7 @@ extern "C" {
   X(S, scalar_factor, "scalar-factor", DOUBLE, "0.1",                                       \
     "weight of scalars and 0-d values per byte, >= 0")                                      \
   X(S, params_free, "params-free", BOOL, "true", "rt.param arguments cost nothing to save") \
-  X(S, ban, "ban", STRING, "matmul,conv,reduction,collective",                              \
+  X(S, ban, "ban", STRING, "matmul,conv,attention,reduction,collective",                    \
     "ops never recomputed: op names (rt.matmul or matmul) and kind names (" RT_KIND_NAMES   \
     ": every rt.extern; those not recompute=pure are banned anyway); none: nothing")        \
   X(S, ban_random, "ban-random", BOOL, "false",                                             \
