@@ -420,6 +420,24 @@ static int match_dropout(att *a, int x, match *m) {
   return p;
 }
 
+/* Whether V is, within DEPTH elementwise ops or reshapes, a softmax (rt.div of rt.exp). */
+static bool reaches_softmax(const att *a, int v, int depth) {
+  int o = def(a, v);
+  if (o < 0 || depth < 0)
+    return false;
+  if (a->opid[o] == RT_OP_DIV && is_op(a, opnd(a, o, 0), RT_OP_EXP))
+    return true;
+  /* not through transposes: P^T dO (the backward's dv) is no candidate */
+  if (a->opid[o] == RT_OP_NONE ||
+      (rt_op_kind_of((rt_op_id)a->opid[o]) != RT_KIND_ELEMENTWISE && a->opid[o] != RT_OP_RESHAPE))
+    return false;
+  FOR_OPERANDS(a, o, x) {
+    if (reaches_softmax(a, x, depth - 1))
+      return true;
+  }
+  return false;
+}
+
 /* Whether the rt.matmul M2 multiplies a softmax: -1 no (not a candidate, not reported),
  * 0 yes but the pattern does not match (a->why), 1 matched (M filled, a->in marked). */
 static int match_forward(att *a, int m2, match *m) {
@@ -443,8 +461,12 @@ static int match_forward(att *a, int m2, match *m) {
   if (p == -2)
     return 0;
   x = strip(a, p >= 0 ? p : x, true);
-  if (!is_op(a, x, RT_OP_DIV) || !is_op(a, arg(a, x, 0), RT_OP_EXP))
-    return -1;
+  if (!is_op(a, x, RT_OP_DIV) || !is_op(a, arg(a, x, 0), RT_OP_EXP)) {
+    if (!reaches_softmax(a, m->pd, 4))
+      return -1;
+    return fail(a, "the softmax reaches the matmul through ops other than the importer's "
+                   "views and dropout (rt.div(rt.mul(p, rt.convert(rt.lt(u, keep))), keep))");
+  }
   /* a candidate: from here on every mismatch is reported */
   if (ps.rank != 3)
     return fail(a, "a matmul of rank %d: rt.attention takes [N, S, D] operands", ps.rank);
