@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""attention_pair.py [NAME...]: pairs of functions with the same arguments (q, k, v [, mask]
+"""attention_pair.py [--forward] [NAME...]: pairs of functions with the same arguments (q, k, v [, mask]
 [, seed, offset], do) and results (o, dq, dk, dv): @NAME_unfused, attention decomposed as
 the PyTorch importer writes it (bmm of q and k^T, a scale, a mask as a select of -inf or
 an add, softmax as amax/sub/exp/sum/div, Philox dropout as rt.uniform_philox, rt.lt,
 rt.convert, mul and div by keep, bmm with v) with the backward its joint graph holds for
 that pattern, and @NAME_fused, rt.attention and rt.attention_grad. test/ops/attention.test
 runs both on the same inputs and compares them (docs/design.md, "Attention"). Prints the
-variants named (default: all); --list prints the names."""
+variants named (default: all); --list prints the names. --forward: the forward alone (o),
+each function marked rt.autodiff = {wrt = [0, 1, 2]} for --remat-autodiff (q, k, v)."""
 import struct
 import sys
 
@@ -43,7 +44,8 @@ def gen(name, N, Sq, Sk, D, Dv, T='f32', scale=None, mask=None, causal=None, kee
     out = []
     w = out.append
     # the unfused graph
-    w(f'func.func @{name}_unfused({sig}) -> ({rsig}) {{')
+    tag = '' if grad else ' attributes {rt.autodiff = {wrt = [0, 1, 2]}}'
+    w(f'func.func @{name}_unfused({sig}) -> ({rsig}){tag} {{')
     w(f'  %kt = "rt.transpose"(%k) {{perm = array<i64: 0, 2, 1>}} : ({K}) -> {tt(N, D, Sk)}')
     w(f'  %bmm = "rt.matmul"(%q, %kt) : ({Q}, {tt(N, D, Sk)}) -> {S}')
     cur = '%bmm'
@@ -161,7 +163,7 @@ def gen(name, N, Sq, Sk, D, Dv, T='f32', scale=None, mask=None, causal=None, kee
     extra_t = ([mty] if mask else []) + (['i64', 'i64'] if keep is not None else [])
     ops = ', '.join(['%q', '%k', '%v'] + extra)
     ots = ', '.join([Q, K, V] + extra_t)
-    w(f'func.func @{name}_fused({sig}) -> ({rsig}) {{')
+    w(f'func.func @{name}_fused({sig}) -> ({rsig}){tag} {{')
     w(f'  %a:2 = "rt.attention"({ops}) {at} : ({ots}) -> ({O}, {tt(N, Sq)})')
     if grad:
         gops = ', '.join(['%q', '%k', '%v', '%a#0', '%a#1', '%do'] + extra)
@@ -194,10 +196,11 @@ VARIANTS = {
 }
 
 if __name__ == '__main__':
-    names = sys.argv[1:] or list(VARIANTS)
-    if names == ['--list']:
+    args = sys.argv[1:]
+    if args == ['--list']:
         print(' '.join(VARIANTS))
         sys.exit(0)
-    for n in names:
+    forward = '--forward' in args
+    for n in [a for a in args if a != '--forward'] or list(VARIANTS):
         N, Sq, Sk, D, Dv, opts = VARIANTS[n]
-        print(gen(n, N, Sq, Sk, D, Dv, **opts))
+        print(gen(n, N, Sq, Sk, D, Dv, grad=not forward, **opts))
