@@ -2,6 +2,8 @@
 // the attributes it writes, and each near miss it leaves alone, with the report's reason.
 // RUN: remat-opt --remat-attention --remat-report %s -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: FileCheck %s < %t.mlir
+// The rewrite then autodiff: rt.attention is differentiated into rt.attention_grad.
+// RUN: remat-opt --remat-attention --remat-autodiff %s | FileCheck %s --check-prefix=AD
 // Autodiff's own backward of the decomposed softmax (through the row maximum) is not the
 // importer's: the forward is left alone, and the report says that the probabilities have
 // users outside the pattern.
@@ -29,7 +31,7 @@ func.func @no_scale(%q: tensor<2x4x3xf32>, %k: tensor<2x4x3xf32>, %v: tensor<2x4
 }
 
 // An additive mask [S, S] broadcast over N, a scale by division.
-func.func @additive(%q: tensor<2x4x3xf32>, %k: tensor<2x4x3xf32>, %v: tensor<2x4x3xf32>, %mask: tensor<4x4xf32>) -> tensor<2x4x3xf32> attributes {rt.autodiff} {
+func.func @additive(%q: tensor<2x4x3xf32>, %k: tensor<2x4x3xf32>, %v: tensor<2x4x3xf32>, %mask: tensor<4x4xf32>) -> tensor<2x4x3xf32> attributes {rt.autodiff = {wrt = [0, 1, 2]}} {
   %kt = "rt.transpose"(%k) {perm = array<i64: 0, 2, 1>} : (tensor<2x4x3xf32>) -> tensor<2x3x4xf32>
   %s0 = "rt.matmul"(%q, %kt) : (tensor<2x4x3xf32>, tensor<2x3x4xf32>) -> tensor<2x4x4xf32>
   %c = arith.constant 2.0 : f32
@@ -155,25 +157,25 @@ func.func @upper(%q: tensor<2x4x3xf32>, %k: tensor<2x4x3xf32>, %v: tensor<2x4x3x
 }
 
 // REPORT:      remat-attention: @no_scale
-// REPORT-NEXT:   rewritten: attention at near-miss.mlir:27:8: rt.attention {scale = 1}, no backward; 10 ops erased
+// REPORT-NEXT:   rewritten: attention at near-miss.mlir:29:8: rt.attention {scale = 1}, no backward; 10 ops erased
 // REPORT-NEXT:   attentions: 1 rewritten, 0 left
 // REPORT-NEXT: remat-attention: @additive
-// REPORT-NEXT:   rewritten: attention at near-miss.mlir:46:8: rt.attention {scale = 0.5, mask = "add"}, no backward; 14 ops erased
+// REPORT-NEXT:   rewritten: attention at near-miss.mlir:48:8: rt.attention {scale = 0.5, mask = "add"}, no backward; 14 ops erased
 // REPORT-NEXT:   attentions: 1 rewritten, 0 left
 // REPORT-NEXT: remat-attention: @causal_iota
-// REPORT-NEXT:   rewritten: attention at near-miss.mlir:76:8: rt.attention {scale = 0.5, causal = 0, keep = 0.75}, no backward; 24 ops erased
+// REPORT-NEXT:   rewritten: attention at near-miss.mlir:78:8: rt.attention {scale = 0.5, causal = 0, keep = 0.75}, no backward; 24 ops erased
 // REPORT-NEXT:   attentions: 1 rewritten, 0 left
 // REPORT-NEXT: remat-attention: @causal_tril
-// REPORT-NEXT:   rewritten: attention at near-miss.mlir:102:8: rt.attention {scale = 1, causal = 1}, no backward; 20 ops erased
+// REPORT-NEXT:   rewritten: attention at near-miss.mlir:104:8: rt.attention {scale = 1, causal = 1}, no backward; 20 ops erased
 // REPORT-NEXT:   attentions: 1 rewritten, 0 left
 // REPORT-NEXT: remat-attention: @wrong_axis
-// REPORT-NEXT:   not rewritten: attention at near-miss.mlir:117:8: softmax over axis 1, not the last (2)
+// REPORT-NEXT:   not rewritten: attention at near-miss.mlir:119:8: softmax over axis 1, not the last (2)
 // REPORT-NEXT:   attentions: 0 rewritten, 1 left
 // REPORT-NEXT: remat-attention: @p_returned
-// REPORT-NEXT:   not rewritten: attention at near-miss.mlir:132:8: rt.div at near-miss.mlir:131:8 has a user outside the pattern (func.return): the backward, if any, was not recognised
+// REPORT-NEXT:   not rewritten: attention at near-miss.mlir:134:8: rt.div at near-miss.mlir:133:8 has a user outside the pattern (func.return): the backward, if any, was not recognised
 // REPORT-NEXT:   attentions: 0 rewritten, 1 left
 // REPORT-NEXT: remat-attention: @upper
-// REPORT-NEXT:   not rewritten: attention at near-miss.mlir:153:8: the mask computed from rt.iota keeps j - i >= 0, not a lower triangle (causal)
+// REPORT-NEXT:   not rewritten: attention at near-miss.mlir:155:8: the mask computed from rt.iota keeps j - i >= 0, not a lower triangle (causal)
 // REPORT-NEXT:   attentions: 0 rewritten, 1 left
 
 // Each rewritten function is one rt.attention on its arguments (the iota masks, the
@@ -201,4 +203,14 @@ func.func @upper(%q: tensor<2x4x3xf32>, %k: tensor<2x4x3xf32>, %v: tensor<2x4x3x
 // CHECK:         "rt.le"
 
 // ADFIRST:      remat-attention: @no_scale
-// ADFIRST-NEXT:   not rewritten: attention at near-miss.mlir:27:8: {{.*}} has a user outside the pattern {{.*}}: the backward, if any, was not recognised
+// ADFIRST-NEXT:   not rewritten: attention at near-miss.mlir:29:8: {{.*}} has a user outside the pattern {{.*}}: the backward, if any, was not recognised
+
+// AD-LABEL: func.func @no_scale
+// AD:         %[[O:[0-9]+]]:2 = "rt.attention"(%arg0, %arg1, %arg2)
+// AD-NEXT:    "rt.attention_grad"(%arg0, %arg1, %arg2, %[[O]]#0, %[[O]]#1, %arg3) {scale = 1.000000e+00 : f64}
+// AD-LABEL: func.func @additive
+// AD:         "rt.attention_grad"(%arg0, %arg1, %arg2, %{{[0-9]+}}#0, %{{[0-9]+}}#1, %arg4, %arg3) {mask = "add", scale = 5.000000e-01 : f64}
+// AD-LABEL: func.func @causal_iota
+// AD:         "rt.attention_grad"(%arg0, %arg1, %arg2, %{{[0-9]+}}#0, %{{[0-9]+}}#1, %arg5, %arg3, %arg4) {causal = 0 : i64, keep = 7.500000e-01 : f64, scale = 5.000000e-01 : f64}
+// AD-LABEL: func.func @causal_tril
+// AD:         "rt.attention_grad"(%arg0, %arg1, %arg2, %{{[0-9]+}}#0, %{{[0-9]+}}#1, %arg3) {causal = 1 : i64, scale = 1.000000e+00 : f64}
