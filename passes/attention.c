@@ -50,9 +50,11 @@ typedef enum mask_how {
 /* The facts of one matched forward and, when found, its backward. Values are indices of
  * the view; -1: absent. */
 typedef struct match {
-  int m2;                    /* op: the matmul with v */
-  int q, k, kt, v, pd;       /* q, k, k^T (the first matmul's rhs), v, the second's lhs */
-  int p;                     /* the softmax (rt.div), stripped of reshapes */
+  int m2;              /* op: the matmul with v */
+  int q, k, kt, v, pd; /* q, k, k^T (the first matmul's rhs), v, the second's lhs */
+  int k4; /* k^T = reshape(transpose(k4)) of a [..., Sk, D] k4 (ViT's 4-d matmul): k is a new
+           * reshape of k4 (k: -1), and dk is read back through the same views */
+  int p;  /* the softmax (rt.div), stripped of reshapes */
   int64_t n, sq, sk, d, dvs; /* shapes: [N, Sq, D], [N, Sk, D], [N, Sk, Dvs] */
   MlirType elem;
   int scale_id; /* RT_OP_MUL, RT_OP_DIV or RT_OP_NONE */
@@ -154,6 +156,27 @@ static int untranspose(const att *a, int v) {
   if (!is_op(a, v, RT_OP_TRANSPOSE) || !perm_is(a, def(a, v), swap, 3))
     return -1;
   return arg(a, v, 0);
+}
+
+/* V is rt.reshape(rt.transpose(X)) to [N, a, b], the transpose swapping the last two dims of
+ * X (rank >= 3, N elements before them): X, else -1. */
+static int untranspose_rows(const att *a, int v, int64_t n) {
+  if (!is_op(a, v, RT_OP_RESHAPE) || !is_op(a, arg(a, v, 0), RT_OP_TRANSPOSE))
+    return -1;
+  int t = arg(a, v, 0), x = arg(a, t, 0);
+  remat_shape xs = shape(a, x), vs = shape(a, v);
+  int64_t p[RT_MAX_RANK], lead = 1;
+  int r = xs.rank;
+  if (r < 3 || vs.rank != 3 || rt_get_i64_array(a->ops[def(a, t)], "perm", p, RT_MAX_RANK) != r)
+    return -1;
+  for (int i = 0; i < r - 2; i++) {
+    if (p[i] != i)
+      return -1;
+    lead *= xs.d[i];
+  }
+  if (p[r - 2] != r - 1 || p[r - 1] != r - 2 || lead != n || vs.d[0] != n)
+    return -1;
+  return x;
 }
 
 /* V through the rt.reshape ops that keep its last two dims (the importer's [N, S, S] <->
@@ -369,12 +392,18 @@ static bool match_scores(att *a, int x, match *m) {
   m->q = opnd(a, m1, 0);
   m->kt = opnd(a, m1, 1);
   m->k = untranspose(a, m->kt);
+  m->k4 = m->k < 0 ? untranspose_rows(a, m->kt, m->n) : -1;
   remat_shape qs = shape(a, m->q), ys = shape(a, y);
   if (qs.rank != 3 || ys.rank != 3)
     return fail(a, "q k^T is not a batched matmul of rank 3");
-  if (m->k < 0)
-    return fail(a, "k^T is not an rt.transpose {perm = [0, 2, 1]} of k");
-  remat_shape ks = shape(a, m->k);
+  if (m->k < 0 && m->k4 < 0)
+    return fail(a, "k^T is not an rt.transpose {perm = [0, 2, 1]} of k, nor a reshape of a "
+                   "transpose of the last two dims");
+  remat_shape ks = shape(a, m->k >= 0 ? m->k : m->k4);
+  if (m->k4 >= 0) { /* [..., Sk, D] as [N, Sk, D] */
+    ks.d[0] = m->n, ks.d[1] = ks.d[ks.rank - 2], ks.d[2] = ks.d[ks.rank - 1];
+    ks.rank = 3;
+  }
   if (qs.d[0] != m->n || qs.d[1] != m->sq || ks.d[0] != m->n || ks.d[1] != m->sk ||
       ks.d[2] != qs.d[2])
     return fail(a, "q and k do not have the shapes [N, Sq, D], [N, Sk, D] of the scores");
@@ -420,16 +449,17 @@ static int match_dropout(att *a, int x, match *m) {
   return p;
 }
 
-/* Whether V is, within DEPTH elementwise ops or reshapes, a softmax (rt.div of rt.exp). */
+/* Whether V is, within DEPTH products, quotients or reshapes, a softmax (rt.div of rt.exp). */
 static bool reaches_softmax(const att *a, int v, int depth) {
   int o = def(a, v);
   if (o < 0 || depth < 0)
     return false;
   if (a->opid[o] == RT_OP_DIV && is_op(a, opnd(a, o, 0), RT_OP_EXP))
     return true;
-  /* not through transposes: P^T dO (the backward's dv) is no candidate */
-  if (a->opid[o] == RT_OP_NONE ||
-      (rt_op_kind_of((rt_op_id)a->opid[o]) != RT_KIND_ELEMENTWISE && a->opid[o] != RT_OP_RESHAPE))
+  /* products and quotients (dropout's forms) and reshapes only: not the transpose of P^T dO
+   * (the backward's dv) nor the subtraction of dS = P (dP - sum) (its dq) */
+  if (a->opid[o] != RT_OP_MUL && a->opid[o] != RT_OP_DIV && a->opid[o] != RT_OP_RESHAPE &&
+      a->opid[o] != RT_OP_CONVERT)
     return false;
   FOR_OPERANDS(a, o, x) {
     if (reaches_softmax(a, x, depth - 1))
@@ -579,6 +609,28 @@ static int by_const(att *a, int x, rt_op_id id, double c) {
   return -1;
 }
 
+/* With k4: dk4 = transpose(reshape(dk^T)) back to k4's shape, each the one use of the
+ * last: the transpose's op (the reshape joins the match), else -1. */
+static int dk_rows(att *a, int dkt, const match *m) {
+  int u = a->use[a->use_start[dkt]];
+  if (u < 0 || u >= a->nops || a->opid[u] != RT_OP_RESHAPE ||
+      a->use_start[res(a, u) + 1] - a->use_start[res(a, u)] != 1)
+    return -1;
+  int t = a->use[a->use_start[res(a, u)]];
+  if (t < 0 || t >= a->nops || a->opid[t] != RT_OP_TRANSPOSE ||
+      !mlirTypeEqual(type_of(a, res(a, t)), type_of(a, m->k4)))
+    return -1;
+  int64_t p[RT_MAX_RANK];
+  int r = shape(a, m->k4).rank;
+  if (rt_get_i64_array(a->ops[t], "perm", p, RT_MAX_RANK) != r)
+    return -1;
+  for (int i = 0; i < r; i++)
+    if (p[i] != (i < r - 2 ? i : i == r - 2 ? r - 1 : r - 2))
+      return -1;
+  a->in[u] = 1;
+  return t;
+}
+
 static bool match_backward(att *a, match *m) {
   m->bwd = false;
   /* dq = matmul(dS, transpose(k^T)): the backward's one use of k^T's transpose */
@@ -595,9 +647,11 @@ static bool match_backward(att *a, match *m) {
   if (dktmm < 0)
     return fail(a, "no dk^T = q^T dS matmul of the backward's dS");
   int dkt = res(a, dktmm);
-  int tdk = find_user(a, dkt, RT_OP_TRANSPOSE, is_swap, m);
-  if (tdk < 0 || a->use_start[dkt + 1] - a->use_start[dkt] != 1)
+  if (a->use_start[dkt + 1] - a->use_start[dkt] != 1)
     return fail(a, "dk^T has a use other than its transpose dk");
+  int tdk = m->k4 < 0 ? find_user(a, dkt, RT_OP_TRANSPOSE, is_swap, m) : dk_rows(a, dkt, m);
+  if (tdk < 0)
+    return fail(a, "dk^T is not transposed back to k's shape");
   a->in[dqmm] = a->in[dktmm] = a->in[tdk] = 1;
   m->dqmm = dqmm;
   m->dq = res(a, dqmm);
@@ -669,7 +723,7 @@ static bool match_backward(att *a, match *m) {
  * the new ops read are not the match's. */
 static bool exclusive(att *a, const match *m) {
   int read[] = {m->q,
-                m->k,
+                m->k >= 0 ? m->k : m->k4,
                 m->v,
                 m->how != MASK_NONE ? m->mask_v : -1,
                 m->z >= 0 ? m->seed : -1,
@@ -810,7 +864,10 @@ static int rewrite(att *a, const match *m) {
   MlirLocation loc = mlirOperationGetLocation(m2);
   MlirValue in[6];
   int nin = 3;
-  in[0] = a->vals[m->q], in[1] = a->vals[m->k], in[2] = a->vals[m->v];
+  in[0] = a->vals[m->q], in[1] = a->vals[m->k >= 0 ? m->k : m->k4], in[2] = a->vals[m->v];
+  MlirType kt3 = tensor(m->elem, 3, (int64_t[]){m->n, m->sk, m->d});
+  if (m->k4 >= 0)
+    in[1] = mlirOperationGetResult(build(m2, "rt.reshape", loc, 1, &in[1], 1, &kt3, 0, NULL), 0);
   if (m->how != MASK_NONE)
     in[nin++] = mask_operand(a, m, m2, loc);
   if (m->z >= 0)
@@ -827,14 +884,21 @@ static int rewrite(att *a, const match *m) {
         a->vals[m->dO]};
     for (int i = 3; i < nin; i++)
       gin[3 + i] = in[i];
-    MlirType gt[3] = {type_of(a, m->q), type_of(a, m->k), type_of(a, m->v)};
+    MlirType gt[3] = {type_of(a, m->q), kt3, type_of(a, m->v)};
     int first = m->dvmm < m->dpmm ? m->dvmm : m->dpmm;
     MlirOperation bw = build(a->ops[first], "rt.attention_grad",
                              mlirOperationGetLocation(a->ops[m->dqmm]), nin + 3, gin, 3, gt, nat,
                              at);
+    MlirValue got[3] = {mlirOperationGetResult(bw, 0), mlirOperationGetResult(bw, 1),
+                        mlirOperationGetResult(bw, 2)};
+    if (m->k4 >= 0) {
+      MlirType k4t = type_of(a, m->k4);
+      got[1] = mlirOperationGetResult(
+          build(a->ops[first], "rt.reshape", loc, 1, &got[1], 1, &k4t, 0, NULL), 0);
+    }
     int rep[3] = {m->dq, m->dk, m->dv};
     for (int i = 0; i < 3; i++)
-      mlirValueReplaceAllUsesOfWith(a->vals[rep[i]], mlirOperationGetResult(bw, i));
+      mlirValueReplaceAllUsesOfWith(a->vals[rep[i]], got[i]);
   }
   unsigned char *gone = xcalloc((size_t)a->nops + 1, 1);
   int n = 0;
