@@ -55,6 +55,8 @@ typedef struct match {
   int k4; /* k^T = reshape(transpose(k4)) of a [..., Sk, D] k4 (ViT's 4-d matmul): k is a new
            * reshape of k4 (k: -1), and dk is read back through the same views */
   int p;  /* the softmax (rt.div), stripped of reshapes */
+  int e, denb, sc, mxb;      /* its exp, the denominator's and the maximum's broadcasts, and the
+                         * scores the maximum reduces */
   int64_t n, sq, sk, d, dvs; /* shapes: [N, Sq, D], [N, Sk, D], [N, Sk, Dvs] */
   MlirType elem;
   int scale_id; /* RT_OP_MUL, RT_OP_DIV or RT_OP_NONE */
@@ -518,6 +520,7 @@ static int match_forward(att *a, int m2, match *m) {
     return fail(a, "the softmax's exponent is not an rt.sub of the row maximum");
   a->in[def(a, sh)] = 1;
   int sc = arg(a, sh, 0);
+  m->e = e, m->denb = arg(a, x, 1), m->sc = sc, m->mxb = arg(a, sh, 1);
   if (!row_stat(a, arg(a, sh, 1), sc, RT_OP_AMAX, "maximum"))
     return 0;
   sc = strip(a, sc, true);
@@ -609,6 +612,73 @@ static int by_const(att *a, int x, rt_op_id id, double c) {
   return -1;
 }
 
+/* The operand of binary op OP that op W defines, the other in *REST; else -1. */
+static int operand_by(att *a, int op, rt_op_id w, int *rest) {
+  for (int i = 0; i < 2; i++)
+    if (is_op(a, opnd(a, op, i), w)) {
+      *rest = opnd(a, op, 1 - i);
+      return opnd(a, op, i);
+    }
+  return -1;
+}
+
+/* The softmax's backward from dS = X, checked against M's forward: dP (unstripped), or -1
+ * (a->why). The importer's (torch's _softmax_backward_data): t - P sum(t), t = dP P.
+ * --remat-autodiff's, through the division, the exponential and the row maximum:
+ * A - bc(sum(A) / sum(ind)) ind, ind = convert(eq(s, bc(amax(s)))), A = dE E,
+ * dE = dP / den - bc(sum(dP (P / den))). */
+static int softmax_backward(att *a, match *m, int x) {
+  if (!is_op(a, x, RT_OP_SUB))
+    return fail(a, "the softmax's backward is not t - P sum(t), t = dP P"), -1;
+  int so = def(a, x), t = opnd(a, so, 0), u = opnd(a, so, 1), ind, bc;
+  if (!is_op(a, t, RT_OP_MUL) || !is_op(a, u, RT_OP_MUL))
+    return fail(a, "the softmax's backward is not t - P sum(t), t = dP P"), -1;
+  a->in[so] = a->in[def(a, t)] = a->in[def(a, u)] = 1;
+  if ((ind = operand_by(a, def(a, u), RT_OP_CONVERT, &bc)) < 0) {
+    int dx = other(a, def(a, t), m->p), sb = other(a, def(a, u), m->p);
+    if (dx < 0 || sb < 0)
+      return fail(a, "the softmax's backward reads another P than the forward's"), -1;
+    return row_stat(a, sb, t, RT_OP_SUM, "backward's row sum") ? dx : -1;
+  }
+  /* autodiff's: the row maximum's share, at its ties */
+  int eq = arg(a, ind, 0), r = shape(a, x).rank, axis;
+  if (!is_op(a, eq, RT_OP_EQ) || other(a, def(a, eq), m->sc) != m->mxb ||
+      !is_op(a, bc, RT_OP_BROADCAST) || !is_op(a, arg(a, bc, 0), RT_OP_DIV))
+    return fail(a, "the softmax's backward is neither torch's nor autodiff's"), -1;
+  int q = def(a, arg(a, bc, 0)), s1 = opnd(a, q, 0), s2 = opnd(a, q, 1);
+  int64_t dims[RT_MAX_RANK];
+  int nd = rt_get_i64_array(a->ops[def(a, bc)], "dims", dims, RT_MAX_RANK);
+  bool ok = nd == r - 1 && is_op(a, s1, RT_OP_SUM) && is_op(a, s2, RT_OP_SUM) &&
+            arg(a, s1, 0) == t && arg(a, s2, 0) == ind && dims_are_last(a, def(a, s1), &axis) &&
+            axis == r - 1 && dims_are_last(a, def(a, s2), &axis) && axis == r - 1;
+  for (int i = 0; ok && i < nd; i++)
+    ok = dims[i] == i;
+  if (!ok)
+    return fail(a, "the row maximum's backward is not sum / count at its ties"), -1;
+  a->in[def(a, ind)] = a->in[def(a, eq)] = a->in[def(a, bc)] = a->in[q] = 1;
+  a->in[def(a, s1)] = a->in[def(a, s2)] = 1;
+  /* A = dE E */
+  int de = other(a, def(a, t), m->e);
+  if (de < 0 || !is_op(a, de, RT_OP_SUB))
+    return fail(a, "the exponential's backward is not dE E"), -1;
+  int dso = def(a, de), dd = opnd(a, dso, 0), sb = opnd(a, dso, 1);
+  if (!is_op(a, dd, RT_OP_DIV) || opnd(a, def(a, dd), 1) != m->denb ||
+      !is_op(a, sb, RT_OP_BROADCAST))
+    return fail(a, "the division's backward is not dP / den - sum(dP P / den)"), -1;
+  int dp = opnd(a, def(a, dd), 0);
+  a->in[dso] = a->in[def(a, dd)] = 1;
+  /* bc(sum(dP (P / den))) */
+  int red = arg(a, sb, 0);
+  int prod = is_op(a, red, RT_OP_SUM) ? arg(a, red, 0) : -1, pd = -1;
+  if (prod < 0 || !is_op(a, prod, RT_OP_MUL) || (pd = other(a, def(a, prod), dp)) < 0 ||
+      !is_op(a, pd, RT_OP_DIV) || arg(a, pd, 0) != m->p || arg(a, pd, 1) != m->denb)
+    return fail(a, "the division's backward is not dP / den - sum(dP P / den)"), -1;
+  if (!row_stat(a, sb, prod, RT_OP_SUM, "backward's row sum"))
+    return -1;
+  a->in[def(a, prod)] = a->in[def(a, pd)] = 1;
+  return dp;
+}
+
 /* With k4: dk4 = transpose(reshape(dk^T)) back to k4's shape, each the one use of the
  * last: the transpose's op (the reshape joins the match), else -1. */
 static int dk_rows(att *a, int dkt, const match *m) {
@@ -638,6 +708,8 @@ static bool match_backward(att *a, match *m) {
   if (tk == -2)
     return fail(a, "k^T is transposed twice");
   int dqmm = tk >= 0 ? find_user(a, res(a, tk), RT_OP_MATMUL, is_dq, m) : -1;
+  if (dqmm == -1 && m->k >= 0) /* autodiff's dq = dS k */
+    dqmm = find_user(a, m->k, RT_OP_MATMUL, is_dq, m);
   if (dqmm == -1)
     return true; /* no backward: a forward-only function */
   if (dqmm == -2)
@@ -673,18 +745,9 @@ static bool match_backward(att *a, match *m) {
     a->in[so] = 1;
     x = strip(a, opnd(a, so, m->fill_lhs ? 2 : 1), true);
   }
-  /* softmax backward: t - P * sum(t), t = dP * P */
-  if (!is_op(a, x, RT_OP_SUB))
-    return fail(a, "the softmax's backward is not t - P sum(t), t = dP P");
-  int so = def(a, x), t = opnd(a, so, 0), u = opnd(a, so, 1);
-  if (!is_op(a, t, RT_OP_MUL) || !is_op(a, u, RT_OP_MUL))
-    return fail(a, "the softmax's backward is not t - P sum(t), t = dP P");
-  int dx = other(a, def(a, t), m->p), sb = other(a, def(a, u), m->p);
-  if (dx < 0 || sb < 0)
-    return fail(a, "the softmax's backward reads another P than the forward's");
-  a->in[so] = a->in[def(a, t)] = a->in[def(a, u)] = 1;
-  if (!row_stat(a, sb, t, RT_OP_SUM, "backward's row sum"))
-    return 0;
+  int dx = softmax_backward(a, m, x);
+  if (dx < 0)
+    return false;
   dx = strip(a, dx, true);
   if (m->z >= 0) { /* dP = dPd / keep * z, or dPd * z / keep */
     int w = is_op(a, dx, RT_OP_MUL) ? other(a, def(a, dx), m->z) : -1, y = -1;
