@@ -55,8 +55,8 @@ typedef struct match {
   int k4; /* k^T = reshape(transpose(k4)) of a [..., Sk, D] k4 (ViT's 4-d matmul): k is a new
            * reshape of k4 (k: -1), and dk is read back through the same views */
   int p;  /* the softmax (rt.div), stripped of reshapes */
-  int e, denb, sc, mxb;      /* its exp, the denominator's and the maximum's broadcasts, and the
-                         * scores the maximum reduces */
+  /* its exp, the broadcasts of its denominator and of the row maximum, the maximum's input */
+  int e, denb, sc, mxb;
   int64_t n, sq, sk, d, dvs; /* shapes: [N, Sq, D], [N, Sk, D], [N, Sk, Dvs] */
   MlirType elem;
   int scale_id; /* RT_OP_MUL, RT_OP_DIV or RT_OP_NONE */
