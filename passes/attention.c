@@ -81,15 +81,20 @@ typedef struct att {
   RT_GRAPH_MEMBERS(g);
   MlirContext ctx;
   unsigned char *in; /* [nops] ops of the current match */
-  char why[512];     /* why the current candidate does not match */
+  char *why;         /* why the current candidate does not match (owned) */
 } att;
 
 static bool fail(att *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(att *a, const char *fmt, ...) {
-  va_list ap;
+  va_list ap, aq;
   va_start(ap, fmt);
-  vsnprintf(a->why, sizeof a->why, fmt, ap);
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap); /* whole: locations and names of any length */
   va_end(ap);
+  free(a->why);
+  a->why = xmalloc((size_t)n + 1);
+  vsnprintf(a->why, (size_t)n + 1, fmt, aq);
+  va_end(aq);
   return false;
 }
 
@@ -475,7 +480,8 @@ static bool reaches_softmax(const att *a, int v, int depth) {
 static int match_forward(att *a, int m2, match *m) {
   memset(m, 0, sizeof *m);
   memset(a->in, 0, (size_t)a->nops);
-  a->why[0] = 0;
+  free(a->why);
+  a->why = NULL;
   m->m2 = m2;
   m->pd = opnd(a, m2, 0);
   m->v = opnd(a, m2, 1);
@@ -805,12 +811,12 @@ static bool exclusive(att *a, const match *m) {
         int u = a->use[k];
         if (u >= 0 && u < a->nops && a->in[u])
           continue;
-        char l1[256], l2[256];
+        char l1[4096], l2[4200];
         remat_report_loc(mlirOperationGetLocation(a->ops[o]), l1, sizeof l1);
         if (u < 0 || u >= a->nops)
           snprintf(l2, sizeof l2, "func.return");
         else {
-          char l3[200];
+          char l3[4096];
           snprintf(l2, sizeof l2, "%s at %s", rt_op_name((rt_op_id)a->opid[u]),
                    remat_report_loc(mlirOperationGetLocation(a->ops[u]), l3, sizeof l3));
         }
@@ -1013,8 +1019,13 @@ static int run_func(MlirOperation func, FILE *rep) {
   size_t nleft = 0, cap = 0;
   for (bool done = true; done;) {
     if (rt_graph_load(&a.g, func, RT_GRAPH_ANY_OPS | RT_GRAPH_USES, "--remat-attention",
-                      "function"))
+                      "function")) {
+      for (size_t i = 0; i < nleft; i++)
+        free(left[i]);
+      free(left);
+      free(a.why);
       return -1;
+    }
     a.in = xcalloc((size_t)a.nops + 1, 1);
     done = false;
     for (size_t i = 0; i < nleft; i++)
@@ -1027,7 +1038,7 @@ static int run_func(MlirOperation func, FILE *rep) {
       int r = match_forward(&a, o, &m);
       if (r < 0)
         continue;
-      char loc[256];
+      char loc[4096];
       remat_report_loc(mlirOperationGetLocation(a.ops[o]), loc, sizeof loc);
       if (r == 1 && match_backward(&a, &m) && exclusive(&a, &m)) {
         int n = rewrite(&a, &m);
@@ -1042,6 +1053,8 @@ static int run_func(MlirOperation func, FILE *rep) {
       } else {
         XGROW(left, nleft, cap, 4);
         left[nleft++] = xasprintf("  not rewritten: attention at %s: %s\n", loc, a.why);
+        free(a.why);
+        a.why = NULL;
       }
     }
     free(a.in);
@@ -1054,6 +1067,7 @@ static int run_func(MlirOperation func, FILE *rep) {
     free(left[i]);
   }
   free(left);
+  free(a.why);
   if (rep)
     fprintf(rep, "  attentions: %d rewritten, %zu left\n", rewritten, nleft);
   return 0;
