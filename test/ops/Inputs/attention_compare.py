@@ -3,7 +3,8 @@
 by value with a bound relative to each value's scale (docs/design.md, "Attention"):
 |got - want| <= C (|want| + S) + 64 t, S the largest finite |want| of the value, t the
 smallest subnormal of its type; NaN equals NaN, infinities equal by sign. Prints one line
-per value, then 'GOT: ok' or 'GOT: FAILED' per pair; exits 1 on a mismatch. One process
+per value, then 'GOT: ok' or 'GOT: FAILED' per pair, and the totals; exits 1 on a
+mismatch. One process
 for many pairs: numpy's import costs more than a comparison."""
 import os
 import sys
@@ -42,10 +43,11 @@ def main(args):
     if not args or len(args) % 3:
         print('usage: attention_compare.py C GOT WANT [C GOT WANT ...]', file=sys.stderr)
         return 2
-    ok = True
+    failed = 0
     for i in range(0, len(args), 3):
-        ok &= compare(args[i + 1], args[i + 2], float(args[i]))
-    return 0 if ok else 1
+        failed += not compare(args[i + 1], args[i + 2], float(args[i]))
+    print('attention_compare: %d pairs, %d failed' % (len(args) // 3, failed))
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':
