@@ -261,16 +261,21 @@ static bool row_stat(att *a, int v, int x, rt_op_id id, const char *what) {
 /* ---- the causal predicate ------------------------------------------------------------ */
 
 /* V as alpha*i + beta*j + c over the [Sq, Sk] grid (i: rt.iota dim 0, j: dim 1, integer
- * constants, rt.add/rt.sub of those). */
-static bool linear(att *a, int v, const match *m, int64_t *al, int64_t *be, int64_t *c) {
+ * constants, rt.add/rt.sub of those, at most DEPTH deep; false on overflow). */
+static bool linear(att *a, int v, const match *m, int depth, int64_t *al, int64_t *be, int64_t *c) {
   int64_t k;
+  /* small constants and wide integers only: then no value of the graph's arithmetic wraps */
   if (const_int(a, v, &k)) {
+    if (k < -(m->sq + m->sk) || k > m->sq + m->sk)
+      return false;
     *al = *be = 0;
     *c = k;
     return true;
   }
   remat_shape s = shape(a, v);
-  if (s.rank != 2 || s.d[0] != m->sq || s.d[1] != m->sk)
+  MlirType e = rt_element_type(type_of(a, v));
+  if (s.rank != 2 || s.d[0] != m->sq || s.d[1] != m->sk || !mlirTypeIsAInteger(e) ||
+      mlirIntegerTypeGetWidth(e) < 32)
     return false;
   int o = def(a, v);
   if (o < 0)
@@ -282,13 +287,17 @@ static bool linear(att *a, int v, const match *m, int64_t *al, int64_t *be, int6
     *al = dim == 0, *be = dim == 1, *c = 0;
     return true;
   }
-  if (a->opid[o] != RT_OP_ADD && a->opid[o] != RT_OP_SUB)
+  if ((a->opid[o] != RT_OP_ADD && a->opid[o] != RT_OP_SUB) || depth == 0)
     return false;
-  int64_t a0, b0, c0, a1, b1, c1, sg = a->opid[o] == RT_OP_SUB ? -1 : 1;
-  if (!linear(a, opnd(a, o, 0), m, &a0, &b0, &c0) || !linear(a, opnd(a, o, 1), m, &a1, &b1, &c1))
+  int64_t a0, b0, c0, a1, b1, c1;
+  if (!linear(a, opnd(a, o, 0), m, depth - 1, &a0, &b0, &c0) ||
+      !linear(a, opnd(a, o, 1), m, depth - 1, &a1, &b1, &c1))
     return false;
-  *al = a0 + sg * a1, *be = b0 + sg * b1, *c = c0 + sg * c1;
-  return true;
+  if (a->opid[o] == RT_OP_SUB)
+    return !__builtin_sub_overflow(a0, a1, al) && !__builtin_sub_overflow(b0, b1, be) &&
+           !__builtin_sub_overflow(c0, c1, c);
+  return !__builtin_add_overflow(a0, a1, al) && !__builtin_add_overflow(b0, b1, be) &&
+         !__builtin_add_overflow(c0, c1, c);
 }
 
 /* V (i1 [Sq, Sk]) is a compare of iota arithmetic that holds exactly where j - i <= d
@@ -301,11 +310,14 @@ static bool band(att *a, int v, const match *m, bool *upper, int64_t *d) {
   if (id != RT_OP_LE && id != RT_OP_LT && id != RT_OP_GE && id != RT_OP_GT)
     return false;
   int64_t a0, b0, c0, a1, b1, c1;
-  if (!linear(a, opnd(a, o, 0), m, &a0, &b0, &c0) || !linear(a, opnd(a, o, 1), m, &a1, &b1, &c1))
+  if (!linear(a, opnd(a, o, 0), m, 8, &a0, &b0, &c0) ||
+      !linear(a, opnd(a, o, 1), m, 8, &a1, &b1, &c1))
     return false;
-  /* lhs - rhs = s (j - i) + c compared with 0 */
-  int64_t al = a0 - a1, be = b0 - b1, c = c0 - c1;
-  if (be != -al || (be != 1 && be != -1))
+  /* lhs - rhs = s (j - i) + c compared with 0; the offsets that matter are within the grid */
+  int64_t al, be, c;
+  if (__builtin_sub_overflow(a0, a1, &al) || __builtin_sub_overflow(b0, b1, &be) ||
+      __builtin_sub_overflow(c0, c1, &c) || be != -al || (be != 1 && be != -1) ||
+      c < -(m->sq + m->sk) || c > m->sq + m->sk)
     return false;
   bool le = id == RT_OP_LE || id == RT_OP_LT, strict = id == RT_OP_LT || id == RT_OP_GT;
   if (be == 1) { /* t + c (<|<=|>=|>) 0 */
