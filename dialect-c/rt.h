@@ -37,7 +37,9 @@ enum {
  * indexing: gather, scatter_add, argmax: data-dependent indices; host ops of the fusion,
  * each lowered to a function of its own. extern: rt.extern, an operation remat does not
  * model (docs/design.md, "Ops remat does not model"). conv: conv, conv_grad_input,
- * conv_grad_weight, host ops of the fusion like matmul (docs/design.md, "Convolution"). */
+ * conv_grad_weight, host ops of the fusion like matmul (docs/design.md, "Convolution").
+ * attention: attention, attention_grad, host ops of the fusion like matmul (docs/design.md,
+ * "Attention"). */
 #define RT_OP_KINDS(FIRST, REST)   \
   FIRST(MATMUL, "matmul")          \
   REST(REDUCTION, "reduction")     \
@@ -48,7 +50,8 @@ enum {
   REST(STRUCTURAL, "structural")   \
   REST(INDEXING, "indexing")       \
   REST(EXTERN, "extern")           \
-  REST(CONV, "conv")
+  REST(CONV, "conv")               \
+  REST(ATTENTION, "attention")
 
 typedef enum rt_op_kind {
   RT_KIND_NONE = 0, /* not an rt op */
@@ -92,8 +95,9 @@ typedef enum rt_type_rule {
   RT_RULE_GATHER,
   RT_RULE_SCATTER_ADD,
   RT_RULE_ARGMAX,
-  RT_RULE_CONV,   /* rt.conv and its gradients: rt_conv_geom_of's shapes and attributes */
-  RT_RULE_EXTERN, /* name, recompute, flops; any sizable element type, at least one result */
+  RT_RULE_CONV,      /* rt.conv and its gradients: rt_conv_geom_of's shapes and attributes */
+  RT_RULE_ATTENTION, /* rt.attention and its gradient: rt_attention_of's operands */
+  RT_RULE_EXTERN,    /* name, recompute, flops; any sizable element type, at least one result */
 } rt_type_rule;
 
 /* Which rt op this is (RT_OP_NONE for any other op). */
@@ -213,8 +217,51 @@ bool rt_conv_geom_of(MlirOperation op, rt_conv_geom *g);
  * 0 for an op whose geometry cannot be read. */
 double rt_conv_flops(MlirOperation op);
 /* Multiplies and adds of running OP once, where the cost model counts them: rt.matmul's
- * 2 B M N K, a conv op's rt_conv_flops, an rt.extern's declared flops; 0 otherwise. */
+ * 2 B M N K, a conv op's rt_conv_flops, an attention op's rt_attention_flops, an
+ * rt.extern's declared flops; 0 otherwise. */
 double rt_op_flops(MlirOperation op);
+
+/* ---- attention ---------------------------------------------------------------------- */
+
+/* rt.attention (q, k, v [, mask] [, seed, offset]) -> (o, lse) and rt.attention_grad
+ * (q, k, v, o, lse, do [, mask] [, seed, offset]) -> (dq, dk, dv) (docs/design.md,
+ * "Attention"): q [n, sq, d], k [n, sk, d], v [n, sk, dv], o and do [n, sq, dv], lse
+ * [n, sq], all of one element type (f32 or f64); a mask [sq, sk] or [n, sq, sk]. */
+typedef enum rt_attention_mask {
+  RT_ATTENTION_MASK_NONE,
+  RT_ATTENTION_MASK_KEEP, /* i1: true keeps the score, false makes it -inf */
+  RT_ATTENTION_MASK_DROP, /* i1: true makes the score -inf (masked_fill's form) */
+  RT_ATTENTION_MASK_ADD,  /* of q's type: added to the score */
+} rt_attention_mask;
+typedef struct rt_attention {
+  bool grad; /* rt.attention_grad */
+  int64_t n, sq, sk, d, dv;
+  double scale;
+  bool causal;      /* keep (i, j) iff j <= i + diagonal */
+  int64_t diagonal; /* the causal attribute */
+  rt_attention_mask mask;
+  bool mask_batched; /* the mask is [n, sq, sk] rather than [sq, sk] */
+  int mask_at;       /* the mask's operand index, -1 if none */
+  bool dropout;      /* keep, seed and offset present */
+  double keep;       /* the probability of keeping a score */
+  int seed_at;       /* the seed's operand index (the offset follows), -1 if none */
+} rt_attention;
+/* The key tile of the online softmax (the semantics: docs/design.md, "Attention") and
+ * the query tile the workspace is laid out for. */
+#define RT_ATTENTION_BK 64
+#define RT_ATTENTION_BQ 64
+/* The operand count an rt.attention(_grad) with these attributes has: 3 (6 for the
+ * gradient), + 1 for a mask, + 2 for dropout. */
+int rt_attention_arity(bool grad, bool mask, bool dropout);
+/* Reads an attention op's sizes and attributes; false when they are missing or
+ * malformed (the verifier's check_attention says what; after it, true). */
+bool rt_attention_of(MlirOperation op, rt_attention *a);
+/* Bytes of the workspace an attention op allocates while it runs (docs/design.md,
+ * "Attention": O(tile), never O(sq sk)); the estimate counts them at its step and the
+ * runtime's kernel allocates exactly them. ELEM: bytes of an element of q's type. */
+uint64_t rt_attention_workspace(const rt_attention *a, int elem);
+/* Multiplies and adds of an attention op (docs/design.md, "Attention"). */
+double rt_attention_flops(const rt_attention *a);
 
 /* ---- checkpoint policy (rt.policy) -------------------------------------------------- */
 

@@ -579,6 +579,40 @@ irdl.dialect @rt {
     irdl.operands(input: %x, output_grad: %w)
     irdl.results(result: %res)
   }
+  // Fused attention and its gradient (docs/design.md, "Attention"): scale (f64, required),
+  // causal (integer), mask ("keep", "drop", "add": a mask operand follows) and keep (f64:
+  // seed and offset follow) attributes. The optional operands are one variadic group,
+  // which IRDL binds to one type, so these entries serve upstream tools for a mask-free,
+  // dropout-free op only: remat's loader leaves them out and registers the ops itself
+  // (rt_extern_op.cpp), and rt_verify checks them.
+  irdl.operation @attention {
+    %q = irdl.base "!builtin.tensor"
+    %k = irdl.base "!builtin.tensor"
+    %v = irdl.base "!builtin.tensor"
+    %rest = irdl.any
+    %o = irdl.base "!builtin.tensor"
+    %lse = irdl.base "!builtin.tensor"
+    %scale = irdl.base "#builtin.float"
+    irdl.attributes { "scale" = %scale }
+    irdl.operands(q: %q, k: %k, v: %v, rest: variadic %rest)
+    irdl.results(output: %o, logsumexp: %lse)
+  }
+  irdl.operation @attention_grad {
+    %q = irdl.base "!builtin.tensor"
+    %k = irdl.base "!builtin.tensor"
+    %v = irdl.base "!builtin.tensor"
+    %o = irdl.base "!builtin.tensor"
+    %lse = irdl.base "!builtin.tensor"
+    %do = irdl.base "!builtin.tensor"
+    %rest = irdl.any
+    %dq = irdl.base "!builtin.tensor"
+    %dk = irdl.base "!builtin.tensor"
+    %dv = irdl.base "!builtin.tensor"
+    %scale = irdl.base "#builtin.float"
+    irdl.attributes { "scale" = %scale }
+    irdl.operands(q: %q, k: %k, v: %v, output: %o, logsumexp: %lse, output_grad: %do, rest: variadic %rest)
+    irdl.results(q_grad: %dq, k_grad: %dk, v_grad: %dv)
+  }
   // An operation remat does not model (docs/design.md, "Ops remat does not model"): the
   // producer's name for it ("aten.convolution.default"), any operands, one or more
   // results, optional recompute = "once" | "pure" | "forward" and flops = N : i64. IRDL

@@ -12,10 +12,13 @@
 extern const char remat_rt_irdl_text[];
 
 /* rt_extern_op.cpp */
-bool rt_register_extern_op(MlirContext ctx);
+bool rt_register_unverified_op(MlirContext ctx, const char *name);
 
-/* Erases the entry `irdl.operation @NAME` of the IRDL module (rt.extern's: its IRDL form
- * admits operands of one type only, rt_extern_op.cpp registers the op instead). */
+/* The ops whose IRDL entries admit operands of one type only (a variadic group binds one
+ * type): rt_extern_op.cpp registers them instead, rt_verify checks them. */
+static const char *const unverified_ops[] = {"extern", "attention", "attention_grad"};
+
+/* Erases the entry `irdl.operation @NAME` of the IRDL module. */
 static void drop_irdl_op(MlirModule irdl, const char *name) {
   for (MlirOperation d = mlirBlockGetFirstOperation(mlirModuleGetBody(irdl));
        !mlirOperationIsNull(d); d = mlirOperationGetNextInBlock(d)) {
@@ -46,10 +49,13 @@ MlirLogicalResult rematLoadDialects(MlirContext ctx) {
   MlirModule irdl = mlirModuleCreateParse(ctx, rematRtDialectIRDL());
   if (mlirModuleIsNull(irdl))
     return mlirLogicalResultFailure();
-  drop_irdl_op(irdl, "extern");
+  size_t n = sizeof unverified_ops / sizeof *unverified_ops;
+  for (size_t i = 0; i < n; i++)
+    drop_irdl_op(irdl, unverified_ops[i]);
   MlirLogicalResult r = mlirLoadIRDLDialects(irdl);
   mlirModuleDestroy(irdl);
-  if (mlirLogicalResultIsSuccess(r) && !rt_register_extern_op(ctx))
-    return mlirLogicalResultFailure();
+  for (size_t i = 0; i < n && mlirLogicalResultIsSuccess(r); i++)
+    if (!rt_register_unverified_op(ctx, unverified_ops[i]))
+      return mlirLogicalResultFailure();
   return r;
 }

@@ -517,7 +517,75 @@ double rt_op_flops(MlirOperation op) {
     remat_shape r = rt_shape_of(mlirValueGetType(mlirOperationGetResult(op, 0)));
     return r.rank < 1 ? 0 : 2.0 * (double)remat_shape_numel(&a) * (double)r.d[r.rank - 1];
   }
+  rt_attention a;
+  if (rt_op_kind_of(id) == RT_KIND_ATTENTION)
+    return rt_attention_of(op, &a) ? rt_attention_flops(&a) : 0;
   return id == RT_OP_EXTERN                  ? rt_extern_flops(op)
          : rt_op_kind_of(id) == RT_KIND_CONV ? rt_conv_flops(op)
                                              : 0;
+}
+
+int rt_attention_arity(bool grad, bool mask, bool dropout) {
+  return (grad ? 6 : 3) + (mask ? 1 : 0) + (dropout ? 2 : 0);
+}
+
+/* The `mask` attribute: RT_ATTENTION_MASK_NONE when absent, -1 when not one of the three
+ * strings. */
+static int attention_mask_of(MlirOperation op) {
+  static const char *const names[] = {"keep", "drop", "add"};
+  MlirAttribute a = attr_named(op, "mask");
+  if (mlirAttributeIsNull(a))
+    return RT_ATTENTION_MASK_NONE;
+  if (mlirAttributeIsAString(a))
+    for (int k = 0; k < 3; k++)
+      if (rt_str_eq(mlirStringAttrGetValue(a), names[k]))
+        return RT_ATTENTION_MASK_KEEP + k;
+  return -1;
+}
+
+bool rt_attention_of(MlirOperation op, rt_attention *a) {
+  rt_op_id id = rt_op_lookup(op);
+  *a = (rt_attention){.grad = id == RT_OP_ATTENTION_GRAD, .mask_at = -1, .seed_at = -1};
+  int mask = attention_mask_of(op);
+  a->dropout = rt_get_f64(op, "keep", &a->keep);
+  a->causal = rt_get_i64(op, "causal", &a->diagonal);
+  if (mask < 0 || !rt_get_f64(op, "scale", &a->scale) ||
+      mlirOperationGetNumOperands(op) !=
+          rt_attention_arity(a->grad, mask != RT_ATTENTION_MASK_NONE, a->dropout) ||
+      mlirOperationGetNumResults(op) != (a->grad ? 3 : 2))
+    return false;
+  a->mask = (rt_attention_mask)mask;
+  int at = a->grad ? 6 : 3;
+  if (a->mask != RT_ATTENTION_MASK_NONE)
+    a->mask_at = at++;
+  if (a->dropout)
+    a->seed_at = at;
+  MlirType t[3];
+  for (int i = 0; i < 3; i++)
+    if (!rt_type_is_static_tensor(t[i] = mlirValueGetType(mlirOperationGetOperand(op, i))) ||
+        mlirShapedTypeGetRank(t[i]) != 3)
+      return false;
+  remat_shape q = rt_shape_of(t[0]), k = rt_shape_of(t[1]), v = rt_shape_of(t[2]);
+  a->n = q.d[0], a->sq = q.d[1], a->d = q.d[2], a->sk = k.d[1], a->dv = v.d[2];
+  if (a->mask_at >= 0) {
+    MlirType m = mlirValueGetType(mlirOperationGetOperand(op, a->mask_at));
+    a->mask_batched = rt_type_is_static_tensor(m) && mlirShapedTypeGetRank(m) == 3;
+  }
+  return true;
+}
+
+uint64_t rt_attention_workspace(const rt_attention *a, int elem) {
+  uint64_t bq = (uint64_t)(a->sq < RT_ATTENTION_BQ ? a->sq : RT_ATTENTION_BQ);
+  uint64_t bk = (uint64_t)(a->sk < RT_ATTENTION_BK ? a->sk : RT_ATTENTION_BK);
+  /* forward: the scores of a tile, m and l per row, the rows' accumulators; backward: D
+   * per row, the probabilities and the score gradients of a tile */
+  uint64_t n = a->grad ? bq + 2 * bq * bk : bq * bk + 2 * bq + bq * (uint64_t)a->dv;
+  return n * (uint64_t)elem;
+}
+
+double rt_attention_flops(const rt_attention *a) {
+  double pairs = 2.0 * (double)a->n * (double)a->sq * (double)a->sk;
+  /* forward: q k^T and p v; backward: the scores again, dp = do v^T, dq, dk and dv */
+  return a->grad ? pairs * (3.0 * (double)a->d + 2.0 * (double)a->dv)
+                 : pairs * ((double)a->d + (double)a->dv);
 }

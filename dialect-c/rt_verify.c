@@ -2,6 +2,7 @@
  * result shapes of every rt op, attribute ranges, static shapes only, and the
  * joint-function conventions (rt.num_outputs, rt.tangent, rt.policy).
  * Requires: a module that passed MLIR's own verifier (IRDL constraints hold). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -711,6 +712,164 @@ static int check_conv(MlirOperation op, rt_op_id id, const char *name) {
   return 0;
 }
 
+/* Whether T is a tensor of shape DIMS (RANK of them) and element type E. */
+static bool tensor_is(MlirType t, int rank, const int64_t *dims, MlirType e) {
+  if (!mlirTypeIsATensor(t) || mlirShapedTypeGetRank(t) != rank ||
+      !mlirTypeEqual(rt_element_type(t), e))
+    return false;
+  for (int i = 0; i < rank; i++)
+    if (mlirShapedTypeGetDimSize(t, i) != dims[i])
+      return false;
+  return true;
+}
+
+/* rt.attention and rt.attention_grad (docs/design.md, "Attention"): the attributes say
+ * which operands follow v (do); then every operand and result type follows from q, k
+ * and v. */
+static int check_attention(MlirOperation op, rt_op_id id, const char *name) {
+  bool grad = id == RT_OP_ATTENTION_GRAD;
+  char a[128], b[128];
+  double scale, keep;
+  int64_t diagonal;
+  MlirAttribute m = mlirOperationGetAttributeByName(op, rt_str("mask"));
+  MlirAttribute c = mlirOperationGetAttributeByName(op, rt_str("causal"));
+  MlirAttribute kp = mlirOperationGetAttributeByName(op, rt_str("keep"));
+  if (!rt_get_f64(op, "scale", &scale) || !isfinite(scale)) {
+    rt_emit_error(op, "'%s' needs a finite float attribute scale (the scores' factor)", name);
+    return 1;
+  }
+  if (!mlirAttributeIsNull(c) &&
+      (!rt_get_i64(op, "causal", &diagonal) || diagonal < -((int64_t)1 << 62) ||
+       diagonal > ((int64_t)1 << 62))) {
+    rt_emit_error(op, "'%s' causal must be an integer in [-2^62, 2^62] (the kept diagonal)", name);
+    return 1;
+  }
+  if (!mlirAttributeIsNull(m) &&
+      (!mlirAttributeIsAString(m) || (!rt_str_eq(mlirStringAttrGetValue(m), "keep") &&
+                                      !rt_str_eq(mlirStringAttrGetValue(m), "drop") &&
+                                      !rt_str_eq(mlirStringAttrGetValue(m), "add")))) {
+    rt_emit_error(op, "'%s' mask must be \"keep\", \"drop\" or \"add\"", name);
+    return 1;
+  }
+  if (!mlirAttributeIsNull(kp) && (!rt_get_f64(op, "keep", &keep) || !(keep > 0 && keep <= 1))) {
+    rt_emit_error(op, "'%s' keep must be a float in (0, 1] (the probability of keeping a score)",
+                  name);
+    return 1;
+  }
+  bool has_mask = !mlirAttributeIsNull(m), dropout = !mlirAttributeIsNull(kp);
+  intptr_t want = rt_attention_arity(grad, has_mask, dropout), no = mlirOperationGetNumOperands(op);
+  if (no != want) {
+    rt_emit_error(op,
+                  "'%s' has %ld operands, expected %ld: %s%s%s (a mask operand iff the mask "
+                  "attribute, seed and offset iff the keep attribute)",
+                  name, (long)no, (long)want, grad ? "q, k, v, o, lse, do" : "q, k, v",
+                  has_mask ? ", mask" : "", dropout ? ", seed, offset" : "");
+    return 1;
+  }
+  intptr_t nr = mlirOperationGetNumResults(op);
+  if (nr != (grad ? 3 : 2)) {
+    rt_emit_error(op, "'%s' has %ld results, expected %s", name, (long)nr,
+                  grad ? "3 (dq, dk, dv)" : "2 (the output and the logsumexp)");
+    return 1;
+  }
+  static const char *const qkv[] = {"q", "k", "v"};
+  MlirType t[3];
+  for (int i = 0; i < 3; i++) {
+    t[i] = operand_type(op, i);
+    if (!mlirTypeIsATensor(t[i]) || mlirShapedTypeGetRank(t[i]) != 3) {
+      rt_emit_error(op, "'%s' %s must be a tensor of rank 3 [batch*heads, seq, dim], got '%s'",
+                    name, qkv[i], rt_type_str(t[i], a, sizeof a));
+      return 1;
+    }
+  }
+  MlirType e = rt_element_type(t[0]);
+  if (!mlirTypeIsAF32(e) && !mlirTypeIsAF64(e)) {
+    rt_emit_error(op, "'%s' element type must be f32 or f64, got '%s'", name,
+                  rt_type_str(e, a, sizeof a));
+    return 1;
+  }
+  if (!mlirTypeEqual(rt_element_type(t[1]), e) || !mlirTypeEqual(rt_element_type(t[2]), e)) {
+    rt_emit_error(op, "'%s' q, k and v must have one element type", name);
+    return 1;
+  }
+  rt_attention at;
+  if (!rt_attention_of(op, &at))
+    remat_fatal("attention operands of a checked op");
+  remat_shape q = rt_shape_of(t[0]), k = rt_shape_of(t[1]), v = rt_shape_of(t[2]);
+  if (k.d[0] != at.n || v.d[0] != at.n || k.d[2] != at.d || v.d[1] != at.sk) {
+    remat_shape_str(&q, a, sizeof a);
+    remat_shape_str(&k, b, sizeof b);
+    char c3[128];
+    remat_shape_str(&v, c3, sizeof c3);
+    rt_emit_error(op,
+                  "'%s' shapes do not agree: q %s, k %s, v %s (expected q [N, Sq, D], k "
+                  "[N, Sk, D], v [N, Sk, Dv])",
+                  name, a, b, c3);
+    return 1;
+  }
+  int64_t od[3] = {at.n, at.sq, at.dv};
+  /* the other operands and the results: (index, is a result, what, its shape) */
+  struct {
+    int at;
+    bool result;
+    const char *what;
+    int rank;
+    const int64_t *dims;
+  } want_t[] = {{3, false, "o", 3, od},  {4, false, "lse", 2, od}, {5, false, "do", 3, od},
+                {0, true, "dq", 3, q.d}, {1, true, "dk", 3, k.d},  {2, true, "dv", 3, v.d},
+                {0, true, "o", 3, od},   {1, true, "lse", 2, od}};
+  for (size_t w = grad ? 0 : 6; w < (grad ? 6 : 8); w++) {
+    MlirValue val = want_t[w].result ? mlirOperationGetResult(op, want_t[w].at)
+                                     : mlirOperationGetOperand(op, want_t[w].at);
+    MlirType vt = mlirValueGetType(val);
+    if (!tensor_is(vt, want_t[w].rank, want_t[w].dims, e)) {
+      remat_shape ws = {want_t[w].rank, {0}};
+      for (int i = 0; i < ws.rank; i++)
+        ws.d[i] = want_t[w].dims[i];
+      remat_shape_str(&ws, b, sizeof b);
+      rt_emit_error(op, "'%s' %s must be a tensor %s of q's element type, got '%s'", name,
+                    want_t[w].what, b, rt_type_str(vt, a, sizeof a));
+      return 1;
+    }
+  }
+  if (at.mask_at >= 0) {
+    MlirType mt = operand_type(op, at.mask_at);
+    MlirType me = rt_element_type(mt);
+    int64_t md[3] = {at.n, at.sq, at.sk};
+    bool add = at.mask == RT_ATTENTION_MASK_ADD;
+    if (!mlirTypeIsATensor(mt) ||
+        !(add ? mlirTypeEqual(me, e) : mlirTypeIsAInteger(me) && is_i1(me)) ||
+        !(tensor_is(mt, 2, md + 1, me) || tensor_is(mt, 3, md, me))) {
+      rt_emit_error(op,
+                    "'%s' mask must be a tensor [Sq, Sk] or [N, Sq, Sk] of %s (mask = \"%s\"), "
+                    "got '%s'",
+                    name, add ? "q's element type" : "i1",
+                    add                                 ? "add"
+                    : at.mask == RT_ATTENTION_MASK_KEEP ? "keep"
+                                                        : "drop",
+                    rt_type_str(mt, a, sizeof a));
+      return 1;
+    }
+  }
+  if (at.seed_at >= 0) {
+    for (int i = 0; i < 2; i++) {
+      MlirType st = operand_type(op, at.seed_at + i);
+      if (!mlirTypeIsAInteger(st) || mlirIntegerTypeGetWidth(st) != 64) {
+        rt_emit_error(op, "'%s' %s must be an i64 scalar, got '%s'", name, i ? "offset" : "seed",
+                      rt_type_str(st, a, sizeof a));
+        return 1;
+      }
+    }
+    int64_t count;
+    if (__builtin_mul_overflow(at.n, at.sq, &count) ||
+        __builtin_mul_overflow(count, at.sk, &count)) {
+      rt_emit_error(op, "'%s' dropout's N x Sq x Sk elements overflow 64 bits", name);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 static int check_rt_op(MlirOperation op, rt_op_id id) {
   const char *name = rt_op_name(id);
   if (check_types(op, name, id == RT_OP_EXTERN))
@@ -750,6 +909,7 @@ static int check_rt_op(MlirOperation op, rt_op_id id) {
   case RT_RULE_ARGMAX: return check_argmax(op);
   case RT_RULE_EXTERN: return check_extern(op);
   case RT_RULE_CONV: return check_conv(op, id, name);
+  case RT_RULE_ATTENTION: return check_attention(op, id, name);
   }
   remat_fatal("rule %d of '%s'", (int)rule, name);
 }

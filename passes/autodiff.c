@@ -300,6 +300,8 @@ static bool diff_operand(const ad *a, int i, int k) {
   case RT_OP_CONV:
   case RT_OP_CONV_GRAD_INPUT:
   case RT_OP_CONV_GRAD_WEIGHT: return true; /* bilinear: each is another's adjoint */
+  case RT_OP_ATTENTION: /* q, k, v; a mask and the seed and offset are constants */ return k < 3;
+  case RT_OP_ATTENTION_GRAD: return true; /* refused by check_active: no second derivative */
   }
   remat_fatal("unknown rt op id");
 }
@@ -308,6 +310,19 @@ static bool reduce_is_sum(MlirOperation op) {
   MlirAttribute r = mlirOperationGetAttributeByName(op, rt_str("reduce"));
   return !mlirAttributeIsNull(r) && mlirAttributeIsAString(r) &&
          rt_str_eq(mlirStringAttrGetValue(r), "sum");
+}
+
+/* Whether value V would receive an adjoint: it is a result of the function or an
+ * operand that some op differentiates (whether or not that op reaches a result). */
+static bool feeds_gradient(const ad *a, int v) {
+  for (int r = 0; r < a->nret; r++)
+    if (a->ret_val[r] == v)
+      return true;
+  for (int j = 0; j < a->nops; j++)
+    for (int k = 0, n = num_operands(a, j); k < n; k++)
+      if (operand(a, j, k) == v && diff_operand(a, j, k))
+        return true;
+  return false;
 }
 
 /* Forward walk: which values are active, and refusal of active ops without a rule. 0, or
@@ -341,6 +356,25 @@ static int check_active(ad *a) {
                     "operation it does not model (differentiate it where it was produced, "
                     "e.g. torch's AOT autograd, and split the joint function)",
                     (int)label.length, label.data);
+      return -1;
+    }
+    if (act && a->opid[i] == RT_OP_ATTENTION_GRAD) {
+      rt_emit_error(op, "'rt.attention_grad' is not differentiable by --remat-autodiff (no "
+                        "second derivative of attention)");
+      return -1;
+    }
+    rt_attention at;
+    if (a->opid[i] == RT_OP_ATTENTION && rt_attention_of(op, &at) &&
+        at.mask == RT_ATTENTION_MASK_ADD && a->active[operand(a, i, at.mask_at)]) {
+      rt_emit_error(op, "the additive mask of 'rt.attention' depends on a differentiated "
+                        "argument: --remat-autodiff differentiates q, k and v only (the "
+                        "mask's gradient is an Sq x Sk tensor the fused op never forms)");
+      return -1;
+    }
+    if (act && a->opid[i] == RT_OP_ATTENTION && feeds_gradient(a, a->op_res[i] + 1)) {
+      rt_emit_error(op, "the logsumexp of 'rt.attention' would have a gradient (a result of the "
+                        "function or a differentiated use): --remat-autodiff differentiates "
+                        "only the output (docs/design.md, \"Attention\")");
       return -1;
     }
     if (act && (a->opid[i] == RT_OP_ALL_REDUCE || a->opid[i] == RT_OP_REDUCE_SCATTER) &&
@@ -904,11 +938,51 @@ static MlirValue conv(ad *a, const char *name, MlirValue x, MlirValue y, MlirOpe
   return emit(a, name, 2, o, t, 4, at);
 }
 
+/* rt.attention (q, k, v, ...) -> (o, lse), o's adjoint G: dq, dk, dv =
+ * rt.attention_grad(q, k, v, o, lse, g, ...) with the forward's attributes and its mask,
+ * seed and offset. The lse's
+ * cotangent is zero: check_active refuses a function where it would not be. */
+static void attention_vjp(ad *a, int i, MlirValue g) {
+  MlirOperation op = a->ops[i];
+  int yi = a->op_res[i];
+  intptr_t n = mlirOperationGetNumOperands(op);
+  MlirValue *opnds = xcalloc((size_t)n + 3, sizeof *opnds);
+  MlirType res[3];
+  for (int k = 0; k < 3; k++) {
+    opnds[k] = mlirOperationGetOperand(op, k);
+    res[k] = vtype(opnds[k]);
+  }
+  opnds[3] = a->vals[yi], opnds[4] = a->vals[yi + 1], opnds[5] = g;
+  for (intptr_t k = 3; k < n; k++) /* the mask, the seed and the offset */
+    opnds[k + 3] = mlirOperationGetOperand(op, k);
+  MlirOperationState st = mlirOperationStateGet(rt_str("rt.attention_grad"), a->loc);
+  mlirOperationStateAddOperands(&st, n + 3, opnds);
+  mlirOperationStateAddResults(&st, 3, res);
+  static const char *names[] = {"scale", "causal", "mask", "keep"};
+  for (int k = 0; k < 4; k++) {
+    MlirAttribute at = mlirOperationGetAttributeByName(op, rt_str(names[k]));
+    if (!mlirAttributeIsNull(at)) {
+      MlirNamedAttribute na = rt_named_attr(a->ctx, names[k], at);
+      mlirOperationStateAddAttributes(&st, 1, &na);
+    }
+  }
+  MlirOperation grad = mlirOperationCreate(&st);
+  if (mlirOperationIsNull(grad))
+    remat_fatal("cannot create rt.attention_grad");
+  mlirBlockInsertOwnedOperationBefore(a->entry, a->ret, grad);
+  a->emitted++;
+  free(opnds);
+  for (int k = 0; k < 3; k++)
+    if (diff_operand(a, i, k) && a->active[operand(a, i, k)])
+      acc(a, operand(a, i, k), mlirOperationGetResult(grad, k), false);
+}
+
 /* Pushes the adjoint of op I's result to its active operands. */
 static void vjp(ad *a, int i) {
-  if (a->op_res[i + 1] - a->op_res[i] != 1)
-    return; /* rt ops but rt.extern (never active) have one result; arith ops are never
-               active */
+  bool attention = a->opid[i] == RT_OP_ATTENTION;
+  if (!attention && a->op_res[i + 1] - a->op_res[i] != 1)
+    return; /* rt ops but rt.extern (never active) and rt.attention have one result;
+               arith ops are never active */
   int yi = a->op_res[i];
   MlirValue g = a->adj[yi];
   if (mlirValueIsNull(g) || !a->active[yi])
@@ -916,6 +990,10 @@ static void vjp(ad *a, int i) {
   MlirOperation op = a->ops[i];
   a->loc = mlirOperationGetLocation(op);
   a->sign = a->negated[yi];
+  if (attention) {
+    attention_vjp(a, i, g);
+    return;
+  }
   int nopnd = num_operands(a, i);
   bool d[8] = {false};
   for (int k = 0; k < nopnd && k < 8; k++)
@@ -1093,6 +1171,8 @@ static void vjp(ad *a, int i) {
   }
   case RT_OP_ARGMAX: /* not differentiable: diff_operand is false */ return;
   case RT_OP_EXTERN: remat_fatal("an active rt.extern passed check_active");
+  case RT_OP_ATTENTION: remat_fatal("attention_vjp differentiates rt.attention");
+  case RT_OP_ATTENTION_GRAD: remat_fatal("an active rt.attention_grad passed check_active");
   /* The three conv ops are bilinear and each is the adjoint of another in one operand
    * (docs/design.md, "Convolution"): y = conv(x, w) gives dx = conv_grad_input(g, w),
    * dw = conv_grad_weight(x, g); dx = conv_grad_input(dy, w) gives d dy = conv(g, w),

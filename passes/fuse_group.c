@@ -44,7 +44,8 @@ op_class fuse_classify(MlirOperation op, bool shape_mode) {
   case RT_KIND_REDUCTION: return shape_mode ? C_HOST : C_RED;
   case RT_KIND_NONE:
   case RT_KIND_MATMUL:
-  case RT_KIND_CONV: /* a kernel boundary, like a matmul (its own function in codegen) */
+  case RT_KIND_CONV:      /* a kernel boundary, like a matmul (its own function in codegen) */
+  case RT_KIND_ATTENTION: /* a kernel boundary, like a matmul */
   case RT_KIND_COLLECTIVE:
   case RT_KIND_INDEXING: /* gather, scatter_add, argmax: functions of their own (codegen) */
   case RT_KIND_EXTERN: /* not modelled: a kernel boundary, never fused */ return C_HOST;

@@ -43,6 +43,12 @@ extern "C" {
 #define REMAT_OPTION_FIELD_STRING(field) char field[REMAT_OPTION_STRING_MAX];
 #define REMAT_OPTION_FIELD_FILE(field) char field[REMAT_OPTION_STRING_MAX];
 
+/* ---- --remat-attention: decomposed attention becomes rt.attention (and its gradient) ---- */
+
+#define REMAT_ATTENTION_OPTIONS(X, S) \
+  X(S, report, "report", FILE, "",    \
+    "write the report: - for stderr, or a file to append to; empty: none")
+
 /* ---- --remat-autodiff: forward functions (rt.autodiff) become joint functions ------ */
 
 #define REMAT_AUTODIFF_OPTIONS(X, S) \
@@ -95,7 +101,7 @@ extern "C" {
   X(S, scalar_factor, "scalar-factor", DOUBLE, "0.1",                                       \
     "weight of scalars and 0-d values per byte, >= 0")                                      \
   X(S, params_free, "params-free", BOOL, "true", "rt.param arguments cost nothing to save") \
-  X(S, ban, "ban", STRING, "matmul,conv,reduction,collective",                              \
+  X(S, ban, "ban", STRING, "matmul,conv,attention,reduction,collective",                    \
     "ops never recomputed: op names (rt.matmul or matmul) and kind names (" RT_KIND_NAMES   \
     ": every rt.extern; those not recompute=pure are banned anyway); none: nothing")        \
   X(S, ban_random, "ban-random", BOOL, "false",                                             \
@@ -134,6 +140,7 @@ extern "C" {
  * pass is its row here (and its option list) and its file. remat-verify is a check, not
  * a stage: usable anywhere in a pipeline. */
 #define REMAT_PASSES(X, NONE)                         \
+  X(attention, Attention, REMAT_ATTENTION_OPTIONS)    \
   X(autodiff, Autodiff, REMAT_AUTODIFF_OPTIONS)       \
   X(checkpoint, Checkpoint, REMAT_CHECKPOINT_OPTIONS) \
   X(mincut, Mincut, REMAT_MINCUT_OPTIONS)             \

@@ -34,6 +34,7 @@ typedef struct sim {
   bool *imm;       /* [nvals] scalar constants: immediates, never a buffer */
   bool *reshape;   /* [nops] rt.reshape: its result aliases its operand */
   bool *step_op;   /* [nops] ops that are steps (all but the immediates' ops) */
+  uint64_t *work;  /* [nops] bytes an op allocates while it runs (attention's workspace) */
   bool eager_fwd;  /* the forward in fwd_order's order (objective=peak), else program order */
 } sim;
 
@@ -206,6 +207,8 @@ static void run_steps(const sim *s, const remat_mem_schedule *c, int from, int t
       int src = v->opnd_start[i] < v->opnd_start[i + 1] ? v->opnd[v->opnd_start[i]] : -1;
       buf[r] = s->reshape[i] && src >= 0 && buf[src] >= 0 ? buf[src] : buf_new(b, s->bytes[r], t);
     }
+    if (s->work[i]) /* live during its own step only */
+      buf_new(b, s->work[i], t);
   }
 }
 
@@ -216,7 +219,7 @@ static void simulate(const sim *s, const plan *p, const int *fwd, int nfwd, cons
   schedule(s, p, fwd, nfwd, order, norder, c);
   int nsteps = c->nsteps, end = nsteps - 1;
   buffers b = {0};
-  size_t cap = 2 * (size_t)v->nvals + 1;
+  size_t cap = 2 * (size_t)v->nvals + (size_t)v->nops + 1;
   b.alloc = xcalloc(cap, sizeof *b.alloc);
   b.last = xcalloc(cap, sizeof *b.last);
   b.bytes = xcalloc(cap, sizeof *b.bytes);
@@ -312,11 +315,12 @@ static void recompute_cost(const sim *s, const plan *p, remat_mem_schedule *c) {
 
 /* The per-value and per-op facts every simulation of V reads. */
 static void sim_init(sim *s, const remat_split_view *v, unsigned char **bw_out) {
-  *s = (sim){v, NULL, NULL, NULL, NULL, false};
+  *s = (sim){v, NULL, NULL, NULL, NULL, NULL, false};
   s->bytes = xcalloc(v->nvals, sizeof *s->bytes);
   s->imm = xcalloc(v->nvals, sizeof *s->imm);
   s->reshape = xcalloc(v->nops, sizeof *s->reshape);
   s->step_op = xcalloc(v->nops, sizeof *s->step_op);
+  s->work = xcalloc(v->nops, sizeof *s->work);
   for (int x = 0; x < v->nvals; x++) {
     int op = v->val_op[x];
     s->imm[x] = op >= 0 && (v->oflags[op] & RO_CONST) &&
@@ -329,6 +333,11 @@ static void sim_init(sim *s, const remat_split_view *v, unsigned char **bw_out) 
     bw[i] = (v->oflags[i] & RO_BW) != 0;
     s->reshape[i] = rt_op_lookup(v->ops[i]) == RT_OP_RESHAPE;
     FOR_RESULTS(v, i, r) s->step_op[i] |= !s->imm[r];
+    rt_attention a;
+    if (rt_op_kind_of(rt_op_lookup(v->ops[i])) == RT_KIND_ATTENTION &&
+        rt_attention_of(v->ops[i], &a))
+      s->work[i] = rt_attention_workspace(&a, rt_element_bytes(rt_element_type(mlirValueGetType(
+                                                  mlirOperationGetOperand(v->ops[i], 0)))));
   }
   *bw_out = bw;
 }
@@ -338,6 +347,7 @@ static void sim_fini(sim *s) {
   free(s->imm);
   free(s->reshape);
   free(s->step_op);
+  free(s->work);
 }
 
 /* One case: P's saved set planned (PLANNED: P's in_f/in_b are given) and simulated with

@@ -69,6 +69,7 @@ LLVMValueRef cg_value_at(cg_kernel *k, MlirValue v, LLVMValueRef idx) {
     case RT_KIND_REDUCTION: return cg_reduction_at(k, v, idx); /* memoized per row */
     case RT_KIND_MATMUL:
     case RT_KIND_CONV:
+    case RT_KIND_ATTENTION:
     case RT_KIND_INDEXING:
     case RT_KIND_EXTERN:
     case RT_KIND_COLLECTIVE: remat_fatal("check_body admits no '%s'", rt_op_name(rt_op_lookup(op)));

@@ -55,6 +55,7 @@ typedef struct interp {
   int depth;
   rtr_coll *coll; /* opts->coll, or `local` */
   rtr_coll local;
+  uint64_t workspace; /* bytes the op that ran last allocated while it ran (attention's) */
 } interp;
 
 /* Completes the collective whose result is slot I, if it is still in flight: a
@@ -309,8 +310,9 @@ static int exec_compare(rt_op_id id, rtr_buffer *const *args, int nargs, rtr_buf
 }
 
 /* An rt op: generated cases from the op table (rt_ops.def), then the others. */
-/* rtr_matmul and rtr_conv allocate temporaries as big as its operands: the program sized them, so
- * failing is an error at the op (runtime/buffer.h), not an abort. */
+/* rtr_matmul and rtr_conv allocate temporaries as big as their operands, rtr_attention its
+ * workspace: the program sized them, so failing is an error at the op
+ * (runtime/buffer.h), not an abort. */
 static int temporaries_failed(MlirOperation op) {
   rt_emit_error(op, "out of memory for the temporaries of this op");
   return -1;
@@ -434,6 +436,16 @@ static int exec_rt(interp *in, MlirOperation op, rt_op_id id, rtr_buffer *const 
                          : id == RT_OP_CONV_GRAD_INPUT ? RTR_CONV_GRAD_INPUT
                                                        : RTR_CONV_GRAD_WEIGHT;
     return rtr_conv(res[0], args[0], args[1], &g, kind) ? temporaries_failed(op) : 0;
+  }
+  case RT_OP_ATTENTION:
+  case RT_OP_ATTENTION_GRAD: {
+    rt_attention a;
+    if (!rt_attention_of(op, &a))
+      remat_fatal("attention operands of a verified op");
+    bool narrow = mlirTypeIsAF32(rt_element_type(mlirValueGetType(mlirOperationGetOperand(op, 0))));
+    return rtr_attention(res, (const rtr_buffer *const *)args, &a, narrow, &in->workspace)
+               ? temporaries_failed(op)
+               : 0;
   }
   case RT_OP_EXTERN: remat_fatal("an rt.extern passed rtr_check_no_extern");
   case RT_OP_NONE: break;
@@ -831,7 +843,9 @@ static int call_exec(void *ctx, MlirOperation op, intptr_t no, intptr_t nr, int 
     rc = exec_op(in, op, ops, (int)no, res, (int)nr);
   if (!rc && in->opts->trace)
     in->opts->trace(in->opts->trace_ctx, op, res, (int)nr);
-  uint64_t copy_bytes = 0; /* the dense copies are live while the op runs */
+  /* the dense copies and the op's workspace are live while the op runs */
+  uint64_t copy_bytes = in->workspace;
+  in->workspace = 0;
   for (int k = 0; k < ncopies; k++) {
     copy_bytes += data_bytes(copies[k]);
     rtr_buffer_free(copies[k]);
@@ -913,7 +927,7 @@ int rtr_interp_run(MlirOperation module, MlirOperation func, const rtr_interp_op
                    rtr_buffer *const *inputs, int num_inputs, rtr_buffer ***outputs,
                    int *num_outputs) {
   rtr_interp_options none = {.promote_f64 = false};
-  interp in = {module, opts ? opts : &none, 0, NULL, {0}};
+  interp in = {module, opts ? opts : &none, 0, NULL, {0}, 0};
   rtr_coll_local_init(&in.local);
   in.coll = in.opts->coll ? in.opts->coll : &in.local;
   *outputs = NULL;
@@ -925,7 +939,7 @@ int rtr_interp_exec_op(MlirOperation module, MlirOperation op, const rtr_interp_
                        rtr_buffer *const *args, int nargs, rtr_buffer *const *results,
                        int nresults) {
   rtr_interp_options none = {.promote_f64 = false};
-  interp in = {module, opts ? opts : &none, 0, NULL, {0}};
+  interp in = {module, opts ? opts : &none, 0, NULL, {0}, 0};
   rtr_coll_local_init(&in.local);
   in.coll = in.opts->coll ? in.opts->coll : &in.local;
   rtr_buffer **res = (rtr_buffer **)results;

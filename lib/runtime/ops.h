@@ -124,6 +124,15 @@ int rtr_matmul(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, int bl
 typedef enum rtr_conv_kind { RTR_CONV, RTR_CONV_GRAD_INPUT, RTR_CONV_GRAD_WEIGHT } rtr_conv_kind;
 int rtr_conv(rtr_buffer *out, const rtr_buffer *a, const rtr_buffer *b, const rt_conv_geom *g,
              rtr_conv_kind kind);
+/* rt.attention (RES: o, lse) and rt.attention_grad (RES: dq, dk, dv) of the dense f32 or
+ * f64 operands ARGS (all of one type; an i1 mask as bytes), in the order docs/design.md
+ * ("Attention") fixes. NARROW: the op's element type is f32 (its scale and keep are
+ * rounded to f32 even when the buffers are f64, the interpreter's f64 mode). *WORKSPACE:
+ * the bytes of the one block it allocates and frees (rt_attention_workspace), which
+ * remat-run --peak counts while the op runs. Returns 0, or -1 when that block cannot
+ * be allocated. */
+int rtr_attention(rtr_buffer *const *res, const rtr_buffer *const *args, const rt_attention *a,
+                  bool narrow, uint64_t *workspace);
 void rtr_uniform_philox(rtr_buffer *out, uint64_t seed, uint64_t offset, double lo, double hi);
 /* Indexing ops (docs/design.md, "Indexing ops"). An index outside [0, bound) is an error
  * of the program's data: the operation stops at the first one in row-major order of the

@@ -12,6 +12,11 @@ UNMAPPED = {
     "rt.all_reduce": "a collective: the importer traces one device's graph; sharded IR is "
                      "written for the FSDP passes, not traced",
     "rt.wait": "completes an asynchronous collective, which the importer never emits",
+    "rt.attention": "fused attention: --remat-attention rewrites the decomposed softmax "
+                    "attention the importer writes into it (issue 40); torch 1.13's traces "
+                    "hold no fused attention op",
+    "rt.attention_grad": "the backward of rt.attention: --remat-attention and "
+                         "--remat-autodiff write it (issue 40)",
     "rt.extern": "written by the importer for unmapped ops (issue 38): this entry goes when "
                  "the importer emits it",
 }
