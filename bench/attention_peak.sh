@@ -8,7 +8,11 @@
 #
 # Usage: bench/attention_peak.sh [WORKDIR]   (from the repository root, after make build;
 #   needs /usr/bin/python3 with torch 1.13; imports once per model and seq into WORKDIR)
-# Environment: SEQS="1024 4096", MODELS="gpt llama", BIN=DIR (build/bin).
+# Environment: SEQS="1024 4096", MODELS="gpt llama", BIN=DIR (build/bin), IMPORT="" (more
+#   remat-import-torch flags, e.g. IMPORT=--causal-buffers: the causal mask computed in the
+#   graph, which --remat-attention makes a predicate; the imports then go to WORKDIR/cb-*).
+#   "after" runs --remat-attention --remat-mincut --remat-fuse; the B*H*S*S count is of
+#   the fused module.
 set -eu
 work=${1:-/tmp/attention_peak}
 mkdir -p "$work"
@@ -19,13 +23,13 @@ echo "| model | seq | peak before | peak after | after / before | rt.buffer byte
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for m in $MODELS; do
   for s in $SEQS; do
-    base="$work/$m$s"
+    base="$work/${IMPORT:+cb-}$m$s"
     [ -s "$base.mlir" ] ||
       PATH="$B:$PATH" /usr/bin/python3 tools/remat-import-torch "$m" --set seq="$s" \
-        --set batch=1 --set d=16 --set heads=2 -o "$base.mlir" >/dev/null
+        --set batch=1 --set d=16 --set heads=2 ${IMPORT-} -o "$base.mlir" >/dev/null
     $B/remat-opt "$base.mlir" --remat-mincut --report="$base.before.txt" -o "$base.before.mlir"
     $B/remat-opt "$base.mlir" --remat-attention --remat-mincut --report="$base.after.txt" \
-      -o "$base.after.mlir"
+      --remat-fuse -o "$base.after.mlir"
     python3 - "$base" "$s" <<'PY'
 import re, sys
 base, s = sys.argv[1], int(sys.argv[2])
@@ -58,7 +62,7 @@ def big(split):
             n += sum(numel(t) >= bhss for t in re.findall(r"tensor<([0-9x]+[a-z0-9]+)>", res))
     return n
 b, a = peak(base + ".before.txt") - params, peak(base + ".after.txt") - params
-print(f"| {base.rsplit('/', 1)[1].rstrip('0123456789')} | {s} | {b} | {a} | {a / b:.3f} | "
+print(f"| {base.rsplit('/', 1)[1].rstrip('0123456789').replace('cb-', '')} | {s} | {b} | {a} | {a / b:.3f} | "
       f"{buffers} | {a - buffers} | {big(base + '.before.mlir')} | {big(base + '.after.mlir')} |")
 PY
   done
