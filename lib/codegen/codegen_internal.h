@@ -172,6 +172,11 @@ LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx);
  * of its own (codegen.h, REMAT_CG_CONV). -1 on a user error. */
 int cg_emit_conv(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
 
+/* ---- codegen_attention.c ----------------------------------------------------------- */
+/* An rt.attention / rt.attention_grad of a host function as a function of its own
+ * (codegen.h, REMAT_CG_ATTENTION). -1 on a user error. */
+int cg_emit_attention(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
+
 /* ---- codegen_target.c -------------------------------------------------------------- */
 LLVMTargetMachineRef cg_target_machine(remat_target target, int sm);
 /* The triple and data layout every module of this target gets (malloc'ed). */

@@ -679,7 +679,7 @@ static int launch(cuda_exec *e, fn_entry *f, dval *const *args, int nargs, dval 
     rc = fail(e, "launch of '%s': %s", f->name, msg);
   free(msg);
   rtr_cuda_launch lc = rtr_cuda_launch_config(f->rows, f->numel, e->sm_count);
-  static const char *kinds[] = {"kernel", "reduction", "indexing", "conv"};
+  static const char *kinds[] = {"kernel", "reduction", "indexing", "conv", "attention"};
   if (f->stat < 0)
     f->stat = stat_slot(e, f->label, kinds[f->kind], tensor_bytes(types, n));
   if (!rc && lc.grid) {
