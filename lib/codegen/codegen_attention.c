@@ -27,6 +27,10 @@
 #include "codegen_internal.h"
 #include "rt.h"
 
+/* The largest D and Dv: a thread keeps rows of them in private memory (7 rows of 1024 f64
+ * are 56 KiB of the host's stack or the GPU's local memory). */
+#define CG_ATTENTION_MAX_DIM 1024
+
 typedef struct attn_fn {
   cg_module *m;
   LLVMValueRef fn;
@@ -358,6 +362,14 @@ int cg_emit_attention(cg_module *m, MlirOperation op, const char *name, remat_cg
     return -1;
   }
   const rt_attention *a = &f.a;
+  if (a->d > CG_ATTENTION_MAX_DIM || a->dv > CG_ATTENTION_MAX_DIM) {
+    rt_emit_error(op,
+                  "'%s' has rows of %lld and %lld elements: its kernel holds a row in private "
+                  "memory, at most %d elements",
+                  rt_op_name(rt_op_lookup(op)), (long long)a->d, (long long)a->dv,
+                  CG_ATTENTION_MAX_DIM);
+    return -1;
+  }
   int nops = (int)mlirOperationGetNumOperands(op), nres = (int)mlirOperationGetNumResults(op);
   int np = nops + nres;
   bool host = m->target == REMAT_TARGET_HOST;

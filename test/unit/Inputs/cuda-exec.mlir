@@ -88,3 +88,14 @@ func.func @attention(%q: tensor<2x5x3xf32>, %k: tensor<2x70x3xf32>, %v: tensor<2
   %b:2 = "rt.attention"(%q2, %k2, %v2, %keep) {scale = 1.0 : f64, mask = "keep"} : (tensor<1x4x2xf64>, tensor<1x9x2xf64>, tensor<1x9x3xf64>, tensor<1x4x9xi1>) -> (tensor<1x4x3xf64>, tensor<1x4xf64>)
   return %a#0, %a#1, %g#0, %g#1, %g#2, %b#0, %b#1 : tensor<2x5x4xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>, tensor<2x70x3xf32>, tensor<2x70x4xf32>, tensor<1x4x3xf64>, tensor<1x4xf64>
 }
+
+// Attention over no keys (o NaN, lse -inf, dq 0) and with no queries (dk, dv 0): the
+// empty operands are null pointers the kernels never read.
+func.func @attention_empty(%q: tensor<2x3x2xf32>, %k: tensor<2x0x2xf32>, %v: tensor<2x0x3xf32>, %do: tensor<2x3x3xf32>,
+                           %q2: tensor<1x0x2xf64>, %k2: tensor<1x4x2xf64>, %v2: tensor<1x4x3xf64>, %o2: tensor<1x0x3xf64>, %lse2: tensor<1x0xf64>)
+    -> (tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3x2xf32>, tensor<1x4x2xf64>, tensor<1x4x3xf64>) {
+  %a:2 = "rt.attention"(%q, %k, %v) {scale = 1.0 : f64} : (tensor<2x3x2xf32>, tensor<2x0x2xf32>, tensor<2x0x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3xf32>)
+  %g:3 = "rt.attention_grad"(%q, %k, %v, %a#0, %a#1, %do) {scale = 1.0 : f64} : (tensor<2x3x2xf32>, tensor<2x0x2xf32>, tensor<2x0x3xf32>, tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3x3xf32>) -> (tensor<2x3x2xf32>, tensor<2x0x2xf32>, tensor<2x0x3xf32>)
+  %h:3 = "rt.attention_grad"(%q2, %k2, %v2, %o2, %lse2, %o2) {scale = 1.0 : f64} : (tensor<1x0x2xf64>, tensor<1x4x2xf64>, tensor<1x4x3xf64>, tensor<1x0x3xf64>, tensor<1x0xf64>, tensor<1x0x3xf64>) -> (tensor<1x0x2xf64>, tensor<1x4x2xf64>, tensor<1x4x3xf64>)
+  return %a#0, %a#1, %g#0, %h#1, %h#2 : tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3x2xf32>, tensor<1x4x2xf64>, tensor<1x4x3xf64>
+}
