@@ -938,17 +938,13 @@ static MlirValue conv(ad *a, const char *name, MlirValue x, MlirValue y, MlirOpe
   return emit(a, name, 2, o, t, 4, at);
 }
 
-/* rt.attention (q, k, v, ...) -> (o, lse): dq, dk, dv = rt.attention_grad(q, k, v, o, lse,
- * g, ...) with the forward's attributes and its mask, seed and offset. The lse's
+/* rt.attention (q, k, v, ...) -> (o, lse), o's adjoint G: dq, dk, dv =
+ * rt.attention_grad(q, k, v, o, lse, g, ...) with the forward's attributes and its mask,
+ * seed and offset. The lse's
  * cotangent is zero: check_active refuses a function where it would not be. */
-static void attention_vjp(ad *a, int i) {
-  int yi = a->op_res[i];
-  MlirValue g = a->adj[yi];
-  if (mlirValueIsNull(g) || !a->active[yi])
-    return;
+static void attention_vjp(ad *a, int i, MlirValue g) {
   MlirOperation op = a->ops[i];
-  a->loc = mlirOperationGetLocation(op);
-  a->sign = a->negated[yi];
+  int yi = a->op_res[i];
   intptr_t n = mlirOperationGetNumOperands(op);
   MlirValue *opnds = xcalloc((size_t)n + 3, sizeof *opnds);
   MlirType res[3];
@@ -983,13 +979,10 @@ static void attention_vjp(ad *a, int i) {
 
 /* Pushes the adjoint of op I's result to its active operands. */
 static void vjp(ad *a, int i) {
-  if (a->opid[i] == RT_OP_ATTENTION) {
-    attention_vjp(a, i);
-    return;
-  }
-  if (a->op_res[i + 1] - a->op_res[i] != 1)
-    return; /* rt ops but rt.extern (never active) have one result; arith ops are never
-               active */
+  bool attention = a->opid[i] == RT_OP_ATTENTION;
+  if (!attention && a->op_res[i + 1] - a->op_res[i] != 1)
+    return; /* rt ops but rt.extern (never active) and rt.attention have one result;
+               arith ops are never active */
   int yi = a->op_res[i];
   MlirValue g = a->adj[yi];
   if (mlirValueIsNull(g) || !a->active[yi])
@@ -997,6 +990,10 @@ static void vjp(ad *a, int i) {
   MlirOperation op = a->ops[i];
   a->loc = mlirOperationGetLocation(op);
   a->sign = a->negated[yi];
+  if (attention) {
+    attention_vjp(a, i, g);
+    return;
+  }
   int nopnd = num_operands(a, i);
   bool d[8] = {false};
   for (int k = 0; k < nopnd && k < 8; k++)

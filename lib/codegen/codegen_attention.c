@@ -162,7 +162,8 @@ static LLVMValueRef masked(attn_fn *f, LLVMValueRef n, LLVMValueRef i, LLVMValue
   cg_module *m = f->m;
   LLVMValueRef r = LLVMConstInt(m->i1, 0, 0);
   if (f->a.causal)
-    r = LLVMBuildICmp(m->b, LLVMIntSGT, j, add(f, i, i64c(f, f->a.diagonal)), "");
+    r = LLVMBuildICmp(m->b, LLVMIntSGT, LLVMBuildNSWSub(m->b, j, i, ""), i64c(f, f->a.diagonal),
+                      ""); /* j > i + diagonal, without overflow */
   if (f->a.mask == RT_ATTENTION_MASK_KEEP || f->a.mask == RT_ATTENTION_MASK_DROP) {
     LLVMValueRef bit = cg_load(m, f->mask_elem, f->mask, mask_at(f, n, i, j));
     if (f->a.mask == RT_ATTENTION_MASK_KEEP)

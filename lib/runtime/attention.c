@@ -27,7 +27,7 @@ static inline int64_t attn_mask_at(const attn_args *g, int64_t n, int64_t i, int
 /* Whether the predicate removes (i, j): past the causal diagonal, or an i1 mask's
  * false ("keep") or true ("drop"). */
 static inline bool attn_masked(const attn_args *g, int64_t n, int64_t i, int64_t j) {
-  if (g->a.causal && j > i + g->a.diagonal)
+  if (g->a.causal && j - i > g->a.diagonal) /* j > i + diagonal, without overflow */
     return true;
   if (g->a.mask == RT_ATTENTION_MASK_KEEP)
     return !g->mask_i1[attn_mask_at(g, n, i, j)];

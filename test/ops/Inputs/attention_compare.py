@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""attention_compare.py GOT WANT C: compares two remat-run output files value by value
-with a bound relative to each value's scale (docs/design.md, "Attention"):
+"""attention_compare.py C GOT WANT [C GOT WANT ...]: compares remat-run output files value
+by value with a bound relative to each value's scale (docs/design.md, "Attention"):
 |got - want| <= C (|want| + S) + 64 t, S the largest finite |want| of the value, t the
 smallest subnormal of its type; NaN equals NaN, infinities equal by sign. Prints one line
-per value and 'ok' or 'FAILED'; exits 1 on a mismatch."""
+per value, then 'GOT: ok' or 'GOT: FAILED' per pair, and the totals; exits 1 on a
+mismatch. One process
+for many pairs: numpy's import costs more than a comparison."""
 import os
 import sys
 
@@ -16,7 +18,7 @@ from remat_torch import textio  # noqa: E402
 TINY = {'f32': 2.0**-149, 'f64': 2.0**-1074}
 
 
-def main(got_path, want_path, c):
+def compare(got_path, want_path, c):
     got, want = textio.read(got_path), textio.read(want_path)
     ok = len(got) == len(want)
     for k, ((_, ge, g), (_, we, w)) in enumerate(zip(got, want)):
@@ -33,9 +35,20 @@ def main(got_path, want_path, c):
               (k, we, s, float(err.max()) if err.size else 0.0,
                float((err / bound).max()) if err.size else 0.0, 'ok' if bad == 0 else
                'MISMATCH (%d of %d)' % (bad, err.size)))
-    print('ok' if ok else 'FAILED')
-    return 0 if ok else 1
+    print('%s: %s' % (os.path.basename(got_path), 'ok' if ok else 'FAILED'))
+    return ok
+
+
+def main(args):
+    if not args or len(args) % 3:
+        print('usage: attention_compare.py C GOT WANT [C GOT WANT ...]', file=sys.stderr)
+        return 2
+    failed = 0
+    for i in range(0, len(args), 3):
+        failed += not compare(args[i + 1], args[i + 2], float(args[i]))
+    print('attention_compare: %d pairs, %d failed' % (len(args) // 3, failed))
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))
+    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""attention_inputs.py VARIANT CASE SEED: inputs in remat-run's text format for the
-arguments of attention_pair.py's variant VARIANT (q, k, v [, mask] [, seed, offset], do),
-at a scale away from 1, to compare @VARIANT_unfused and @VARIANT_fused there:
+"""attention_inputs.py DIR SEED VARIANT...: inputs in remat-run's text format for the
+arguments of attention_pair.py's variants (q, k, v [, mask] [, seed, offset], do), at
+scales away from 1, to compare @VARIANT_unfused and @VARIANT_fused there: DIR/VARIANT.CASE
+for each variant and case (one process: numpy's import costs more than the inputs):
   large      q, k in 8 [-1, 1) (scores up to hundreds: most exp terms underflow), v in
              2^100 [-1, 1), do in 2^20 [-1, 1)
   tiny       q, k in 2^-60 [-1, 1) (every score ~0), v in 2^-100 [-1, 1), do in 2^-20 [-1, 1)
@@ -17,11 +18,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attention_pair import VARIANTS  # noqa: E402
 
 
-def main(variant, case, seed):
+def write(out, variant, case, rng):
     N, Sq, Sk, D, Dv, opts = VARIANTS[variant]
     T = opts.get('T', 'f32')
     dt = np.float32 if T == 'f32' else np.float64
-    rng = np.random.default_rng(seed)
 
     def u(shape, scale):
         return (rng.uniform(-1, 1, shape) * scale).astype(dt)
@@ -47,13 +47,19 @@ def main(variant, case, seed):
     fmt = '%.9g' if T == 'f32' else '%.17g'
     for name, a in args:
         if a.ndim == 0:
-            print('i64 %d' % a)
+            print('i64 %d' % a, file=out)
             continue
         elem = 'i1' if a.dtype == np.int64 else T
         ty = 'tensor<%sx%s>' % ('x'.join(str(d) for d in a.shape), elem)
         vals = ' '.join(('%d' % x) if elem == 'i1' else (fmt % x) for x in a.ravel())
-        print(ty, vals)
+        print(ty, vals, file=out)
 
+
+CASES = ('large', 'tiny', 'subnormal', 'neginf')
 
 if __name__ == '__main__':
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    rng = np.random.default_rng(int(sys.argv[2]))
+    for variant in sys.argv[3:]:
+        for case in CASES:
+            with open(os.path.join(sys.argv[1], variant + '.' + case), 'w') as f:
+                write(f, variant, case, rng)
