@@ -6,9 +6,10 @@
  * a GPU.
  *
  * Variants: f32 and f64; a scale and none; causal predicates (one whose diagonal leaves
- * the first rows no key); keep, drop and additive masks, [Sq, Sk] and [N, Sq, Sk]; dropout;
- * key counts crossing one and two key tiles; a row that keeps no key (every position
- * masked, or every additive mask element -inf). Each variant has @<v>_fwd (rt.attention)
+ * the first rows no key; the verifier's extremes, +-2^62, which keep every key or none);
+ * keep, drop and additive masks, [Sq, Sk] and [N, Sq, Sk]; dropout; key counts crossing
+ * one and two key tiles; a row that keeps no key (every position masked, or every
+ * additive mask element -inf). Each variant has @<v>_fwd (rt.attention)
  * and @<v>_bwd (rt.attention_grad, its o and lse the reference forward's). Inputs, each
  * run on every variant: "unit" (signed values over a few binades: scores that need the
  * online rescale, sums whose order shows in the bits), "wide" (exponents over +-40 binades
@@ -38,27 +39,30 @@ typedef struct variant {
   const char *name, *elem;
   int64_t n, sq, sk, d, dv;
   double scale;
-  int causal;       /* 0: none; else the diagonal + 100 */
+  bool causal;
+  int64_t diagonal; /* keep (i, j) iff j <= i + diagonal */
   const char *mask; /* NULL, "keep", "drop", "add" */
   bool batched;     /* the mask is [N, Sq, Sk] */
   double keep;      /* 0: no dropout */
 } variant;
 
 static const variant variants[] = {
-    {"plain", "f32", 2, 5, 80, 3, 4, 1.0, 0, NULL, false, 0},
-    {"scaled", "f32", 1, 4, 64, 8, 2, 0.35355339059327379, 0, NULL, false, 0},
-    {"causal", "f32", 2, 9, 70, 2, 3, 0.5, 100 - 2, NULL, false, 0},
-    {"causal_up", "f32", 1, 6, 9, 3, 3, 1.0, 100 + 1, NULL, false, 0},
-    {"keep", "f32", 2, 6, 67, 4, 3, 0.5, 0, "keep", false, 0},
-    {"drop_batched", "f32", 2, 5, 40, 3, 2, 1.0, 0, "drop", true, 0},
-    {"add", "f32", 2, 5, 66, 3, 3, 0.25, 0, "add", false, 0},
-    {"dropout", "f32", 2, 4, 80, 3, 5, 1.0, 0, NULL, false, 0.8999999761581421},
-    {"everything", "f32", 2, 7, 130, 2, 3, 0.125, 100 + 0, "add", true, 0.75},
-    {"keep_dropout", "f32", 1, 5, 20, 2, 2, 1.0, 0, "keep", true, 0.5},
-    {"plain_f64", "f64", 2, 5, 130, 3, 4, 0.3, 0, NULL, false, 0},
-    {"causal_keep_f64", "f64", 1, 8, 70, 3, 2, 1.0, 100 + 0, "keep", false, 0},
-    {"add_dropout_f64", "f64", 2, 4, 65, 2, 3, 0.5, 0, "add", true, 0.8},
-    {"drop_f64", "f64", 1, 4, 9, 2, 2, 1.0, 100 - 1, "drop", false, 0},
+    {"plain", "f32", 2, 5, 80, 3, 4, 1.0, false, 0, NULL, false, 0},
+    {"scaled", "f32", 1, 4, 64, 8, 2, 0.35355339059327379, false, 0, NULL, false, 0},
+    {"causal", "f32", 2, 9, 70, 2, 3, 0.5, true, -2, NULL, false, 0},
+    {"causal_up", "f32", 1, 6, 9, 3, 3, 1.0, true, 1, NULL, false, 0},
+    {"keep", "f32", 2, 6, 67, 4, 3, 0.5, false, 0, "keep", false, 0},
+    {"drop_batched", "f32", 2, 5, 40, 3, 2, 1.0, false, 0, "drop", true, 0},
+    {"add", "f32", 2, 5, 66, 3, 3, 0.25, false, 0, "add", false, 0},
+    {"dropout", "f32", 2, 4, 80, 3, 5, 1.0, false, 0, NULL, false, 0.8999999761581421},
+    {"everything", "f32", 2, 7, 130, 2, 3, 0.125, true, 0, "add", true, 0.75},
+    {"keep_dropout", "f32", 1, 5, 20, 2, 2, 1.0, false, 0, "keep", true, 0.5},
+    {"causal_far", "f32", 1, 3, 5, 2, 2, 1.0, true, 1ll << 62, NULL, false, 0},
+    {"causal_none", "f32", 1, 3, 5, 2, 2, 1.0, true, -(1ll << 62), NULL, false, 0},
+    {"plain_f64", "f64", 2, 5, 130, 3, 4, 0.3, false, 0, NULL, false, 0},
+    {"causal_keep_f64", "f64", 1, 8, 70, 3, 2, 1.0, true, 0, "keep", false, 0},
+    {"add_dropout_f64", "f64", 2, 4, 65, 2, 3, 0.5, false, 0, "add", true, 0.8},
+    {"drop_f64", "f64", 1, 4, 9, 2, 2, 1.0, true, -1, "drop", false, 0},
 };
 #define NVARIANT (sizeof variants / sizeof *variants)
 
@@ -91,7 +95,7 @@ static void put_operands(FILE *f, const variant *v, bool grad) {
 static void put_attrs(FILE *f, const variant *v) {
   fprintf(f, "{scale = %.17e : f64", v->scale);
   if (v->causal)
-    fprintf(f, ", causal = %d : i64", v->causal - 100);
+    fprintf(f, ", causal = %lld : i64", (long long)v->diagonal);
   if (v->mask)
     fprintf(f, ", mask = \"%s\"", v->mask);
   if (v->keep > 0)
