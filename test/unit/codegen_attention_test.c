@@ -216,23 +216,6 @@ static void fill_mask(rtr_buffer *b, const variant *v) {
   }
 }
 
-/* Bit-identical, or NaN on both sides. Prints the first few mismatches. */
-static int compare(const char *fn, int r, const rtr_buffer *want, const rtr_buffer *got) {
-  size_t es = rtr_elem_size(want->elem);
-  int bad = 0;
-  for (int64_t i = 0; i < want->numel; i++) {
-    const char *w = (const char *)want->data + (size_t)i * es,
-               *g = (const char *)got->data + (size_t)i * es;
-    double wv = rtr_buffer_get_f(want, i), gv = rtr_buffer_get_f(got, i);
-    if (!memcmp(w, g, es) || (isnan(wv) && isnan(gv)))
-      continue;
-    if (bad++ < 3)
-      printf("MISMATCH %s result %d element %lld: reference %.17g, compiled %.17g\n", fn, r,
-             (long long)i, wv, gv);
-  }
-  return bad;
-}
-
 typedef struct tally {
   int64_t elements, nan, inf, finite;
 } tally;
@@ -267,7 +250,9 @@ static int run_one(MlirOperation module, remat_jit *jit, const variant *v, const
   call(args, n / 3, n);
   int bad = 0;
   for (int r = 0; r < *nw; r++) {
-    bad += compare(fn, r, (*want)[r], got[r]);
+    char what[160];
+    snprintf(what, sizeof what, "%s result %d", fn, r);
+    bad += codegen_test_compare(what, (*want)[r], got[r]);
     for (int64_t e = 0; e < got[r]->numel; e++) {
       double x = rtr_buffer_get_f((*want)[r], e);
       t->nan += isnan(x) != 0, t->inf += isinf(x) != 0, t->finite += isfinite(x) != 0;
@@ -321,12 +306,9 @@ int main(int argc, char **argv) {
   size_t len;
   char *text = gen_module(&len);
   if (argc == 3 && !strcmp(argv[1], "--module")) {
-    FILE *f = fopen(argv[2], "w");
-    bool ok = f && fwrite(text, 1, len, f) == len;
-    if (f)
-      ok = !fclose(f) && ok;
+    int rc = codegen_test_write(argv[2], text, len);
     free(text);
-    return ok ? 0 : 1;
+    return rc;
   }
   MlirContext ctx;
   MlirModule module = codegen_test_parse(&ctx, text, len, stdout);
