@@ -10,6 +10,9 @@
  *                               launched yet: see find_fn)
  *   rt.conv, conv_grad_input, conv_grad_weight   their PTX entry (<fn>_c<N>: one thread
  *                               per result element, the reference's order of operations)
+ *   rt.attention, attention_grad   their PTX entry (<fn>_a<N>: one thread per query row,
+ *                               the gradient's column pass one per key row; the reference's
+ *                               order, libdevice's exp and log)
  *   rt.matmul (float types)     cuBLAS
  *   rt.reshape, rt.wait, dense rt.slice   an alias of the operand's allocation
  *   anything else               host fallback: operands copied to the host, the
