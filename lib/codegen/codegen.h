@@ -56,11 +56,12 @@ typedef enum remat_target {
 
 typedef struct remat_codegen_options {
   remat_target target;
-  int sm;              /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
-  int opt_level;       /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
-  bool skip_conv;      /* no `<fn>_c<N>` functions: remat-run's host JIT, whose conv ops run
-                   * the runtime's kernel (docs/design.md, "Convolution: codegen") */
-  bool skip_attention; /* no `<fn>_a<N>` functions: the same for the attention ops */
+  int sm;        /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
+  int opt_level; /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
+  /* No `<fn>_c<N>` (conv) or `<fn>_a<N>` (attention) functions: remat-run's host JIT,
+   * which runs those ops with the runtime's kernels (docs/design.md, "Convolution:
+   * codegen", "Attention: codegen"). */
+  bool skip_conv, skip_attention;
 } remat_codegen_options;
 
 /* One lowered function, for a runtime that launches it. */
