@@ -14,6 +14,7 @@ out=${TMPDIR:-/tmp}/attention_cpu
 mkdir -p "$out"
 /usr/bin/python3 - "$s" > "$out/pair.mlir" <<PY
 import sys
+sys.dont_write_bytecode = True
 sys.path.insert(0, "$root/test/ops/Inputs")
 from attention_pair import gen
 s = int(sys.argv[1])

@@ -253,6 +253,9 @@ typedef struct rt_attention {
 /* The operand count an rt.attention(_grad) with these attributes has: 3 (6 for the
  * gradient), + 1 for a mask, + 2 for dropout. */
 int rt_attention_arity(bool grad, bool mask, bool dropout);
+/* The `mask` attribute: RT_ATTENTION_MASK_NONE when absent, -1 when not "keep", "drop"
+ * or "add". */
+int rt_attention_mask_of(MlirOperation op);
 /* Reads an attention op's sizes and attributes; false when they are missing or
  * malformed (the verifier's check_attention says what; after it, true). */
 bool rt_attention_of(MlirOperation op, rt_attention *a);

@@ -529,9 +529,7 @@ int rt_attention_arity(bool grad, bool mask, bool dropout) {
   return (grad ? 6 : 3) + (mask ? 1 : 0) + (dropout ? 2 : 0);
 }
 
-/* The `mask` attribute: RT_ATTENTION_MASK_NONE when absent, -1 when not one of the three
- * strings. */
-static int attention_mask_of(MlirOperation op) {
+int rt_attention_mask_of(MlirOperation op) {
   static const char *const names[] = {"keep", "drop", "add"};
   MlirAttribute a = attr_named(op, "mask");
   if (mlirAttributeIsNull(a))
@@ -546,7 +544,7 @@ static int attention_mask_of(MlirOperation op) {
 bool rt_attention_of(MlirOperation op, rt_attention *a) {
   rt_op_id id = rt_op_lookup(op);
   *a = (rt_attention){.grad = id == RT_OP_ATTENTION_GRAD, .mask_at = -1, .seed_at = -1};
-  int mask = attention_mask_of(op);
+  int mask = rt_attention_mask_of(op);
   a->dropout = rt_get_f64(op, "keep", &a->keep);
   a->causal = rt_get_i64(op, "causal", &a->diagonal);
   if (mask < 0 || !rt_get_f64(op, "scale", &a->scale) ||

@@ -744,10 +744,7 @@ static int check_attention(MlirOperation op, rt_op_id id, const char *name) {
     rt_emit_error(op, "'%s' causal must be an integer in [-2^62, 2^62] (the kept diagonal)", name);
     return 1;
   }
-  if (!mlirAttributeIsNull(m) &&
-      (!mlirAttributeIsAString(m) || (!rt_str_eq(mlirStringAttrGetValue(m), "keep") &&
-                                      !rt_str_eq(mlirStringAttrGetValue(m), "drop") &&
-                                      !rt_str_eq(mlirStringAttrGetValue(m), "add")))) {
+  if (rt_attention_mask_of(op) < 0) {
     rt_emit_error(op, "'%s' mask must be \"keep\", \"drop\" or \"add\"", name);
     return 1;
   }

@@ -500,13 +500,14 @@ static void tag_save_ops(graph *g, const plan *p) {
 /* ---- stages (ac=auto|<GiB>) ---------------------------------------------------------- */
 
 /* Ops the stage walk visits: forward rt ops the backward needs and the min-cut may
- * recompute by default (not a matmul, conv, reduction or collective, nor an rt.extern other than
- * recompute = "pure"), with operands, not tagged yet. */
+ * recompute by default (not a matmul, conv, attention, reduction or collective, nor an
+ * rt.extern other than recompute = "pure"), with operands, not tagged yet. */
 static bool recomputable(const graph *g, int i) {
   const node *n = &g->n[i];
   rt_op_kind k = rt_op_kind_of(n->id);
   return n->need && n->id != RT_OP_NONE && !n->constant && k != RT_KIND_MATMUL &&
-         k != RT_KIND_CONV && k != RT_KIND_REDUCTION && k != RT_KIND_COLLECTIVE &&
+         k != RT_KIND_CONV && k != RT_KIND_ATTENTION && k != RT_KIND_REDUCTION &&
+         k != RT_KIND_COLLECTIVE &&
          (n->id != RT_OP_EXTERN || rt_extern_recompute_of(n->op) == RT_EXTERN_PURE) &&
          policy_of(g, i) == RT_POLICY_NONE;
 }

@@ -310,9 +310,9 @@ static int exec_compare(rt_op_id id, rtr_buffer *const *args, int nargs, rtr_buf
 }
 
 /* An rt op: generated cases from the op table (rt_ops.def), then the others. */
-/* rtr_matmul and rtr_conv allocate temporaries as big as its operands, rtr_attention its
- * workspace: the program sized them, so
- * failing is an error at the op (runtime/buffer.h), not an abort. */
+/* rtr_matmul and rtr_conv allocate temporaries as big as their operands, rtr_attention its
+ * workspace: the program sized them, so failing is an error at the op
+ * (runtime/buffer.h), not an abort. */
 static int temporaries_failed(MlirOperation op) {
   rt_emit_error(op, "out of memory for the temporaries of this op");
   return -1;
