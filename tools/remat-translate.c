@@ -171,25 +171,6 @@ static int write_text(const char *path, const char *text) {
   return 0;
 }
 
-/* Warns at each rt.attention and rt.attention_grad of a module translated for nvptx64:
- * no PTX entry lowers them yet (docs/design.md, "Attention"). */
-static MlirWalkResult warn_attention(MlirOperation op, void *ud) {
-  (void)ud;
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if ((name.length == 12 && !memcmp(name.data, "rt.attention", 12)) ||
-      (name.length == 17 && !memcmp(name.data, "rt.attention_grad", 17))) {
-    MlirStringRef f;
-    int line, col;
-    if (rematLocationGetFileLineCol(mlirOperationGetLocation(op), &f, &line, &col))
-      fprintf(stderr, "%.*s:%d:%d: ", (int)f.length, f.data, line, col);
-    fprintf(stderr,
-            "warning: '%.*s' has no PTX entry yet: the CUDA backend runs it on the host "
-            "(the runtime's kernel)\n",
-            (int)name.length, name.data);
-  }
-  return MlirWalkResultAdvance;
-}
-
 static int translate(MlirContext ctx, const options *o) {
   MlirModule module = rematParseFile(ctx, o->input);
   if (mlirModuleIsNull(module))
@@ -215,8 +196,6 @@ static int translate(MlirContext ctx, const options *o) {
             "reduction: the output holds no code (outline kernels first with "
             "remat-opt --remat-fuse)\n",
             o->input);
-  if (text && o->cg.target == REMAT_TRANSLATE_NVPTX64)
-    mlirOperationWalk(mlirModuleGetOperation(module), warn_attention, NULL, MlirWalkPreOrder);
   int rc = 1;
   if (!text) {
     if (*err) /* else the diagnostics have said it */

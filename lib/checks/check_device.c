@@ -89,6 +89,8 @@ static op_class classify(checker *c, MlirOperation op) {
     return C_MATMUL;
   if (id != RT_OP_NONE && rt_op_kind_of(id) == RT_KIND_CONV)
     return C_CONV; /* the PTX entry <fn>_c<N>: the reference's order, bit for bit */
+  if (id != RT_OP_NONE && rt_op_kind_of(id) == RT_KIND_ATTENTION)
+    return C_MATH_KERNEL; /* <fn>_a<N>: the reference's order, libdevice's exp and log */
   if (rt_op_is_alias(id))
     return C_VIEW;
   /* An op a kernel computes, outside a kernel: a device runs it as a one-op kernel. */

@@ -120,13 +120,13 @@ static int lower_host_op(remat_codegen *cg, MlirOperation op, MlirStringRef fnam
 
 /* The ops of a host function the codegen lowers, in order: its reductions `<fn>_r<N>`,
  * its indexing ops (gather, scatter_add, argmax) `<fn>_i<N>`, its conv ops (unless
- * skip_conv) `<fn>_c<N>`. */
+ * skip_conv) `<fn>_c<N>`, its attention ops (unless skip_attention) `<fn>_a<N>`. */
 static int lower_host_ops(remat_codegen *cg, MlirOperation func) {
   MlirBlock body = rt_func_entry_block(func);
   if (mlirBlockIsNull(body))
     return 0;
   MlirStringRef fname = rt_func_name(func);
-  int n = 0, ni = 0, nc = 0, errors = 0;
+  int n = 0, ni = 0, nc = 0, na = 0, errors = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     rt_op_id id = rt_op_lookup(op);
@@ -134,6 +134,8 @@ static int lower_host_ops(remat_codegen *cg, MlirOperation func) {
       errors += lower_host_op(cg, op, fname, 'i', ni++, cg_emit_indexing);
     else if (rt_op_kind_of(id) == RT_KIND_CONV && !cg->opts.skip_conv)
       errors += lower_host_op(cg, op, fname, 'c', nc++, cg_emit_conv);
+    else if (rt_op_kind_of(id) == RT_KIND_ATTENTION && !cg->opts.skip_attention)
+      errors += lower_host_op(cg, op, fname, 'a', na++, cg_emit_attention);
     else if (id == RT_OP_SUM || id == RT_OP_AMAX)
       errors += lower_host_op(cg, op, fname, 'r', n++, cg_emit_reduction);
   }
@@ -468,7 +470,7 @@ char *remat_codegen_manifest(const remat_codegen *cg) {
     remat_fatal("open_memstream failed");
   for (int i = 0; i < cg->num_fns; i++) {
     const remat_cg_function *fn = &cg->fns[i];
-    static const char *kinds[] = {"kernel", "reduction", "indexing", "conv"};
+    static const char *kinds[] = {"kernel", "reduction", "indexing", "conv", "attention"};
     fprintf(f, "%s %s numel=%lld", kinds[fn->kind], fn->name, (long long)fn->numel);
     if (fn->kind == REMAT_CG_REDUCTION || fn->row_len > 0)
       fprintf(f, " row=%lld block=%d", (long long)fn->row_len, REMAT_REDUCE_LANES);

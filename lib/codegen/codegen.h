@@ -6,7 +6,7 @@
  *   - one function per kernel, named as the kernel;
  *   - one function per reduction op of a host function, named `<hostfn>_r<N>` (N: order
  *     among the reductions of that function, from 0); per indexing op `<hostfn>_i<N>`,
- *     per conv op `<hostfn>_c<N>` (see remat_cg_kind);
+ *     per conv op `<hostfn>_c<N>`, per attention op `<hostfn>_a<N>` (see remat_cg_kind);
  *   - on the host only, a `<name>_packed` wrapper per function (see the ABI below).
  *
  * ABI (docs/design.md, "Fusion, codegen and PTX"; keep in step with lib/runtime):
@@ -56,10 +56,12 @@ typedef enum remat_target {
 
 typedef struct remat_codegen_options {
   remat_target target;
-  int sm;         /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
-  int opt_level;  /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
-  bool skip_conv; /* no `<fn>_c<N>` functions: remat-run's host JIT, whose conv ops run
-                   * the runtime's kernel (docs/design.md, "Convolution: codegen") */
+  int sm;        /* nvptx64: compute capability (90 -> sm_90, PTX ISA 8.0) */
+  int opt_level; /* 0: the builder's IR as is; 3: libdevice linked, internalized, O3 */
+  /* No `<fn>_c<N>` (conv) or `<fn>_a<N>` (attention) functions: remat-run's host JIT,
+   * which runs those ops with the runtime's kernels (docs/design.md, "Convolution:
+   * codegen", "Attention: codegen"). */
+  bool skip_conv, skip_attention;
 } remat_codegen_options;
 
 /* One lowered function, for a runtime that launches it. */
@@ -72,12 +74,18 @@ typedef struct remat_codegen_options {
  * REMAT_CG_CONV: an rt.conv / rt.conv_grad_input / rt.conv_grad_weight of a host function,
  * `<hostfn>_c<N>` (N: order among that function's conv ops): params the two operands and
  * the result; one iteration per result element, the reference's sum in its order
- * (docs/design.md, "Convolution: codegen"). */
+ * (docs/design.md, "Convolution: codegen").
+ * REMAT_CG_ATTENTION: an rt.attention / rt.attention_grad of a host function, `<hostfn>_a<N>`
+ * (N: order among that function's attention ops): params the operands (the seed and offset
+ * i64 by value) and the results; iterations N Sq for the forward (a query row each), N Sq +
+ * N Sk for the gradient (the query rows' dq, then the key rows' dk and dv), the reference's
+ * order (docs/design.md, "Attention: codegen"). */
 typedef enum remat_cg_kind {
   REMAT_CG_KERNEL,
   REMAT_CG_REDUCTION,
   REMAT_CG_INDEXING,
-  REMAT_CG_CONV
+  REMAT_CG_CONV,
+  REMAT_CG_ATTENTION
 } remat_cg_kind;
 
 typedef struct remat_cg_param {
@@ -137,7 +145,7 @@ typedef struct remat_codegen_stats {
 const remat_codegen_stats *remat_codegen_get_stats(const remat_codegen *cg);
 /* The manifest: one line per function,
  *   `<kind> <name> numel=<N> in0:<type> ... out0:<type> ...`
- * kind `kernel`, `reduction`, `indexing` or `conv`; types printed as MLIR types
+ * kind `kernel`, `reduction`, `indexing`, `conv` or `attention`; types printed as MLIR types
  * (`tensor<2x2xf32>`, `i64`). */
 char *remat_codegen_manifest(const remat_codegen *cg);
 

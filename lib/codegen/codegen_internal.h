@@ -119,6 +119,10 @@ LLVMValueRef cg_structural(cg_kernel *k, MlirOperation op, LLVMValueRef idx);
 
 /* ---- codegen_philox.c -------------------------------------------------------------- */
 LLVMValueRef cg_philox(cg_kernel *k, MlirOperation op, LLVMValueRef idx);
+/* Element idx of rt.uniform_philox(seed, offset) {lo, hi} in f32 (i64 seed, offset, idx):
+ * what cg_philox computes before rounding to f16/bf16. */
+LLVMValueRef cg_philox_f32(cg_module *m, LLVMValueRef seed, LLVMValueRef offset, LLVMValueRef idx,
+                           double lo, double hi);
 
 /* ---- codegen_loop.c: the iteration loop of both targets ---------------------------- */
 typedef struct cg_loop {
@@ -133,6 +137,9 @@ void cg_loop_open(cg_module *m, LLVMValueRef fn, int64_t numel, cg_loop *l);
 void cg_loop_open_rows(cg_module *m, LLVMValueRef fn, int64_t rows, cg_loop *l);
 /* Opens a serial loop over [0, n) on either target (one thread runs all of it). */
 void cg_loop_open_serial(cg_module *m, LLVMValueRef fn, int64_t n, cg_loop *l);
+/* The same over [begin, end), i64 values computed in the function. */
+void cg_loop_open_between(cg_module *m, LLVMValueRef fn, LLVMValueRef begin, LLVMValueRef end,
+                          cg_loop *l);
 void cg_loop_close(cg_module *m, cg_loop *l);
 /* The host `<name>_packed(void **args, i64 begin, i64 end)` wrapper. */
 void cg_emit_packed(cg_module *m, LLVMValueRef fn, const remat_cg_function *f);
@@ -164,6 +171,11 @@ LLVMValueRef cg_reduction_at(cg_kernel *k, MlirValue v, LLVMValueRef idx);
 /* An rt.conv / rt.conv_grad_input / rt.conv_grad_weight of a host function as a function
  * of its own (codegen.h, REMAT_CG_CONV). -1 on a user error. */
 int cg_emit_conv(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
+
+/* ---- codegen_attention.c ----------------------------------------------------------- */
+/* An rt.attention / rt.attention_grad of a host function as a function of its own
+ * (codegen.h, REMAT_CG_ATTENTION). -1 on a user error. */
+int cg_emit_attention(cg_module *m, MlirOperation op, const char *name, remat_cg_function *out);
 
 /* ---- codegen_target.c -------------------------------------------------------------- */
 LLVMTargetMachineRef cg_target_machine(remat_target target, int sm);

@@ -62,10 +62,14 @@ void cg_loop_open_rows(cg_module *m, LLVMValueRef fn, int64_t rows, cg_loop *l) 
   loop_blocks(m, fn, begin, cg_i64(m, rows), (const char *[4]){"rows", "row", "exit", "r"}, l);
 }
 
-void cg_loop_open_serial(cg_module *m, LLVMValueRef fn, int64_t n, cg_loop *l) {
+void cg_loop_open_between(cg_module *m, LLVMValueRef fn, LLVMValueRef begin, LLVMValueRef end,
+                          cg_loop *l) {
   l->step = cg_i64(m, 1);
-  loop_blocks(m, fn, cg_i64(m, 0), cg_i64(m, n),
-              (const char *[4]){"for", "for.body", "for.exit", "j"}, l);
+  loop_blocks(m, fn, begin, end, (const char *[4]){"for", "for.body", "for.exit", "j"}, l);
+}
+
+void cg_loop_open_serial(cg_module *m, LLVMValueRef fn, int64_t n, cg_loop *l) {
+  cg_loop_open_between(m, fn, cg_i64(m, 0), cg_i64(m, n), l);
 }
 
 void cg_loop_close(cg_module *m, cg_loop *l) {

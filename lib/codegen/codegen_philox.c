@@ -79,15 +79,9 @@ static LLVMValueRef bits_helper(cg_module *m) {
   return f;
 }
 
-LLVMValueRef cg_philox(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
-  cg_module *m = k->m;
+LLVMValueRef cg_philox_f32(cg_module *m, LLVMValueRef seed, LLVMValueRef offset, LLVMValueRef idx,
+                           double lo, double hi) {
   LLVMBuilderRef b = m->b;
-  MlirType e = rt_element_type(mlirValueGetType(mlirOperationGetResult(op, 0)));
-  double lo = 0, hi = 0;
-  rt_get_f64(op, "lo", &lo);
-  rt_get_f64(op, "hi", &hi);
-  LLVMValueRef seed = cg_value_at(k, mlirOperationGetOperand(op, 0), NULL);
-  LLVMValueRef offset = cg_value_at(k, mlirOperationGetOperand(op, 1), NULL);
   LLVMValueRef args[3] = {seed, offset, idx};
   LLVMValueRef f = bits_helper(m);
   LLVMTypeRef params[3] = {m->i64, m->i64, m->i64};
@@ -101,9 +95,22 @@ LLVMValueRef cg_philox(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
   /* lo and hi rounded to f32 as C's (float) does; the range rounds in f32. */
   float lo_f = (float)lo, hi_f = (float)hi, range = hi_f - lo_f;
   LLVMValueRef fma_args[3] = {u, LLVMConstReal(m->f32, range), LLVMConstReal(m->f32, lo_f)};
-  LLVMValueRef v = cg_intrinsic(m, "llvm.fma", m->f32, fma_args, 3);
+  return cg_intrinsic(m, "llvm.fma", m->f32, fma_args, 3);
+}
+
+LLVMValueRef cg_philox(cg_kernel *k, MlirOperation op, LLVMValueRef idx) {
+  cg_module *m = k->m;
+  LLVMBuilderRef b = m->b;
+  MlirType e = rt_element_type(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  double lo = 0, hi = 0;
+  rt_get_f64(op, "lo", &lo);
+  rt_get_f64(op, "hi", &hi);
+  LLVMValueRef seed = cg_value_at(k, mlirOperationGetOperand(op, 0), NULL);
+  LLVMValueRef offset = cg_value_at(k, mlirOperationGetOperand(op, 1), NULL);
+  LLVMValueRef v = cg_philox_f32(m, seed, offset, idx, lo, hi);
   if (!cg_is_half(e))
     return v;
+  float lo_f = (float)lo, hi_f = (float)hi;
   LLVMValueRef r = cg_round(m, e, v);
   LLVMValueRef hi_r = cg_round(m, e, LLVMConstReal(m->f32, hi_f));
   LLVMValueRef lo_r = cg_round(m, e, LLVMConstReal(m->f32, lo_f));

@@ -116,8 +116,11 @@ static int host_op(void *ctx, MlirOperation op, rtr_buffer *const *args, int nar
 
 rtr_compiled *rtr_compiled_create(MlirOperation module, int opt_level, int jobs,
                                   const char *cache_dir, char **err) {
-  remat_codegen_options opts = {
-      .target = REMAT_TARGET_HOST, .sm = 0, .opt_level = opt_level, .skip_conv = true};
+  remat_codegen_options opts = {.target = REMAT_TARGET_HOST,
+                                .sm = 0,
+                                .opt_level = opt_level,
+                                .skip_conv = true,
+                                .skip_attention = true};
   remat_codegen *cg = remat_codegen_create(module, &opts);
   if (!cg) {
     remat_error_add(err, "the codegen cannot lower this module");

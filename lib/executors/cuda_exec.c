@@ -10,6 +10,9 @@
  *                               launched yet: see find_fn)
  *   rt.conv, conv_grad_input, conv_grad_weight   their PTX entry (<fn>_c<N>: one thread
  *                               per result element, the reference's order of operations)
+ *   rt.attention, attention_grad   their PTX entry (<fn>_a<N>: one thread per query row,
+ *                               the gradient's column pass one per key row; the reference's
+ *                               order, libdevice's exp and log)
  *   rt.matmul (float types)     cuBLAS
  *   rt.reshape, rt.wait, dense rt.slice   an alias of the operand's allocation
  *   anything else               host fallback: operands copied to the host, the
@@ -679,7 +682,7 @@ static int launch(cuda_exec *e, fn_entry *f, dval *const *args, int nargs, dval 
     rc = fail(e, "launch of '%s': %s", f->name, msg);
   free(msg);
   rtr_cuda_launch lc = rtr_cuda_launch_config(f->rows, f->numel, e->sm_count);
-  static const char *kinds[] = {"kernel", "reduction", "indexing", "conv"};
+  static const char *kinds[] = {"kernel", "reduction", "indexing", "conv", "attention"};
   if (f->stat < 0)
     f->stat = stat_slot(e, f->label, kinds[f->kind], tensor_bytes(types, n));
   if (!rc && lc.grid) {

@@ -31,3 +31,13 @@ func.func private @none_k0(%a: tensor<2xf32>) attributes {rt.kernel} {
 }
 
 // CHECK-NOT: error:
+
+// An attention op's kernel holds a row of q, k, v and do in private memory: at most 1024
+// elements (both ops, either dimension).
+func.func @attention_rows(%q: tensor<1x2x1025xf32>, %k: tensor<1x3x1025xf32>, %v: tensor<1x3x2xf32>, %q2: tensor<1x2x2xf64>, %k2: tensor<1x3x2xf64>, %v2: tensor<1x3x2000xf64>, %o2: tensor<1x2x2000xf64>, %l2: tensor<1x2xf64>) -> (tensor<1x2x2xf32>, tensor<1x3x2xf64>) {
+  // CHECK: errors.mlir:[[@LINE+1]]:10: error: 'rt.attention' has rows of 1025 and 2 elements: its kernel holds a row in private memory, at most 1024 elements
+  %a:2 = "rt.attention"(%q, %k, %v) {scale = 1.0 : f64} : (tensor<1x2x1025xf32>, tensor<1x3x1025xf32>, tensor<1x3x2xf32>) -> (tensor<1x2x2xf32>, tensor<1x2xf32>)
+  // CHECK: errors.mlir:[[@LINE+1]]:10: error: 'rt.attention_grad' has rows of 2 and 2000 elements
+  %g:3 = "rt.attention_grad"(%q2, %k2, %v2, %o2, %l2, %o2) {scale = 1.0 : f64} : (tensor<1x2x2xf64>, tensor<1x3x2xf64>, tensor<1x3x2000xf64>, tensor<1x2x2000xf64>, tensor<1x2xf64>, tensor<1x2x2000xf64>) -> (tensor<1x2x2xf64>, tensor<1x3x2xf64>, tensor<1x3x2000xf64>)
+  return %a#0, %g#1 : tensor<1x2x2xf32>, tensor<1x3x2xf64>
+}

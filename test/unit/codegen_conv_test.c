@@ -137,23 +137,6 @@ static void fill(rtr_buffer *b, bool specials) {
   }
 }
 
-/* Bit-identical, or NaN on both sides. Prints the first few mismatches. */
-static int compare(const char *fn, const rtr_buffer *want, const rtr_buffer *got) {
-  size_t es = rtr_elem_size(want->elem);
-  int bad = 0;
-  for (int64_t i = 0; i < want->numel; i++) {
-    const char *w = (const char *)want->data + (size_t)i * es,
-               *g = (const char *)got->data + (size_t)i * es;
-    double wv = rtr_buffer_get_f(want, i), gv = rtr_buffer_get_f(got, i);
-    if (!memcmp(w, g, es) || (isnan(wv) && isnan(gv)))
-      continue;
-    if (bad++ < 3)
-      printf("MISMATCH %s element %lld: reference %.17g, compiled %.17g\n", fn, (long long)i, wv,
-             gv);
-  }
-  return bad;
-}
-
 /* Runs host function fn through the interpreter and its conv function `<fn>_c0`. */
 static int check(MlirOperation module, remat_jit *jit, const char *fn, bool specials,
                  int64_t *elements) {
@@ -184,7 +167,7 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, bool spec
   int64_t n = got->numel;
   call(args, 0, n / 3); /* split ranges, as the runtime would */
   call(args, n / 3, n);
-  int bad = compare(fn, want[0], got);
+  int bad = codegen_test_compare(fn, want[0], got);
   *elements += n;
   rtr_buffer_free(got);
   rtr_buffers_free(want, nw);
@@ -197,12 +180,9 @@ int main(int argc, char **argv) {
   size_t len;
   char *text = gen_module(&len);
   if (argc == 3 && !strcmp(argv[1], "--module")) {
-    FILE *f = fopen(argv[2], "w");
-    bool ok = f && fwrite(text, 1, len, f) == len;
-    if (f)
-      ok = !fclose(f) && ok;
+    int rc = codegen_test_write(argv[2], text, len);
     free(text);
-    return ok ? 0 : 1;
+    return rc;
   }
   MlirContext ctx;
   MlirModule module = codegen_test_parse(&ctx, text, len, stdout);

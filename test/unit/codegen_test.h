@@ -1,16 +1,21 @@
 /* codegen_test.h: what the codegen unit tests share (codegen_interp_test.c,
- * codegen_conv_test.c, codegen_host_test.c): a module text parsed and verified with
- * remat's dialects, and its host JIT. Header-only. Each returns NULL (a null module)
- * after printing why; the test then exits 1. */
+ * codegen_conv_test.c, codegen_attention_test.c, codegen_host_test.c): a module text
+ * parsed and verified with remat's dialects, and its host JIT (each returns NULL, a null
+ * module, after printing why; the test then exits 1); the --module option's file; the
+ * bit-for-bit comparison of a result with the reference's. Header-only. */
 #ifndef REMAT_CODEGEN_TEST_H
 #define REMAT_CODEGEN_TEST_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codegen.h"
 #include "mlir-c/IR.h"
 #include "remat-c/Remat.h"
+#include "buffer.h"
 
 /* TEXT (len bytes) parsed and verified in *ctx, a new context with remat's dialects,
  * its diagnostics printed to DIAG (NULL: MLIR's default handler). The caller destroys
@@ -55,6 +60,34 @@ static inline remat_codegen *codegen_test_host(MlirOperation top, int opt, remat
     return NULL;
   }
   return cg;
+}
+
+/* Writes the module text to PATH (the tests' --module option): 0, or 1 on an error. */
+static inline int codegen_test_write(const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "w");
+  bool ok = f && fwrite(text, 1, len, f) == len;
+  if (f)
+    ok = !fclose(f) && ok;
+  return ok ? 0 : 1;
+}
+
+/* The elements of GOT that differ from WANT: bit-identical, or NaN on both sides, passes
+ * (payloads are not part of the contract). Prints the first three, naming WHAT. */
+static inline int codegen_test_compare(const char *what, const rtr_buffer *want,
+                                       const rtr_buffer *got) {
+  size_t es = rtr_elem_size(want->elem);
+  int bad = 0;
+  for (int64_t i = 0; i < want->numel; i++) {
+    const char *w = (const char *)want->data + (size_t)i * es,
+               *g = (const char *)got->data + (size_t)i * es;
+    double wv = rtr_buffer_get_f(want, i), gv = rtr_buffer_get_f(got, i);
+    if (!memcmp(w, g, es) || (isnan(wv) && isnan(gv)))
+      continue;
+    if (bad++ < 3)
+      printf("MISMATCH %s element %lld: reference %.17g, compiled %.17g\n", what, (long long)i, wv,
+             gv);
+  }
+  return bad;
 }
 
 #endif

@@ -74,3 +74,28 @@ func.func @conv(%x: tensor<2x4x5x6xf32>, %w: tensor<6x2x3x2xf32>, %dy: tensor<2x
   %yh = "rt.conv"(%h, %hw) {stride = array<i64: 2>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64} : (tensor<1x2x7xf16>, tensor<3x2x3xf16>) -> tensor<1x3x4xf16>
   return %y, %dx, %dw, %yh : tensor<2x6x3x4xf32>, tensor<2x4x5x6xf32>, tensor<6x2x3x2xf32>, tensor<1x3x4xf16>
 }
+
+// The attention ops as their PTX entries (<fn>_a<N>, lib/codegen/codegen_attention.c):
+// f32 with a causal predicate, an additive mask and dropout, 70 keys (two key tiles),
+// its gradient; f64 with a keep mask.
+func.func @attention(%q: tensor<2x5x3xf32>, %k: tensor<2x70x3xf32>, %v: tensor<2x70x4xf32>,
+                     %m: tensor<5x70xf32>, %do: tensor<2x5x4xf32>, %seed: i64, %offset: i64,
+                     %q2: tensor<1x4x2xf64>, %k2: tensor<1x9x2xf64>, %v2: tensor<1x9x3xf64>,
+                     %keep: tensor<1x4x9xi1>)
+    -> (tensor<2x5x4xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>, tensor<2x70x3xf32>, tensor<2x70x4xf32>, tensor<1x4x3xf64>, tensor<1x4xf64>) {
+  %a:2 = "rt.attention"(%q, %k, %v, %m, %seed, %offset) {scale = 0.5 : f64, causal = 60 : i64, mask = "add", keep = 0.8 : f64} : (tensor<2x5x3xf32>, tensor<2x70x3xf32>, tensor<2x70x4xf32>, tensor<5x70xf32>, i64, i64) -> (tensor<2x5x4xf32>, tensor<2x5xf32>)
+  %g:3 = "rt.attention_grad"(%q, %k, %v, %a#0, %a#1, %do, %m, %seed, %offset) {scale = 0.5 : f64, causal = 60 : i64, mask = "add", keep = 0.8 : f64} : (tensor<2x5x3xf32>, tensor<2x70x3xf32>, tensor<2x70x4xf32>, tensor<2x5x4xf32>, tensor<2x5xf32>, tensor<2x5x4xf32>, tensor<5x70xf32>, i64, i64) -> (tensor<2x5x3xf32>, tensor<2x70x3xf32>, tensor<2x70x4xf32>)
+  %b:2 = "rt.attention"(%q2, %k2, %v2, %keep) {scale = 1.0 : f64, mask = "keep"} : (tensor<1x4x2xf64>, tensor<1x9x2xf64>, tensor<1x9x3xf64>, tensor<1x4x9xi1>) -> (tensor<1x4x3xf64>, tensor<1x4xf64>)
+  return %a#0, %a#1, %g#0, %g#1, %g#2, %b#0, %b#1 : tensor<2x5x4xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>, tensor<2x70x3xf32>, tensor<2x70x4xf32>, tensor<1x4x3xf64>, tensor<1x4xf64>
+}
+
+// Attention over no keys (o NaN, lse -inf, dq 0) and with no queries (dk, dv 0): the
+// empty operands are null pointers the kernels never read.
+func.func @attention_empty(%q: tensor<2x3x2xf32>, %k: tensor<2x0x2xf32>, %v: tensor<2x0x3xf32>, %do: tensor<2x3x3xf32>,
+                           %q2: tensor<1x0x2xf64>, %k2: tensor<1x4x2xf64>, %v2: tensor<1x4x3xf64>, %o2: tensor<1x0x3xf64>, %lse2: tensor<1x0xf64>)
+    -> (tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3x2xf32>, tensor<1x4x2xf64>, tensor<1x4x3xf64>) {
+  %a:2 = "rt.attention"(%q, %k, %v) {scale = 1.0 : f64} : (tensor<2x3x2xf32>, tensor<2x0x2xf32>, tensor<2x0x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3xf32>)
+  %g:3 = "rt.attention_grad"(%q, %k, %v, %a#0, %a#1, %do) {scale = 1.0 : f64} : (tensor<2x3x2xf32>, tensor<2x0x2xf32>, tensor<2x0x3xf32>, tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3x3xf32>) -> (tensor<2x3x2xf32>, tensor<2x0x2xf32>, tensor<2x0x3xf32>)
+  %h:3 = "rt.attention_grad"(%q2, %k2, %v2, %o2, %lse2, %o2) {scale = 1.0 : f64} : (tensor<1x0x2xf64>, tensor<1x4x2xf64>, tensor<1x4x3xf64>, tensor<1x0x3xf64>, tensor<1x0xf64>, tensor<1x0x3xf64>) -> (tensor<1x0x2xf64>, tensor<1x4x2xf64>, tensor<1x4x3xf64>)
+  return %a#0, %a#1, %g#0, %h#1, %h#2 : tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3x2xf32>, tensor<1x4x2xf64>, tensor<1x4x3xf64>
+}
