@@ -992,20 +992,9 @@ static int rewrite(att *a, const match *m) {
 
 /* ---- the pass ----------------------------------------------------------------------- */
 
-typedef struct func_list {
-  MlirOperation *items;
-  size_t n, cap;
-} func_list;
-
-static MlirWalkResult collect(MlirOperation op, void *ud) {
-  func_list *l = ud;
-  if (!rt_op_named(op, "func.func"))
-    return MlirWalkResultAdvance;
-  if (mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)).ptr && !rt_func_is_kernel(op)) {
-    XGROW(l->items, l->n, l->cap, 8);
-    l->items[l->n++] = op;
-  }
-  return MlirWalkResultSkip;
+/* A function with a body, not a kernel. */
+static bool rewritable(MlirOperation func) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)).ptr && !rt_func_is_kernel(func);
 }
 
 static void describe(FILE *rep, const match *m) {
@@ -1087,8 +1076,7 @@ static int run_func(MlirOperation func, FILE *rep) {
 
 static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   const RematAttentionOptions *o = ud;
-  func_list funcs = {0};
-  mlirOperationWalk(module, collect, &funcs, MlirWalkPreOrder);
+  remat_func_list funcs = remat_pass_funcs(module, rewritable);
   int failed = 0;
   FILE *rep = remat_report_open(o->report, &failed);
   if (failed) {

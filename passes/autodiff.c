@@ -1360,26 +1360,13 @@ static int differentiate(MlirOperation func, stats *st) {
 
 /* ---- the pass ----------------------------------------------------------------------- */
 
-typedef struct func_list {
-  MlirOperation *items;
-  size_t n, cap;
-} func_list;
-
-static MlirWalkResult collect(MlirOperation op, void *ud) {
-  func_list *l = ud;
-  if (!rt_op_named(op, "func.func"))
-    return MlirWalkResultAdvance;
-  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str("rt.autodiff")))) {
-    XGROW(l->items, l->n, l->cap, 8);
-    l->items[l->n++] = op;
-  }
-  return MlirWalkResultSkip;
+static bool marked(MlirOperation func) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(func, rt_str("rt.autodiff")));
 }
 
 static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   const RematAutodiffOptions *o = ud;
-  func_list funcs = {0};
-  mlirOperationWalk(module, collect, &funcs, MlirWalkPreOrder);
+  remat_func_list funcs = remat_pass_funcs(module, marked);
   int failed = 0;
   FILE *rep = remat_report_open(o->report, &failed);
   if (failed) {

@@ -1058,26 +1058,13 @@ static int split(MlirOperation func, const mincut_pass *p, FILE *rep, remat_show
   return rc;
 }
 
-typedef struct func_list {
-  MlirOperation *items;
-  size_t n, cap;
-} func_list;
-
-static MlirWalkResult collect_joint(MlirOperation op, void *ud) {
-  func_list *l = ud;
-  if (rt_op_named(op, "func.func") &&
-      !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, rt_str("rt.num_outputs")))) {
-    XGROW(l->items, l->n, l->cap, 8);
-    l->items[l->n++] = op;
-    return MlirWalkResultSkip;
-  }
-  return MlirWalkResultAdvance;
+static bool is_joint(MlirOperation func) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(func, rt_str("rt.num_outputs")));
 }
 
 static void run(MlirOperation module, MlirExternalPass pass, void *ud) {
   const mincut_pass *p = ud;
-  func_list funcs = {0};
-  mlirOperationWalk(module, collect_joint, &funcs, MlirWalkPreOrder);
+  remat_func_list funcs = remat_pass_funcs(module, is_joint);
   int failed = 0;
   FILE *rep = remat_report_open(p->opts.report, &failed);
   if (failed) {

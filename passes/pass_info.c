@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "passes.h"
+#include "rt.h"
 #include "support.h"
 
 /* ---- the external pass: state copied per clone -------------------------------------- */
@@ -109,4 +110,26 @@ void remat_options_set_defaults(const RematPassInfo *p, void *opts) {
   for (int i = 0; i < p->num_options; i++)
     if (remat_option_set(&p->options[i], opts, p->options[i].default_value, &err))
       remat_fatal("default of '%s' of pass '%s': %s", p->options[i].name, p->argument, err);
+}
+
+typedef struct funcs_walk {
+  bool (*want)(MlirOperation func);
+  remat_func_list list;
+} funcs_walk;
+
+static MlirWalkResult collect_func(MlirOperation op, void *ud) {
+  funcs_walk *w = ud;
+  if (!rt_op_named(op, "func.func"))
+    return MlirWalkResultAdvance;
+  if (w->want(op)) {
+    XGROW(w->list.items, w->list.n, w->list.cap, 8);
+    w->list.items[w->list.n++] = op;
+  }
+  return MlirWalkResultSkip;
+}
+
+remat_func_list remat_pass_funcs(MlirOperation module, bool (*want)(MlirOperation func)) {
+  funcs_walk w = {want, {0}};
+  mlirOperationWalk(module, collect_func, &w, MlirWalkPreOrder);
+  return w.list;
 }

@@ -17,6 +17,7 @@
 #ifndef REMAT_PASSES_H
 #define REMAT_PASSES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "mlir-c/Pass.h"
@@ -37,6 +38,14 @@ typedef void (*remat_pass_run)(MlirOperation module, MlirExternalPass pass, void
  * the pass manager makes) and hands it to RUN. */
 MlirPass remat_pass_create(const RematPassInfo *info, const char *name, remat_pass_run run,
                            const void *state, size_t size);
+
+/* The func.funcs of MODULE (at any depth, never inside another func.func) for which
+ * WANT holds, in walk order: what a pass runs on. ITEMS is the caller's to free. */
+typedef struct remat_func_list {
+  MlirOperation *items;
+  size_t n, cap;
+} remat_func_list;
+remat_func_list remat_pass_funcs(MlirOperation module, bool (*want)(MlirOperation func));
 
 /* Sets every option of OPTIONS (a struct of INFO's type) to its declared default. */
 void remat_options_set_defaults(const RematPassInfo *info, void *options);
