@@ -229,13 +229,9 @@ static int run_one(MlirOperation module, remat_jit *jit, const variant *v, const
     printf("the interpreter failed on %s\n", fn);
     exit(1);
   }
-  char packed[128];
-  snprintf(packed, sizeof packed, "%s_a0_packed", fn);
-  remat_packed_fn call = (remat_packed_fn)(uintptr_t)remat_jit_lookup(jit, packed);
-  if (!call) {
-    printf("%s: not in the JIT\n", packed);
-    exit(1);
-  }
+  char name[128];
+  snprintf(name, sizeof name, "%s_a0", fn);
+  remat_packed_fn call = codegen_test_packed(jit, name);
   void *args[16];
   rtr_buffer *got[3];
   for (int i = 0; i < nin; i++)
@@ -302,45 +298,29 @@ static int check(MlirOperation module, remat_jit *jit, const variant *v, int mod
   return bad;
 }
 
+static int level(MlirOperation top, remat_codegen *cg, remat_jit *jit, int opt) {
+  state = 0x243F6A8885A308D3ull; /* the same inputs at each level */
+  int nfn = remat_codegen_num_functions(cg);
+  int nbad = 0;
+  for (int mode = 0; mode < NMODES; mode++) {
+    tally t = {0};
+    int mbad = 0;
+    for (size_t i = 0; i < NVARIANT; i++)
+      mbad += check(top, jit, &variants[i], mode, &t);
+    printf("-O%d %s: attention functions %d, elements %lld (finite %lld, inf %lld, nan %lld), "
+           "mismatching elements %d\n",
+           opt, modes[mode], nfn, (long long)t.elements, (long long)t.finite, (long long)t.inf,
+           (long long)t.nan, mbad);
+    nbad += mbad;
+  }
+  return nbad;
+}
+
 int main(int argc, char **argv) {
   size_t len;
   char *text = gen_module(&len);
-  if (argc == 3 && !strcmp(argv[1], "--module")) {
-    int rc = codegen_test_write(argv[2], text, len);
-    free(text);
-    return rc;
-  }
-  MlirContext ctx;
-  MlirModule module = codegen_test_parse(&ctx, text, len, stdout);
-  if (mlirModuleIsNull(module))
-    return 1;
-  MlirOperation top = mlirModuleGetOperation(module);
-  int bad = 0;
-  for (int opt = 0; opt <= 3; opt += 3) {
-    state = 0x243F6A8885A308D3ull; /* the same inputs at each level */
-    remat_jit *jit;
-    remat_codegen *cg = codegen_test_host(top, opt, &jit);
-    if (!cg)
-      return 1;
-    int nfn = remat_codegen_num_functions(cg);
-    int nbad = 0;
-    for (int mode = 0; mode < NMODES; mode++) {
-      tally t = {0};
-      int mbad = 0;
-      for (size_t i = 0; i < NVARIANT; i++)
-        mbad += check(top, jit, &variants[i], mode, &t);
-      printf("-O%d %s: attention functions %d, elements %lld (finite %lld, inf %lld, nan %lld), "
-             "mismatching elements %d\n",
-             opt, modes[mode], nfn, (long long)t.elements, (long long)t.finite, (long long)t.inf,
-             (long long)t.nan, mbad);
-      nbad += mbad;
-    }
-    bad += nbad;
-    remat_jit_destroy(jit);
-    remat_codegen_destroy(cg);
-  }
-  mlirModuleDestroy(module);
-  mlirContextDestroy(ctx);
+  int rc = argc == 3 && !strcmp(argv[1], "--module") ? codegen_test_write(argv[2], text, len)
+                                                     : codegen_test_levels(text, len, level);
   free(text);
-  return bad != 0;
+  return rc;
 }

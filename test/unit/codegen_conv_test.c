@@ -154,12 +154,12 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, bool spec
     printf("the interpreter failed on %s\n", fn);
     exit(1);
   }
-  char packed[128];
-  snprintf(packed, sizeof packed, "%s_c0_packed", fn);
-  remat_packed_fn call = (remat_packed_fn)(uintptr_t)remat_jit_lookup(jit, packed);
+  char name[128];
+  snprintf(name, sizeof name, "%s_c0", fn);
+  remat_packed_fn call = codegen_test_packed(jit, name);
   rtr_buffer *got = rtr_buffer_clone(want[0]);
-  if (!call || !got) {
-    printf("%s: %s\n", packed, call ? "out of memory" : "not in the JIT");
+  if (!got) {
+    printf("%s: out of memory\n", name);
     exit(1);
   }
   memset(got->data, 0xA5, rtr_elem_size(got->elem) * (size_t)got->numel);
@@ -176,44 +176,27 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, bool spec
   return bad;
 }
 
+static int level(MlirOperation top, remat_codegen *cg, remat_jit *jit, int opt) {
+  state = 0x243F6A8885A308D3ull; /* the same inputs at each level */
+  int nbad = 0;
+  int64_t elements = 0;
+  for (size_t i = 0; i < NGEOM; i++)
+    for (int op = 0; op < 3; op++) {
+      char fn[96];
+      snprintf(fn, sizeof fn, "%s_%s", geoms[i].name, ops[op]);
+      nbad += check(top, jit, fn, false, &elements);
+      nbad += check(top, jit, fn, true, &elements);
+    }
+  printf("-O%d: conv functions %d, elements %lld, mismatching elements %d\n", opt,
+         remat_codegen_num_functions(cg), (long long)elements, nbad);
+  return nbad;
+}
+
 int main(int argc, char **argv) {
   size_t len;
   char *text = gen_module(&len);
-  if (argc == 3 && !strcmp(argv[1], "--module")) {
-    int rc = codegen_test_write(argv[2], text, len);
-    free(text);
-    return rc;
-  }
-  MlirContext ctx;
-  MlirModule module = codegen_test_parse(&ctx, text, len, stdout);
-  if (mlirModuleIsNull(module))
-    return 1;
-  MlirOperation top = mlirModuleGetOperation(module);
-  int bad = 0;
-  for (int opt = 0; opt <= 3; opt += 3) {
-    state = 0x243F6A8885A308D3ull; /* the same inputs at each level */
-    remat_jit *jit;
-    remat_codegen *cg = codegen_test_host(top, opt, &jit);
-    if (!cg)
-      return 1;
-    int nfn = remat_codegen_num_functions(cg);
-    int nbad = 0;
-    int64_t elements = 0;
-    for (size_t i = 0; i < NGEOM; i++)
-      for (int op = 0; op < 3; op++) {
-        char fn[96];
-        snprintf(fn, sizeof fn, "%s_%s", geoms[i].name, ops[op]);
-        nbad += check(top, jit, fn, false, &elements);
-        nbad += check(top, jit, fn, true, &elements);
-      }
-    printf("-O%d: conv functions %d, elements %lld, mismatching elements %d\n", opt, nfn,
-           (long long)elements, nbad);
-    bad += nbad;
-    remat_jit_destroy(jit);
-    remat_codegen_destroy(cg);
-  }
-  mlirModuleDestroy(module);
-  mlirContextDestroy(ctx);
+  int rc = argc == 3 && !strcmp(argv[1], "--module") ? codegen_test_write(argv[2], text, len)
+                                                     : codegen_test_levels(text, len, level);
   free(text);
-  return bad != 0;
+  return rc;
 }

@@ -114,17 +114,6 @@ static void check(bool ok, const char *what) {
   failures += !ok;
 }
 
-static remat_packed_fn fn(remat_jit *jit, const char *name) {
-  char packed[128];
-  snprintf(packed, sizeof packed, "%s_packed", name);
-  remat_packed_fn f = (remat_packed_fn)(uintptr_t)remat_jit_lookup(jit, packed);
-  if (!f) {
-    printf("missing %s\n", packed);
-    exit(1);
-  }
-  return f;
-}
-
 static const uint64_t seeds[][2] = {{0, 0},
                                     {42, 7},
                                     {0x123456789abcdef0ull, 0xfedcba9876543210ull},
@@ -137,10 +126,10 @@ static void test_philox(remat_jit *jit) {
   for (size_t s = 0; s < sizeof seeds / sizeof *seeds; s++) {
     uint64_t seed = seeds[s][0], offset = seeds[s][1];
     /* two ranges, as a runtime splitting the work would call it */
-    fn(jit, "uni_f32")((void *[]){&seed, &offset, out}, 0, 377);
-    fn(jit, "uni_f32")((void *[]){&seed, &offset, out}, 377, N);
-    fn(jit, "uni_unit")((void *[]){&seed, &offset, unit}, 0, N);
-    fn(jit, "uni_f16")((void *[]){&seed, &offset, h, b}, 0, N);
+    codegen_test_packed(jit, "uni_f32")((void *[]){&seed, &offset, out}, 0, 377);
+    codegen_test_packed(jit, "uni_f32")((void *[]){&seed, &offset, out}, 377, N);
+    codegen_test_packed(jit, "uni_unit")((void *[]){&seed, &offset, unit}, 0, N);
+    codegen_test_packed(jit, "uni_f16")((void *[]){&seed, &offset, h, b}, 0, N);
     for (uint64_t i = 0; i < N; i++) {
       uint32_t bits = philox_element_bits(seed, offset, i);
       ok &= f32_bits(out[i]) == f32_bits(philox_uniform_f32(bits, -1.5, 2.5));
@@ -170,7 +159,7 @@ static void test_dropout(remat_jit *jit) {
         (void (*)(const float *, int64_t, int64_t, float *, int64_t, int64_t))(
             uintptr_t)remat_jit_lookup(jit, "drop_fwd");
     fwd(a, (int64_t)seed, (int64_t)offset, y, 0, N);
-    fn(jit, "drop_bwd")((void *[]){a, &seed, &offset, g, da, mask}, 0, N);
+    codegen_test_packed(jit, "drop_bwd")((void *[]){a, &seed, &offset, g, da, mask}, 0, N);
     for (uint64_t i = 0; i < N; i++) {
       bool keep = philox_uniform_f32(philox_element_bits(seed, offset, i), 0, 1) < 0.5f;
       float m = keep ? 1.0f : 0.0f;
@@ -202,7 +191,7 @@ static void test_half(remat_jit *jit) {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
     x[i] = f32_from_bits(i < 16 ? special[i] : (uint32_t)state);
   }
-  fn(jit, "narrow")((void *[]){x, h, b}, 0, M);
+  codegen_test_packed(jit, "narrow")((void *[]){x, h, b}, 0, M);
   bool nh = true, nb = true;
   for (int i = 0; i < M; i++) {
     nh &= h[i] == f32_to_f16_bits(x[i]);
@@ -212,7 +201,7 @@ static void test_half(remat_jit *jit) {
   check(nb, "f32 -> bf16 (2^20 patterns) equals lib/half.c");
   for (int i = 0; i < 65536; i++)
     all[i] = (uint16_t)i;
-  fn(jit, "widen")((void *[]){all, all, wh, wb}, 0, 65536);
+  codegen_test_packed(jit, "widen")((void *[]){all, all, wh, wb}, 0, 65536);
   bool wh_ok = true, wb_ok = true;
   for (int i = 0; i < 65536; i++) {
     wh_ok &= f32_bits(wh[i]) == f32_bits(f16_bits_to_f32((uint16_t)i));
@@ -228,7 +217,7 @@ static void test_half(remat_jit *jit) {
     ha[i] = f32_to_f16_bits(1.0f + (float)i * 0.0009765625f); /* 1 + i ulp */
     hb[i] = f32_to_f16_bits(0.00048828125f);                  /* half an ulp of 1 */
   }
-  fn(jit, "half_math")((void *[]){ha, hb, &c, hr}, 0, 4);
+  codegen_test_packed(jit, "half_math")((void *[]){ha, hb, &c, hr}, 0, 4);
   for (int i = 0; i < 4; i++) {
     uint16_t s = f32_to_f16_bits(f16_bits_to_f32(ha[i]) + f16_bits_to_f32(hb[i]));
     hm &= hr[i] == f32_to_f16_bits(f16_bits_to_f32(s) * 3.0f);
@@ -239,7 +228,7 @@ static void test_half(remat_jit *jit) {
 
 static void test_indexing(remat_jit *jit) {
   float bv[3] = {1, 2, 3}, t[6] = {10, 20, 30, 40, 50, 60}, out[6];
-  fn(jit, "bcast_transpose")((void *[]){bv, t, out}, 0, 6);
+  codegen_test_packed(jit, "bcast_transpose")((void *[]){bv, t, out}, 0, 6);
   printf("bcast_transpose:");
   for (int i = 0; i < 6; i++)
     printf(" %g", out[i]);
@@ -249,14 +238,14 @@ static void test_indexing(remat_jit *jit) {
     a[i] = i;
   for (int i = 0; i < 6; i++)
     c[i] = 100 + i;
-  fn(jit, "slice_concat")((void *[]){a, c, k}, 0, 12);
+  codegen_test_packed(jit, "slice_concat")((void *[]){a, c, k}, 0, 12);
   printf("slice_concat:");
   for (int i = 0; i < 12; i++)
     printf(" %d", k[i]);
   printf("\n");
   int64_t x[6] = {7, -7, 5, INT64_MIN, 2, -1}, y[6] = {2, 2, 0, -1, 10, -3}, d[6], p[6];
   int8_t n[6];
-  fn(jit, "int_ops")((void *[]){x, y, d, p, n}, 0, 6);
+  codegen_test_packed(jit, "int_ops")((void *[]){x, y, d, p, n}, 0, 6);
   printf("int div:");
   for (int i = 0; i < 6; i++)
     printf(" %lld", (long long)d[i]);
@@ -274,8 +263,8 @@ static void test_reductions(remat_jit *jit) {
   for (int i = 0; i < 12; i++)
     x[i] = (float)((i * 7) % 12) - 5.5f;
   x[5] = NAN;
-  fn(jit, "host_r0")((void *[]){x, s}, 0, 3);
-  fn(jit, "host_r1")((void *[]){x, m}, 0, 4);
+  codegen_test_packed(jit, "host_r0")((void *[]){x, s}, 0, 3);
+  codegen_test_packed(jit, "host_r1")((void *[]){x, m}, 0, 4);
   printf("sum dims=[1]: %g %g %g\n", s[0], s[1], s[2]);
   printf("amax dims=[0]: %g %g %g %g\n", m[0], m[1], m[2], m[3]);
   uint16_t h[6], r;
@@ -284,7 +273,7 @@ static void test_reductions(remat_jit *jit) {
     h[i] = f32_to_f16_bits(1000.0f + (float)i * 0.3f);
     want += f16_bits_to_f32(h[i]); /* f32 accumulation in row-major order */
   }
-  fn(jit, "host_r2")((void *[]){h, &r}, 0, 1);
+  codegen_test_packed(jit, "host_r2")((void *[]){h, &r}, 0, 1);
   check(r == f32_to_f16_bits(want), "f16 sum accumulates in f32 and rounds once");
 }
 

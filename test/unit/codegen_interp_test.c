@@ -477,68 +477,51 @@ static int check(MlirOperation module, remat_jit *jit, const char *fn, const cha
 
 /* codegen_interp_test: the sweep; codegen_interp_test --module FILE: only writes the
  * module to FILE (test/ops/table-ptx.test lowers its kernels to PTX). */
+static int level(MlirOperation top, remat_codegen *cg, remat_jit *jit, int opt) {
+  state = 0x9E3779B97F4A7C15ull; /* the same inputs at each level */
+  int nbad = 0, kernels = 0, reductions = 0;
+  for (int i = 0, nfn = remat_codegen_num_functions(cg); i < nfn; i++) {
+    const remat_cg_function *f = remat_codegen_function(cg, i);
+    char packed[160];
+    snprintf(packed, sizeof packed, "%s_packed", f->name);
+    if (f->kind == REMAT_CG_KERNEL) {
+      nbad += check(top, jit, f->name, packed, -1, 0);
+      kernels++;
+    } else {
+      /* <host>_r<N>: run the host function, compare its result N */
+      char host[128];
+      snprintf(host, sizeof host, "%s", f->name);
+      int n = atoi(strrchr(host, '_') + 2);
+      *strrchr(host, '_') = 0;
+      nbad += check(top, jit, host, packed, n, 1);
+      reductions++;
+    }
+  }
+  printf("-O%d: kernels %d, reductions %d, mismatching elements %d\n", opt, kernels, reductions,
+         nbad);
+  return nbad;
+}
+
 int main(int argc, char **argv) {
   text t = {malloc(1 << 16), 0, 1 << 16};
   t.s[0] = 0;
   collect_ops();
-  if (argc == 3 && !strcmp(argv[1], "--module")) {
-    gen_module(&t);
-    FILE *f = fopen(argv[2], "w");
-    bool ok = f && fwrite(t.s, 1, t.len, f) == t.len;
-    if (f)
-      ok = !fclose(f) && ok;
-    free(t.s);
-    return ok ? 0 : 1;
+  bool module_only = argc == 3 && !strcmp(argv[1], "--module");
+  if (!module_only) {
+    printf("binary ops:");
+    for (size_t k = 0; k < nbinary; k++)
+      printf(" %s", binary[k]);
+    printf("\nunary float ops:");
+    for (size_t k = 0; k < nunary_float; k++)
+      printf(" %s", unary_float[k]);
+    printf("\ncompares:");
+    for (size_t k = 0; k < ncompares; k++)
+      printf(" %s", compares[k]);
+    printf("\n");
   }
-  printf("binary ops:");
-  for (size_t k = 0; k < nbinary; k++)
-    printf(" %s", binary[k]);
-  printf("\nunary float ops:");
-  for (size_t k = 0; k < nunary_float; k++)
-    printf(" %s", unary_float[k]);
-  printf("\ncompares:");
-  for (size_t k = 0; k < ncompares; k++)
-    printf(" %s", compares[k]);
-  printf("\n");
   gen_module(&t);
-  MlirContext ctx;
-  MlirModule module = codegen_test_parse(&ctx, t.s, t.len, stdout);
-  if (mlirModuleIsNull(module))
-    return 1;
-  MlirOperation top = mlirModuleGetOperation(module);
-  int bad = 0;
-  for (int opt = 0; opt <= 3; opt += 3) {
-    state = 0x9E3779B97F4A7C15ull; /* the same inputs at each level */
-    remat_jit *jit;
-    remat_codegen *cg = codegen_test_host(top, opt, &jit);
-    if (!cg)
-      return 1;
-    int nbad = 0, kernels = 0, reductions = 0;
-    for (int i = 0, nfn = remat_codegen_num_functions(cg); i < nfn; i++) {
-      const remat_cg_function *f = remat_codegen_function(cg, i);
-      char packed[160];
-      snprintf(packed, sizeof packed, "%s_packed", f->name);
-      if (f->kind == REMAT_CG_KERNEL) {
-        nbad += check(top, jit, f->name, packed, -1, 0);
-        kernels++;
-      } else {
-        /* <host>_r<N>: run the host function, compare its result N */
-        char host[128];
-        snprintf(host, sizeof host, "%s", f->name);
-        int n = atoi(strrchr(host, '_') + 2);
-        *strrchr(host, '_') = 0;
-        nbad += check(top, jit, host, packed, n, 1);
-        reductions++;
-      }
-    }
-    printf("-O%d: kernels %d, reductions %d, mismatching elements %d\n", opt, kernels, reductions,
-           nbad);
-    bad += nbad;
-    remat_jit_destroy(jit);
-    remat_codegen_destroy(cg);
-  }
-  mlirModuleDestroy(module);
-  mlirContextDestroy(ctx);
+  int rc = module_only ? codegen_test_write(argv[2], t.s, t.len)
+                       : codegen_test_levels(t.s, t.len, level);
   free(t.s);
-  return bad != 0;
+  return rc;
 }

@@ -1,13 +1,15 @@
 /* codegen_test.h: what the codegen unit tests share (codegen_interp_test.c,
  * codegen_conv_test.c, codegen_attention_test.c, codegen_host_test.c): a module text
  * parsed and verified with remat's dialects, and its host JIT (each returns NULL, a null
- * module, after printing why; the test then exits 1); the --module option's file; the
+ * module, after printing why; the test then exits 1); the module compiled at -O0 and
+ * -O3 in turn; a function of the JIT by name; the --module option's file; the
  * bit-for-bit comparison of a result with the reference's. Header-only. */
 #ifndef REMAT_CODEGEN_TEST_H
 #define REMAT_CODEGEN_TEST_H
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,45 @@ static inline remat_codegen *codegen_test_host(MlirOperation top, int opt, remat
     return NULL;
   }
   return cg;
+}
+
+/* What a test checks at one optimisation level OPT of TOP's host codegen CG, whose
+ * functions JIT runs: the mismatching elements it found. */
+typedef int (*codegen_test_level)(MlirOperation top, remat_codegen *cg, remat_jit *jit, int opt);
+
+/* TEXT (LEN bytes) parsed, compiled for the host at -O0 and then -O3, LEVEL run at each:
+ * 0 when nothing mismatched, else 1 (also when the module does not parse or compile). */
+static inline int codegen_test_levels(const char *text, size_t len, codegen_test_level level) {
+  MlirContext ctx;
+  MlirModule module = codegen_test_parse(&ctx, text, len, stdout);
+  if (mlirModuleIsNull(module))
+    return 1;
+  MlirOperation top = mlirModuleGetOperation(module);
+  int bad = 0;
+  for (int opt = 0; opt <= 3; opt += 3) {
+    remat_jit *jit;
+    remat_codegen *cg = codegen_test_host(top, opt, &jit);
+    if (!cg)
+      return 1;
+    bad += level(top, cg, jit, opt);
+    remat_jit_destroy(jit);
+    remat_codegen_destroy(cg);
+  }
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+  return bad != 0;
+}
+
+/* The packed-ABI entry `<NAME>_packed` of JIT; a test without it exits 1. */
+static inline remat_packed_fn codegen_test_packed(remat_jit *jit, const char *name) {
+  char packed[160];
+  snprintf(packed, sizeof packed, "%s_packed", name);
+  remat_packed_fn f = (remat_packed_fn)(uintptr_t)remat_jit_lookup(jit, packed);
+  if (!f) {
+    printf("%s: not in the JIT\n", packed);
+    exit(1);
+  }
+  return f;
 }
 
 /* Writes the module text to PATH (the tests' --module option): 0, or 1 on an error. */
